@@ -1,0 +1,33 @@
+# The two commands the README promises: `make kit` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: kit test bench lint clean
+
+kit: $(VENV)/.installed
+	$(BIN)/shutbox kit --out out/
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-dev
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+clean:
+	rm -rf out $(VENV)

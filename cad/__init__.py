@@ -1,0 +1,1 @@
+"""CadQuery generators for the printable box, sliding tiles and dice (``shutbox.cad``)."""

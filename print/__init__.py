@@ -1,0 +1,1 @@
+"""ReportLab score pads (``shutbox.print``)."""

@@ -1,0 +1,83 @@
+"""Resolve settings: defaults, then a TOML file, then command-line flags; and write them as TOML."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from shutbox.errors import SettingsError
+from shutbox.model import SECTIONS, SETTINGS, Kit, build_kit, kit_as_dict, suggest_key
+
+DEFAULT_CONFIG = "shutbox.toml"
+
+
+def load_toml(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """Read a settings file into ``{"section.name": value}`` plus where each value came from."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise SettingsError(f"--config {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot read settings file ({exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML ({exc})") from None
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for section, table in data.items():
+        if section not in SECTIONS:
+            hint = suggest_key(section)
+            raise SettingsError(
+                f"{path}: unknown section [{section}]"
+                + (f"; did you mean '{hint}'?" if hint else f"; allowed: {', '.join(SECTIONS)}")
+            )
+        if not isinstance(table, dict):
+            raise SettingsError(f"{path}: '{section}' must be a table [{section}] of settings")
+        for name, value in table.items():
+            key = f"{section}.{name}"
+            values[key] = value
+            sources[key] = f"{path}: {key} ="
+    return values, sources
+
+
+def resolve(args: argparse.Namespace | None = None) -> Kit:
+    """The kit for a command: defaults < TOML file < flags."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    config = getattr(args, "config", None)
+    path = Path(config) if config else Path(DEFAULT_CONFIG)
+    if config or path.is_file():
+        values, sources = load_toml(path)
+    for setting in SETTINGS:
+        raw = getattr(args, setting.dest, None) if args is not None else None
+        if raw is not None:
+            values[setting.key] = raw
+            sources[setting.key] = setting.flag
+    return build_kit(values, sources)
+
+
+def _toml_value(value: Any) -> str:
+    if value is None:
+        return '"none"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(str(value))
+
+
+def kit_to_toml(kit: Kit) -> str:
+    """The resolved kit as a TOML document that :func:`load_toml` reads back to the same kit."""
+    by_key = {s.key: s for s in SETTINGS}
+    lines = ["# Shut the Box kit settings (shutbox config show)"]
+    for section, values in kit_as_dict(kit).items():
+        lines.append("")
+        lines.append(f"[{section}]")
+        for name, value in values.items():
+            help_text = by_key[f"{section}.{name}"].help
+            lines.append(f"{name} = {_toml_value(value)}  # {help_text}")
+    return "\n".join(lines) + "\n"

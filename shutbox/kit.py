@@ -1,0 +1,63 @@
+"""``shutbox kit``: build every generator's output for one kit into one folder, with a manifest."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from shutbox import __version__
+from shutbox.config import kit_to_toml
+from shutbox.model import Kit, kit_as_dict
+from shutbox.output import staged_dir
+
+#: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
+#: relative to that folder. Modules are imported only when the kit is built.
+GENERATORS: list[tuple[str, str]] = [
+    ("settings", "shutbox.kit:write_settings"),
+]
+
+
+def write_settings(kit: Kit, folder: Path) -> list[str]:
+    """The resolved settings as ``shutbox.toml``, so the kit can be rebuilt exactly."""
+    (folder / "shutbox.toml").write_text(kit_to_toml(kit), encoding="utf-8")
+    return ["shutbox.toml"]
+
+
+def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, Any]:
+    """Run every generator into a staged folder, write ``manifest.json``, move it to ``out``."""
+    manifest: dict[str, Any] = {
+        "shutbox_version": __version__,
+        "settings": kit_as_dict(kit),
+        "generators": {},
+        "files": [],
+    }
+    with staged_dir(out) as tmp:
+        for name, target in GENERATORS:
+            if progress:
+                print(f"shutbox kit: {name} …", file=sys.stderr, flush=True)
+            module, func = target.split(":")
+            sub = tmp / name if name != "settings" else tmp
+            sub.mkdir(parents=True, exist_ok=True)
+            files = getattr(importlib.import_module(module), func)(kit, sub)
+            rel = [str((sub / f).relative_to(tmp)) for f in files]
+            manifest["generators"][name] = {"files": rel}
+            manifest["files"].extend(rel)
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("kit", parents=common, help="build the whole kit into a folder",
+                       description="Build the whole kit (every generator) into --out with a manifest.json.")
+    p.add_argument("--out", required=True, type=Path, help="output folder (replaced when complete)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, kit: Kit) -> int:
+    manifest = build_kit_folder(kit, args.out)
+    print(f"wrote {len(manifest['files'])} files to {args.out}/ (see {args.out}/manifest.json)")
+    return 0

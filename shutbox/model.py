@@ -1,0 +1,396 @@
+"""The kit model: every setting a user chooses, declared once.
+
+Each setting is a dataclass field whose metadata (help, allowed values, range, CLI flag) drives
+validation, the TOML file, ``shutbox config show`` and the command-line flags alike. Rule names
+and values follow ``shared/RULES.md``. CAD, score pads, firmware and the companion all read a
+:class:`Kit`; nothing else restates a tile count or a rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shutbox.errors import SettingsError
+
+TILE_COUNTS = (9, 10, 12)
+ONE_DIE_RULES = ("high-shut", "sum-6", "sum-5", "never")
+SCORINGS = ("sum", "digits")
+MATCHES = ("round", "drop-out", "tournament", "long-game")
+DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
+MAX_TILES_CHOICES = (None, 2)
+SENSOR_KINDS = ("reed", "none")
+BED_PRESETS: dict[str, tuple[float, float, float]] = {
+    "mk4": (250.0, 210.0, 220.0),
+    "core-one": (250.0, 220.0, 270.0),
+    "mini": (180.0, 180.0, 180.0),
+    "xl": (360.0, 360.0, 360.0),
+    "ender3": (220.0, 220.0, 250.0),
+    "bambu": (256.0, 256.0, 256.0),
+}
+
+
+def param(
+    default: Any,
+    help: str,
+    *,
+    flag: str | None = None,
+    choices: tuple[Any, ...] | None = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    exclusive_minimum: bool = False,
+    parse: Callable[[Any], Any] | None = None,
+    rule: bool = False,
+) -> Any:
+    """Declare one setting: its default, help text, CLI flag and what values are allowed.
+
+    ``rule=True`` marks a rule flag, which every subcommand accepts; other flags belong to
+    the subcommands that build physical things.
+    """
+    meta = {
+        "help": help,
+        "flag": flag,
+        "choices": choices,
+        "minimum": minimum,
+        "maximum": maximum,
+        "exclusive_minimum": exclusive_minimum,
+        "parse": parse,
+        "rule": rule,
+    }
+    return field(default=default, metadata=meta)
+
+
+def _parse_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("on", "true", "yes", "1"):
+        return True
+    if text in ("off", "false", "no", "0"):
+        return False
+    raise ValueError("allowed: on, off")
+
+
+def _parse_max_tiles(value: Any) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
+        return None
+    if isinstance(value, bool):
+        raise ValueError("allowed: none, 2")
+    number = int(value) if isinstance(value, int) else _parse_int(value)
+    if number != 2:
+        raise ValueError("allowed: none, 2")
+    return number
+
+
+def _parse_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("expected a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ValueError("expected a whole number") from None
+
+
+def _parse_float(value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError("expected a number")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError("expected a number") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError("expected a finite number")
+    return number
+
+
+def _parse_optional_limit(value: Any) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
+        return None
+    return _parse_int(value)
+
+
+_BED_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*$")
+
+
+def parse_bed(value: Any) -> str:
+    """Accept a preset name or ``WxHxZ`` in mm; return the canonical spelling."""
+    text = str(value).strip().lower()
+    if text in BED_PRESETS:
+        return text
+    match = _BED_RE.match(text)
+    if not match:
+        raise ValueError("not a bed")
+    dims = [float(g) for g in match.groups()]
+    if any(d <= 0 for d in dims):
+        raise ValueError("bed sizes must be positive")
+    return "x".join(f"{d:g}" for d in dims)
+
+
+def bed_size(bed: str) -> tuple[float, float, float]:
+    """The (W, H, Z) of a canonical bed value in mm."""
+    if bed in BED_PRESETS:
+        return BED_PRESETS[bed]
+    w, h, z = (float(part) for part in bed.split("x"))
+    return (w, h, z)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule settings, named as in RULES.md."""
+
+    tiles: int = param(9, "number of tiles", choices=TILE_COUNTS, parse=_parse_int, rule=True)
+    one_die: str = param(
+        "high-shut",
+        "when one die may be thrown",
+        choices=ONE_DIE_RULES,
+        rule=True,
+    )
+    one_die_forced: bool = param(
+        False, "when one die is allowed it must be used (on/off)", parse=_parse_bool, rule=True
+    )
+    max_tiles_per_throw: int | None = param(
+        None,
+        "most tiles one throw may shut (none or 2)",
+        choices=MAX_TILES_CHOICES,
+        parse=_parse_max_tiles,
+        rule=True,
+    )
+    scoring: str = param("sum", "how open tiles score", choices=SCORINGS, rule=True)
+    match: str = param("round", "match format", choices=MATCHES, rule=True)
+    limit: int | None = param(
+        None,
+        "score limit for drop-out (default 45) and tournament (default 100)",
+        minimum=1,
+        parse=_parse_optional_limit,
+        rule=True,
+    )
+    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, parse=_parse_float)
+
+    def __post_init__(self) -> None:
+        if self.match in DEFAULT_LIMITS:
+            if self.limit is None:
+                object.__setattr__(self, "limit", DEFAULT_LIMITS[self.match])
+        else:
+            # round and long-game have no score limit.
+            object.__setattr__(self, "limit", None)
+
+    @property
+    def tile_numbers(self) -> tuple[int, ...]:
+        """The tile labels, 1..N."""
+        return tuple(range(1, self.tiles + 1))
+
+
+@dataclass(frozen=True)
+class Box:
+    """Outer size of the box."""
+
+    length_mm: float = param(279.4, "box length (long side), mm", flag="--box-length", minimum=0,
+                             exclusive_minimum=True, parse=_parse_float)
+    width_mm: float = param(183.7, "box width, mm", flag="--box-width", minimum=0,
+                            exclusive_minimum=True, parse=_parse_float)
+    height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
+                             exclusive_minimum=True, parse=_parse_float)
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The two dice."""
+
+    size_mm: float = param(19.0, "dice edge length, mm", flag="--dice-size", minimum=0,
+                           exclusive_minimum=True, parse=_parse_float)
+
+
+@dataclass(frozen=True)
+class TileFit:
+    """How the sliding tiles fit their rail."""
+
+    clearance_mm: float = param(0.25, "sliding clearance per side, mm", flag="--clearance",
+                                minimum=0, exclusive_minimum=True, parse=_parse_float)
+
+
+@dataclass(frozen=True)
+class Printer:
+    """The printer the parts must fit."""
+
+    bed: str = param("mk4", "printer bed: preset or WxHxZ mm", flag="--bed", parse=parse_bed)
+
+    @property
+    def bed_mm(self) -> tuple[float, float, float]:
+        return bed_size(self.bed)
+
+
+@dataclass(frozen=True)
+class Sensors:
+    """Tile sensing hardware."""
+
+    kind: str = param("reed", "tile sensors: reed switches or none", flag="--sensors", choices=SENSOR_KINDS)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Everything a user chooses: rules plus the physical kit."""
+
+    rules: Rules = field(default_factory=Rules)
+    box: Box = field(default_factory=Box)
+    dice: Dice = field(default_factory=Dice)
+    tile_fit: TileFit = field(default_factory=TileFit)
+    printer: Printer = field(default_factory=Printer)
+    sensors: Sensors = field(default_factory=Sensors)
+
+
+#: Section name -> the dataclass holding that section's settings.
+SECTIONS: dict[str, Any] = {f.name: f.default_factory for f in dataclasses.fields(Kit)}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One declared setting, as seen by the CLI and the TOML reader."""
+
+    section: str
+    name: str
+    default: Any
+    help: str
+    flag: str
+    choices: tuple[Any, ...] | None
+    minimum: float | None
+    maximum: float | None
+    exclusive_minimum: bool
+    parse: Callable[[Any], Any] | None
+    rule: bool
+
+    @property
+    def key(self) -> str:
+        return f"{self.section}.{self.name}"
+
+    @property
+    def dest(self) -> str:
+        return f"{self.section}__{self.name}"
+
+    def allowed(self) -> str:
+        if self.parse is parse_bed:
+            return f"a preset ({', '.join(BED_PRESETS)}) or WxHxZ in mm, e.g. 250x210x220"
+        if self.choices is not None:
+            return ", ".join(_show(c) for c in self.choices)
+        if self.parse is _parse_bool:
+            return "on, off"
+        parts = []
+        if self.minimum is not None:
+            parts.append(f"{'>' if self.exclusive_minimum else '>='} {self.minimum:g}")
+        if self.maximum is not None:
+            parts.append(f"<= {self.maximum:g}")
+        kind = "a whole number" if self.parse in (_parse_int, _parse_optional_limit) else "a number"
+        return kind + (" " + " and ".join(parts) if parts else "")
+
+    def coerce(self, value: Any) -> Any:
+        """Turn a raw value (CLI string or TOML value) into a valid one, or raise ValueError."""
+        try:
+            parsed = self.parse(value) if self.parse else value
+        except ValueError as exc:
+            detail = str(exc)
+            raise ValueError(detail if detail.startswith("allowed") else f"allowed: {self.allowed()}") from None
+        if self.parse is None and not isinstance(parsed, str):
+            raise ValueError(f"allowed: {self.allowed()}")
+        if self.choices is not None and parsed not in self.choices:
+            raise ValueError(f"allowed: {self.allowed()}")
+        if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
+            low, high = self.minimum, self.maximum
+            too_low = low is not None and (parsed <= low if self.exclusive_minimum else parsed < low)
+            if too_low or (high is not None and parsed > high):
+                raise ValueError(f"allowed: {self.allowed()}")
+        return parsed
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def settings() -> Iterator[Setting]:
+    """Every declared setting, in section order."""
+    for section, cls in SECTIONS.items():
+        for f in dataclasses.fields(cls):
+            m = f.metadata
+            yield Setting(
+                section=section,
+                name=f.name,
+                default=f.default,
+                help=m["help"],
+                flag=m["flag"] or "--" + f.name.replace("_", "-"),
+                choices=m["choices"],
+                minimum=m["minimum"],
+                maximum=m["maximum"],
+                exclusive_minimum=m["exclusive_minimum"],
+                parse=m["parse"],
+                rule=m["rule"],
+            )
+
+
+SETTINGS: tuple[Setting, ...] = tuple(settings())
+_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def suggest_key(key: str) -> str | None:
+    """The valid setting key closest to an unknown ``key``."""
+    candidates = list(_BY_KEY) + list(SECTIONS)
+    close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.5)
+    if close:
+        return close[0]
+    name = key.rsplit(".", 1)[-1]
+    by_name = {s.name: s.key for s in SETTINGS}
+    close = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.5)
+    return by_name[close[0]] if close else None
+
+
+def build_kit(values: Mapping[str, Any], sources: Mapping[str, str] | None = None) -> Kit:
+    """Build a validated :class:`Kit` from ``{"section.name": raw value}``.
+
+    ``sources`` names where each value came from (a flag or a file) for error messages.
+    """
+    sources = sources or {}
+    per_section: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+    for key, raw in values.items():
+        setting = _BY_KEY.get(key)
+        if setting is None:
+            hint = suggest_key(key)
+            where = sources.get(key, "settings")
+            raise SettingsError(
+                f"{where}: unknown setting '{key}'" + (f"; did you mean '{hint}'?" if hint else "")
+            )
+        try:
+            per_section[setting.section][setting.name] = setting.coerce(raw)
+        except ValueError as exc:
+            where = sources.get(key, key)
+            raise SettingsError(f"{where} {_show_raw(raw)}: invalid value; {exc}") from None
+    sections = {name: SECTIONS[name](**vals) for name, vals in per_section.items()}
+    return Kit(**sections)
+
+
+def _show_raw(raw: Any) -> str:
+    if isinstance(raw, str):
+        return repr(raw) if raw.strip() != raw or not raw else raw
+    return _show(raw)
+
+
+def kit_as_dict(kit: Kit) -> dict[str, dict[str, Any]]:
+    """The kit as nested plain values (for TOML and JSON)."""
+    out: dict[str, dict[str, Any]] = {}
+    for section in SECTIONS:
+        obj = getattr(kit, section)
+        out[section] = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    return out
+
+
+def kit_as_flat(kit: Kit) -> dict[str, Any]:
+    """The kit as ``{"section.name": value}``."""
+    return {f"{s}.{k}": v for s, vals in kit_as_dict(kit).items() for k, v in vals.items()}

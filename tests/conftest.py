@@ -1,0 +1,44 @@
+"""Shared test fixtures: locating system tools, running the CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("SHUTBOX_CI") == "1"
+
+
+def require_tool(name: str) -> str:
+    """Path of a system tool; skip with a visible reason when missing, but fail in CI."""
+    path = shutil.which(name)
+    if path is None:
+        message = f"{name} is not installed (CI installs it; see .ci/run)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def run_cli(*args: str, cwd: Path | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``shutbox`` in a subprocess, as a user would."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "shutbox", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"shutbox {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,82 @@
+"""The ``shutbox`` command: help, version, config show, kit, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from shutbox import __version__
+
+
+def test_help_and_version(cli):
+    proc = cli("--help")
+    assert proc.returncode == 0
+    assert "config" in proc.stdout and "kit" in proc.stdout
+    proc = cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"shutbox {__version__}"
+
+
+def test_no_command_is_usage_error(cli):
+    assert cli().returncode == 2
+
+
+def test_config_show_prints_resolved_toml(cli, tmp_path):
+    proc = cli("config", "show", "--tiles", "12", "--match", "tournament", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = tomllib.loads(proc.stdout)
+    assert data["rules"]["tiles"] == 12
+    assert data["rules"]["limit"] == 100
+    (tmp_path / "shutbox.toml").write_text(proc.stdout)
+    again = cli("config", "show", cwd=tmp_path)
+    assert again.stdout == proc.stdout
+
+
+def test_one_die_forced_flag_forms(cli, tmp_path):
+    on = tomllib.loads(cli("config", "show", "--one-die-forced", cwd=tmp_path).stdout)
+    off = tomllib.loads(cli("config", "show", "--one-die-forced", "off", cwd=tmp_path).stdout)
+    assert on["rules"]["one_die_forced"] is True
+    assert off["rules"]["one_die_forced"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--tiles", "11"], "--tiles 11: invalid value; allowed: 9, 10, 12"),
+        (["--one-die", "sometimes"], "--one-die sometimes: invalid value; allowed: high-shut, sum-6, sum-5, never"),
+        (["--limit", "-5"], "--limit -5: invalid value; allowed: a whole number >= 1"),
+        (["--max-tiles-per-throw", "3"], "--max-tiles-per-throw 3"),
+        (["--scoring", "x"], "allowed: sum, digits"),
+        (["--match", "x"], "allowed: round, drop-out, tournament, long-game"),
+        (["--bed", "huge"], "--bed huge"),
+        (["--config", "nope.toml"], "no such file"),
+        (["--frobnicate"], "unrecognized arguments"),
+    ],
+)
+def test_bad_flags_are_one_line_and_exit_2(cli, tmp_path, args, needle):
+    proc = cli("config", "show", *args, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_toml_is_one_line_and_exit_2(cli, tmp_path):
+    (tmp_path / "shutbox.toml").write_text("[rules]\ntiels = 9\n")
+    proc = cli("config", "show", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0
+    assert "tiels" in proc.stderr and "rules.tiles" in proc.stderr
+    (tmp_path / "shutbox.toml").write_text("tiles = = 9\n")
+    proc = cli("config", "show", cwd=tmp_path)
+    assert proc.returncode == 2 and "not valid TOML" in proc.stderr
+
+
+def test_bad_input_leaves_no_output(cli, tmp_path):
+    out = tmp_path / "out"
+    proc = cli("kit", "--tiles", "11", "--out", str(out), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == []

@@ -1,0 +1,161 @@
+"""The kit model: every setting validates, precedence of defaults < TOML < flags, TOML round trip."""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+
+import pytest
+
+from shutbox.config import kit_to_toml, load_toml, resolve
+from shutbox.errors import SettingsError
+from shutbox.model import SETTINGS, Kit, bed_size, build_kit, kit_as_flat
+
+GOOD = {
+    "rules.tiles": [9, 10, 12, "12"],
+    "rules.one_die": ["high-shut", "sum-6", "sum-5", "never"],
+    "rules.one_die_forced": [True, False, "on", "off"],
+    "rules.max_tiles_per_throw": ["none", 2, "2"],
+    "rules.scoring": ["sum", "digits"],
+    "rules.match": ["round", "drop-out", "tournament", "long-game"],
+    "rules.limit": [1, 45, "300"],
+    "rules.stake": [0, 0.5, "2"],
+    "box.length_mm": [279.4, "300"],
+    "box.width_mm": [183.7],
+    "box.height_mm": [54.8],
+    "dice.size_mm": [19, "16"],
+    "tile_fit.clearance_mm": [0.25, "0.3"],
+    "printer.bed": ["mk4", "core-one", "mini", "xl", "ender3", "bambu", "250x210x220"],
+    "sensors.kind": ["reed", "none"],
+}
+
+BAD = {
+    "rules.tiles": [11, "11", 0, "nine", 9.5, True],
+    "rules.one_die": ["sometimes", "", 6],
+    "rules.one_die_forced": ["maybe", 2],
+    "rules.max_tiles_per_throw": [3, 1, "two", True],
+    "rules.scoring": ["product"],
+    "rules.match": ["league"],
+    "rules.limit": [-5, 0, "many"],
+    "rules.stake": [-1, "free"],
+    "box.length_mm": [-1, 0, "long"],
+    "box.width_mm": [0],
+    "box.height_mm": [-54.8],
+    "dice.size_mm": [0, "nan"],
+    "tile_fit.clearance_mm": [-0.1, 0],
+    "printer.bed": ["prusa", "250x210", "0x10x10"],
+    "sensors.kind": ["laser"],
+}
+
+
+def test_every_setting_has_good_and_bad_cases():
+    keys = {s.key for s in SETTINGS}
+    assert keys == set(GOOD) == set(BAD)
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in GOOD.items() for v in vs])
+def test_good_values_are_accepted(key, value):
+    build_kit({key: value})
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in BAD.items() for v in vs])
+def test_bad_values_name_the_value_and_what_is_allowed(key, value):
+    with pytest.raises(SettingsError) as err:
+        build_kit({key: value}, {key: "--flag"})
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith("--flag ")
+    assert "allowed" in message
+
+
+def test_defaults_follow_rules_md():
+    kit = Kit()
+    assert kit.rules.tiles == 9
+    assert kit.rules.one_die == "high-shut"
+    assert kit.rules.one_die_forced is False
+    assert kit.rules.max_tiles_per_throw is None
+    assert kit.rules.scoring == "sum"
+    assert kit.rules.match == "round"
+    assert kit.rules.limit is None
+    assert (kit.box.length_mm, kit.box.width_mm, kit.box.height_mm) == (279.4, 183.7, 54.8)
+    assert kit.dice.size_mm == 19.0
+    assert kit.tile_fit.clearance_mm == 0.25
+    assert kit.printer.bed_mm == (250.0, 210.0, 220.0)
+
+
+def test_match_limits_default_per_format():
+    assert build_kit({"rules.match": "drop-out"}).rules.limit == 45
+    assert build_kit({"rules.match": "tournament"}).rules.limit == 100
+    assert build_kit({"rules.match": "tournament", "rules.limit": 60}).rules.limit == 60
+    assert build_kit({"rules.match": "round", "rules.limit": 60}).rules.limit is None
+
+
+def test_bed_sizes():
+    assert bed_size("xl") == (360.0, 360.0, 360.0)
+    assert build_kit({"printer.bed": "200X180x100"}).printer.bed_mm == (200.0, 180.0, 100.0)
+
+
+def test_unknown_key_suggests_closest():
+    with pytest.raises(SettingsError, match=r"unknown setting 'rules.tile'; did you mean 'rules.tiles'"):
+        build_kit({"rules.tile": 9})
+
+
+def _args(**flags):
+    ns = argparse.Namespace(config=None)
+    for s in SETTINGS:
+        setattr(ns, s.dest, None)
+    for k, v in flags.items():
+        setattr(ns, k, v)
+    return ns
+
+
+def test_precedence_defaults_then_toml_then_flags(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert resolve(_args()).rules.tiles == 9
+    (tmp_path / "shutbox.toml").write_text('[rules]\ntiles = 10\nscoring = "digits"\n')
+    kit = resolve(_args())
+    assert (kit.rules.tiles, kit.rules.scoring) == (10, "digits")
+    kit = resolve(_args(rules__tiles="12"))
+    assert (kit.rules.tiles, kit.rules.scoring) == (12, "digits")
+    other = tmp_path / "other.toml"
+    other.write_text("[rules]\ntiles = 12\n")
+    kit = resolve(_args(config=str(other)))
+    assert (kit.rules.tiles, kit.rules.scoring) == (12, "sum")
+
+
+def test_toml_errors(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[rules\ntiles = 9\n")
+    with pytest.raises(SettingsError, match="not valid TOML"):
+        load_toml(bad)
+    bad.write_text("[rules]\ntiles = 11\n")
+    with pytest.raises(SettingsError, match=r"rules.tiles = 11: invalid value; allowed: 9, 10, 12"):
+        resolve(_args(config=str(bad)))
+    bad.write_text("[rule]\ntiles = 9\n")
+    with pytest.raises(SettingsError, match=r"unknown section \[rule\]; did you mean 'rules'"):
+        load_toml(bad)
+    bad.write_text("[rules]\nscorin = 'sum'\n")
+    with pytest.raises(SettingsError, match=r"did you mean 'rules.scoring'"):
+        resolve(_args(config=str(bad)))
+    with pytest.raises(SettingsError, match="no such file"):
+        load_toml(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {},
+        {"rules.tiles": 12, "rules.match": "drop-out", "rules.limit": 60, "rules.one_die_forced": True},
+        {"rules.max_tiles_per_throw": 2, "rules.scoring": "digits", "printer.bed": "200x200x150"},
+        {"rules.match": "long-game", "rules.stake": 1.5, "sensors.kind": "none", "dice.size_mm": 16},
+    ],
+)
+def test_toml_round_trip(tmp_path, values):
+    kit = build_kit(values)
+    text = kit_to_toml(kit)
+    tomllib.loads(text)
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    again = resolve(_args(config=str(path)))
+    assert again == kit
+    assert kit_as_flat(again) == kit_as_flat(kit)
