@@ -1,0 +1,141 @@
+"""The game record: an append-only list of JSON-serialisable events, version 1.
+
+Every event is a JSON object with ``"v": 1`` (the record version) and a ``"type"``; an optional
+``"at"`` (a timestamp, number or string, kept as given) may be added by whoever records it. The
+rule settings are not events: they travel beside the record (a :class:`shutbox.model.Rules`; in a
+game file they are its ``"settings"``, see :mod:`shutbox.companion.gamefile`). The state of a game
+is derived by replaying the events in order with :class:`shutbox.companion.game.Game`.
+
+==========  ==========================================  ============================================
+type        fields                                      meaning
+==========  ==========================================  ============================================
+players     ``names``: list of 1+ distinct names        who plays, in turn order. First event, once.
+                                                        ``long-game`` takes exactly 2, ``drop-out`` and
+                                                        ``tournament`` at least 2.
+throw       ``dice``: [a] or [a, b], pips 1..6          the current player threw one or two dice.
+            *or* ``total``: int                         only the total is known (never a double).
+shut        ``tiles``: list of tile numbers             shut these open tiles with the current throw;
+                                                        they must add up to it. Without a preceding
+                                                        ``throw`` the throw is taken to be their sum
+                                                        (dice not entered).
+open        ``tiles``: list of tile numbers             long game, uncovering player: reopen these
+                                                        shut tiles with the current throw.
+end_turn    —                                           the player reports a throw that admitted no
+                                                        move without entering its dice.
+undo        —                                           withdraw the latest event still in effect.
+==========  ==========================================  ============================================
+
+A throw that admits no move ends the turn by itself (no ``end_turn`` needed); so does shutting
+(or, long game, uncovering) the box. Example record::
+
+    [{"v": 1, "type": "players", "names": ["Ann", "Bob"]},
+     {"v": 1, "type": "throw", "dice": [3, 5]},
+     {"v": 1, "type": "shut", "tiles": [8]},
+     {"v": 1, "type": "throw", "dice": [6, 6]}, ...]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from shutbox.companion.rules import IllegalMove
+
+#: The version of the event record this module reads and writes.
+EVENT_VERSION = 1
+#: Event types and the fields each requires (besides ``v``, ``type`` and the optional ``at``).
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "players": ("names",),
+    "throw": (),  # "dice" or "total"
+    "shut": ("tiles",),
+    "open": ("tiles",),
+    "end_turn": (),
+    "undo": (),
+}
+_OPTIONAL = {"throw": ("dice", "total")}
+
+
+def players(names: Sequence[str]) -> dict[str, Any]:
+    """The ``players`` event."""
+    return {"v": EVENT_VERSION, "type": "players", "names": list(names)}
+
+
+def throw(*dice: int, total: int | None = None) -> dict[str, Any]:
+    """A ``throw`` event: ``throw(3, 4)`` for the dice, or ``throw(total=7)`` for a total only."""
+    if dice and total is not None:
+        raise ValueError("give the dice or the total, not both")
+    if dice:
+        return {"v": EVENT_VERSION, "type": "throw", "dice": list(dice)}
+    return {"v": EVENT_VERSION, "type": "throw", "total": total}
+
+
+def shut(*tiles: int) -> dict[str, Any]:
+    """A ``shut`` event."""
+    return {"v": EVENT_VERSION, "type": "shut", "tiles": list(tiles)}
+
+
+def uncover(*tiles: int) -> dict[str, Any]:
+    """An ``open`` event (long game: reopen shut tiles)."""
+    return {"v": EVENT_VERSION, "type": "open", "tiles": list(tiles)}
+
+
+def end_turn() -> dict[str, Any]:
+    """An ``end_turn`` event."""
+    return {"v": EVENT_VERSION, "type": "end_turn"}
+
+
+def undo() -> dict[str, Any]:
+    """An ``undo`` event."""
+    return {"v": EVENT_VERSION, "type": "undo"}
+
+
+def _int_list(value: Any, field: str) -> list[int]:
+    if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in value):
+        raise IllegalMove(f"'{field}' must be a list of whole numbers, not {value!r}")
+    return list(value)
+
+
+def normalise(event: Any) -> dict[str, Any]:
+    """Check an event's shape (not its legality) and return a clean copy; raise IllegalMove."""
+    if not isinstance(event, Mapping):
+        raise IllegalMove(f"an event is a JSON object, not {event!r}")
+    version = event.get("v")
+    if version != EVENT_VERSION:
+        if isinstance(version, int) and not isinstance(version, bool) and version > EVENT_VERSION:
+            raise IllegalMove(f"event version {version} is newer than this shutbox reads ({EVENT_VERSION})")
+        raise IllegalMove(f"event version must be {EVENT_VERSION}, not {version!r}")
+    kind = event.get("type")
+    if kind not in EVENT_FIELDS:
+        raise IllegalMove(f"unknown event type {kind!r}; allowed: {', '.join(EVENT_FIELDS)}")
+    allowed = {"v", "type", "at", *EVENT_FIELDS[kind], *_OPTIONAL.get(kind, ())}
+    extra = sorted(set(event) - allowed)
+    if extra:
+        raise IllegalMove(f"'{kind}' event has unknown field {extra[0]!r}")
+    missing = [f for f in EVENT_FIELDS[kind] if f not in event]
+    if missing:
+        raise IllegalMove(f"'{kind}' event needs '{missing[0]}'")
+    clean: dict[str, Any] = {"v": EVENT_VERSION, "type": kind}
+    if kind == "players":
+        names = event["names"]
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise IllegalMove("'names' must be a list of one or more player names")
+        clean["names"] = list(names)
+    elif kind == "throw":
+        has_dice, has_total = "dice" in event, "total" in event
+        if has_dice == has_total:
+            raise IllegalMove("a 'throw' event needs either 'dice' or 'total'")
+        if has_dice:
+            clean["dice"] = _int_list(event["dice"], "dice")
+        else:
+            total = event["total"]
+            if isinstance(total, bool) or not isinstance(total, int):
+                raise IllegalMove(f"'total' must be a whole number, not {total!r}")
+            clean["total"] = total
+    elif kind in ("shut", "open"):
+        clean["tiles"] = _int_list(event["tiles"], "tiles")
+    if "at" in event:
+        at = event["at"]
+        if not isinstance(at, (str, int, float)) or isinstance(at, bool):
+            raise IllegalMove(f"'at' must be a number or a string, not {at!r}")
+        clean["at"] = at
+    return clean

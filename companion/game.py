@@ -1,0 +1,458 @@
+"""A game derived by replaying its event record: turns, rounds, totals, drop-outs, winners, stakes.
+
+``Game.from_events(rules, events)`` replays a record (see :mod:`shutbox.companion.events`);
+``game.apply(event)`` appends one event after checking it, raising
+:class:`~shutbox.companion.rules.IllegalMove` with a player's reason and leaving the game unchanged;
+``game.to_events()`` returns the record, so ``Game.from_events(rules, game.to_events())`` is the
+same game.
+
+How each match format runs (RULES.md names):
+
+- ``round``: every player takes one turn in the order of the ``players`` event; the lowest score
+  wins, tied lowest scores share the win. Shutting the box wins at once: the players after do not
+  play. The game is one round.
+- ``drop-out``: rounds repeat; each turn's score is added to the player's total. A player whose
+  total reaches the limit drops out as soon as that turn ends; the last player left wins at once.
+- ``tournament``: as drop-out, but the first player whose total reaches the limit loses and the
+  match ends at once; the player(s) with the lowest total win.
+- In both cumulative formats every still-active player plays each round, in the ``players`` order;
+  shutting the box wins that round at once (players after it skip that round, adding nothing).
+- ``long-game`` (two players): the first player shuts tiles as usual. When that turn ends, the other
+  takes the board as it is and *uncovers* (``open`` events): each throw reopens shut tiles adding up
+  to it, under the same rules with the roles of open and shut swapped (the one-die rule and the
+  maximum tiles per throw look at the tiles still shut). Turns alternate, each player keeping their
+  role, until one shuts the box or uncovers it completely and wins. The turn score shown is what
+  the player left undone (open tiles when shutting, shut tiles when uncovering).
+  **Doubles**, the source's "when a double is thrown, the player gets an extra turn": a player
+  throws again after every throw that moves tiles anyway, so the extra turn matters only when the
+  throw admits no move. Precisely: in the long game a double (two dice, same pips) that admits no
+  move does not end the turn; the player throws again. A throw recorded by total only, or a dead
+  throw reported with ``end_turn``, is not a double.
+
+Stakes (``rules.stake`` > 0): at the start of each round every player still in the match pays the
+stake into the pool. The round's winner takes the pool; tied winners split it. A player who shuts
+the box takes the pool and every other player of that round pays them a further stake, so each
+pays double the stake. ``Round.paid``/``Round.payouts`` hold the money per player; ``Game.balance``
+the running net.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shutbox.companion import events as ev
+from shutbox.companion.rules import (
+    IllegalMove,
+    check_dice,
+    check_move,
+    check_total,
+    dice_counts,
+    legal_moves,
+    plus,
+    score,
+    throw_totals,
+)
+
+from shutbox.model import Rules
+
+SHUT, UNCOVER = "shut", "uncover"
+
+
+@dataclass
+class Throw:
+    """One throw of a turn and what it did."""
+
+    dice: tuple[int, ...] | None  #: pips per die; None when not entered
+    total: int | None  #: None for a dead throw reported by ``end_turn``
+    tiles: tuple[int, ...] | None = None  #: tiles shut (or uncovered) with it; None if none yet / none possible
+    dead: bool = False  #: it admitted no move
+    extra: bool = False  #: long game: a dead double, so the player threw again
+
+    @property
+    def double(self) -> bool:
+        return self.dice is not None and len(self.dice) == 2 and self.dice[0] == self.dice[1]
+
+
+@dataclass
+class Turn:
+    """One player's turn: from the first throw until a throw admits no move or the box is done."""
+
+    number: int  #: 1-based across the game
+    round: int  #: 1-based round number
+    player: str
+    phase: str  #: "shut", or "uncover" (long game, second player)
+    start_open: tuple[int, ...]  #: open tiles when the turn began
+    open_tiles: tuple[int, ...]  #: open tiles now (at the end, once ended)
+    throws: list[Throw] = field(default_factory=list)
+    ended: bool = False
+    score: int | None = None  #: once ended
+    shut_box: bool = False  #: every tile shut in this turn
+    uncovered_box: bool = False  #: long game: every tile reopened in this turn
+
+
+@dataclass
+class Round:
+    """One round: every active player's turn (fewer if the box was shut) and the pool."""
+
+    number: int
+    players: tuple[str, ...]  #: in the round, in playing order (each paid the stake)
+    turns: list[Turn] = field(default_factory=list)
+    finished: bool = False
+    scores: dict[str, int] = field(default_factory=dict)  #: per player who played (long game: latest turn)
+    winners: tuple[str, ...] = ()
+    shut_box_by: str | None = None
+    pool: float = 0.0
+    paid: dict[str, float] = field(default_factory=dict)  #: what each paid in (stake, plus the extra stake)
+    payouts: dict[str, float] = field(default_factory=dict)  #: what each received
+
+    @property
+    def net(self) -> dict[str, float]:
+        """Money won (positive) or lost per player in this round."""
+        return {p: self.payouts.get(p, 0.0) - self.paid.get(p, 0.0) for p in self.players}
+
+
+class Game:
+    """The state of a game, derived from its events; see the module docstring for the formats."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._events: list[dict[str, Any]] = []  # everything recorded, undo events included
+        self._reset()
+
+    def _reset(self) -> None:
+        self._effective: list[dict[str, Any]] = []  # events in effect (after undos)
+        self.players: tuple[str, ...] = ()
+        self.rounds: list[Round] = []
+        self.board: tuple[int, ...] = self.rules.tile_numbers  #: open tiles
+        self.pending: Throw | None = None  #: a throw waiting for its tiles
+        self.totals: dict[str, int] = {}
+        self.eliminated: list[str] = []  #: drop-out, in the order they dropped out
+        self.loser: str | None = None  #: tournament
+        self.winners: tuple[str, ...] = ()  #: match winners, once finished
+        self.finished = False
+        self.balance: dict[str, float] = {}
+
+    # ----------------------------------------------------------------------------- record
+    @classmethod
+    def from_events(cls, rules: Rules, events: Iterable[Mapping[str, Any]]) -> Game:
+        """Replay a record; an illegal event raises IllegalMove naming its position and reason."""
+        game = cls(rules)
+        for index, event in enumerate(events, start=1):
+            try:
+                game.apply(event)
+            except IllegalMove as exc:
+                kind = event.get("type") if isinstance(event, Mapping) else None
+                raise IllegalMove(f"event {index}" + (f" ({kind})" if kind else "") + f": {exc}") from None
+        return game
+
+    def to_events(self) -> list[dict[str, Any]]:
+        """The record (a copy), undo events included."""
+        return [dict(e) for e in self._events]
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Check and append one event; on IllegalMove the game is unchanged."""
+        clean = ev.normalise(event)
+        if clean["type"] == "undo":
+            if not self._effective:
+                raise IllegalMove("there is nothing to undo")
+            keep = self._effective[:-1]
+            self._reset()
+            for e in keep:
+                self._apply(e)
+        else:
+            self._apply(clean)
+        self._events.append(clean)
+
+    def _apply(self, e: dict[str, Any]) -> None:
+        kind = e["type"]
+        if kind == "players":
+            self._start(e["names"])
+        elif self.finished:
+            raise IllegalMove("the game is over")
+        elif not self.players:
+            raise IllegalMove("the game has no players yet")
+        elif kind == "throw":
+            self._throw(e)
+        elif kind in ("shut", "open"):
+            self._move(kind, e["tiles"])
+        elif kind == "end_turn":
+            self._end_turn_reported()
+        self._effective.append(e)
+
+    # ----------------------------------------------------------------------------- queries
+    @property
+    def turns(self) -> list[Turn]:
+        """Every turn so far, in order."""
+        return [t for r in self.rounds for t in r.turns]
+
+    @property
+    def current_round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def current_turn(self) -> Turn | None:
+        """The turn in progress, or None between turns and once the game is over."""
+        r = self.current_round
+        if r and r.turns and not r.turns[-1].ended:
+            return r.turns[-1]
+        return None
+
+    @property
+    def current_player(self) -> str | None:
+        """Whose turn it is (or is about to be); None once the game is over."""
+        if self.finished or not self.players:
+            return None
+        turn = self.current_turn
+        if turn:
+            return turn.player
+        return self._next_player()
+
+    @property
+    def phase(self) -> str:
+        """``shut``, or ``uncover`` for the long game's second player."""
+        player = self.current_player
+        if self.rules.match == "long-game" and player is not None and player == self.players[1]:
+            return UNCOVER
+        return SHUT
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """Players still in the match."""
+        return tuple(p for p in self.players if p not in self.eliminated)
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        """The tiles the current player works on: open tiles, or (uncovering) shut tiles."""
+        if self.phase == UNCOVER:
+            return tuple(t for t in self.rules.tile_numbers if t not in self.board)
+        return self.board
+
+    def dice_counts(self) -> tuple[int, ...]:
+        """How many dice the current player may throw next."""
+        return dice_counts(self.rules, self.in_play)
+
+    def legal_moves(self) -> tuple[tuple[int, ...], ...]:
+        """The moves for the pending throw (empty if there is none)."""
+        if self.pending is None or self.pending.total is None:
+            return ()
+        return legal_moves(self.rules, self.in_play, self.pending.total)
+
+    # ----------------------------------------------------------------------------- progression
+    def _start(self, names: list[str]) -> None:
+        if self.players:
+            raise IllegalMove("the players are already set")
+        cleaned = [n.strip() for n in names]
+        if any(not n for n in cleaned):
+            raise IllegalMove("a player name may not be empty")
+        seen: set[str] = set()
+        for n in cleaned:
+            if n.casefold() in seen:
+                raise IllegalMove(f"player {n!r} is listed twice")
+            seen.add(n.casefold())
+        match = self.rules.match
+        if match == "long-game" and len(cleaned) != 2:
+            raise IllegalMove(f"the long game is for exactly 2 players, not {len(cleaned)}")
+        if match in ("drop-out", "tournament") and len(cleaned) < 2:
+            raise IllegalMove(f"a {match} match needs at least 2 players")
+        self.players = tuple(cleaned)
+        self.totals = {p: 0 for p in cleaned}
+        self.balance = {p: 0.0 for p in cleaned}
+        self._new_round()
+
+    def _new_round(self) -> None:
+        players = self.active
+        stake = float(self.rules.stake)
+        self.rounds.append(Round(
+            number=len(self.rounds) + 1, players=players, pool=stake * len(players),
+            paid={p: stake for p in players}, payouts={p: 0.0 for p in players},
+        ))
+        if self.rules.match != "long-game":
+            self.board = self.rules.tile_numbers
+
+    def _next_player(self) -> str:
+        r = self.rounds[-1]
+        if self.rules.match == "long-game":
+            return self.players[len(r.turns) % 2]
+        played = {t.player for t in r.turns}
+        return next(p for p in r.players if p not in played)
+
+    def _turn(self) -> Turn:
+        """The turn in progress, starting one if needed."""
+        turn = self.current_turn
+        if turn is None:
+            r = self.rounds[-1]
+            turn = Turn(number=len(self.turns) + 1, round=r.number, player=self._next_player(),
+                        phase=self.phase, start_open=self.board, open_tiles=self.board)
+            r.turns.append(turn)
+        return turn
+
+    def _throw(self, e: dict[str, Any]) -> None:
+        if self.pending is not None:
+            raise IllegalMove(f"the throw of {self.pending.total} has not been used yet: "
+                              f"{self._verb()} tiles adding up to {self.pending.total} first")
+        in_play = self.in_play
+        if "dice" in e:
+            dice = tuple(e["dice"])
+            total = check_dice(self.rules, in_play, dice)
+        else:
+            dice, total = None, e["total"]
+            check_total(self.rules, in_play, total)
+        turn = self._turn()
+        throw = Throw(dice=dice, total=total)
+        turn.throws.append(throw)
+        if legal_moves(self.rules, in_play, total):
+            self.pending = throw
+            return
+        throw.dead = True
+        if self.rules.match == "long-game" and throw.double:
+            throw.extra = True
+            return
+        self._end_turn(turn)
+
+    def _verb(self) -> str:
+        return "uncover" if self.phase == UNCOVER else "shut"
+
+    def _move(self, kind: str, tiles: list[int]) -> None:
+        uncovering = self.phase == UNCOVER
+        if uncovering and kind == "shut":
+            raise IllegalMove(f"{self.current_player} is uncovering tiles in the long game, not shutting them")
+        if not uncovering and kind == "open":
+            if self.rules.match == "long-game":
+                raise IllegalMove(f"{self.current_player} is shutting tiles, not uncovering them")
+            raise IllegalMove("tiles are only uncovered in the long game")
+        in_play = self.in_play
+        words = ("uncover", "open") if uncovering else ("shut", "shut")
+        if self.pending is None:
+            # The dice were not entered: the throw is the tiles' sum, if the rules allow that total.
+            total = sum(t for t in tiles if isinstance(t, int))
+            chosen = check_move(self.rules, in_play, total, tiles, *words)
+            check_total(self.rules, in_play, total)
+            turn = self._turn()
+            throw = Throw(dice=None, total=total)
+            turn.throws.append(throw)
+        else:
+            assert self.pending.total is not None
+            chosen = check_move(self.rules, in_play, self.pending.total, tiles, *words)
+            turn = self._turn()
+            throw = self.pending
+        throw.tiles = chosen
+        self.pending = None
+        if uncovering:
+            self.board = tuple(sorted(set(self.board) | set(chosen)))
+        else:
+            self.board = tuple(t for t in self.board if t not in chosen)
+        turn.open_tiles = self.board
+        if uncovering and len(self.board) == self.rules.tiles:
+            turn.uncovered_box = True
+            self._end_turn(turn)
+        elif not self.board:
+            turn.shut_box = True
+            self._end_turn(turn)
+
+    def _end_turn_reported(self) -> None:
+        in_play = self.in_play
+        if self.pending is not None:
+            assert self.pending.total is not None
+            moves = legal_moves(self.rules, in_play, self.pending.total)
+            shown = ", ".join(plus(m) for m in moves[:4]) + (", …" if len(moves) > 4 else "")
+            raise IllegalMove(f"the throw of {self.pending.total} can still {self._verb()} {shown}")
+        counts = dice_counts(self.rules, in_play)
+        if all(legal_moves(self.rules, in_play, t) for c in counts for t in throw_totals(c)):
+            raise IllegalMove(f"every throw can {self._verb()} tiles now; enter the throw")
+        turn = self._turn()
+        turn.throws.append(Throw(dice=None, total=None, dead=True))
+        self._end_turn(turn)
+
+    def _end_turn(self, turn: Turn) -> None:
+        self.pending = None
+        turn.ended = True
+        turn.open_tiles = self.board
+        rules = self.rules
+        r = self.rounds[-1]
+        if turn.phase == UNCOVER:
+            turn.score = score(rules, [t for t in rules.tile_numbers if t not in self.board])
+        else:
+            turn.score = score(rules, self.board)
+        r.scores[turn.player] = turn.score
+        if rules.match == "long-game":
+            if turn.shut_box or turn.uncovered_box:
+                self._settle(r, (turn.player,), shut_by=turn.player if turn.shut_box else None)
+                self._finish((turn.player,))
+            return
+        if rules.match in ("drop-out", "tournament"):
+            self.totals[turn.player] += turn.score
+            if self.totals[turn.player] >= (rules.limit or 0):
+                if rules.match == "tournament":
+                    self.loser = turn.player
+                    self._settle_round(r, turn)
+                    others = [p for p in self.players if p != turn.player]
+                    low = min(self.totals[p] for p in others)
+                    self._finish(tuple(p for p in others if self.totals[p] == low))
+                    return
+                self.eliminated.append(turn.player)
+                if len(self.active) == 1:
+                    self._settle_round(r, turn)
+                    self._finish(self.active)
+                    return
+        played = {t.player for t in r.turns}
+        if turn.shut_box or played >= set(r.players):
+            self._settle_round(r, turn)
+            if rules.match == "round":
+                self._finish(r.winners)
+            else:
+                self._new_round()
+
+    def _settle_round(self, r: Round, last: Turn) -> None:
+        if last.shut_box:
+            self._settle(r, (last.player,), shut_by=last.player)
+            return
+        low = min(r.scores.values())
+        self._settle(r, tuple(p for p in r.players if r.scores.get(p) == low), shut_by=None)
+
+    def _settle(self, r: Round, winners: tuple[str, ...], shut_by: str | None) -> None:
+        r.finished = True
+        r.winners = winners
+        r.shut_box_by = shut_by
+        stake = float(self.rules.stake)
+        if shut_by is not None:
+            others = [p for p in r.players if p != shut_by]
+            for p in others:
+                r.paid[p] += stake
+            r.payouts[shut_by] = r.pool + stake * len(others)
+        else:
+            for p in winners:
+                r.payouts[p] = r.pool / len(winners)
+        for p, amount in r.net.items():
+            self.balance[p] += amount
+
+    def _finish(self, winners: tuple[str, ...]) -> None:
+        self.finished = True
+        self.winners = winners
+        self.pending = None
+
+    # ----------------------------------------------------------------------------- shortcuts
+    def add_players(self, *names: str) -> Game:
+        self.apply(ev.players(names))
+        return self
+
+    def throw(self, *dice: int, total: int | None = None) -> Game:
+        self.apply(ev.throw(*dice, total=total))
+        return self
+
+    def shut(self, *tiles: int) -> Game:
+        self.apply(ev.shut(*tiles))
+        return self
+
+    def uncover(self, *tiles: int) -> Game:
+        self.apply(ev.uncover(*tiles))
+        return self
+
+    def end_turn(self) -> Game:
+        self.apply(ev.end_turn())
+        return self
+
+    def undo(self) -> Game:
+        self.apply(ev.undo())
+        return self

@@ -1,0 +1,85 @@
+"""The game file: one game's settings and event record as JSON (``shutbox scorepad --from-game FILE``).
+
+Format, version 1::
+
+    {"format": "shutbox-game", "version": 1,
+     "settings": {"tiles": 9, "one_die": "high-shut", ..., "stake": 0.0},
+     "events": [{"v": 1, "type": "players", "names": ["Ann", "Bob"]}, ...]}
+
+``settings`` holds the rule settings by their model names (``kit_as_dict(kit)["rules"]``); any left
+out take their defaults. ``events`` is the record of :mod:`shutbox.companion.events`. Loading
+validates the settings and replays the events, so a file that loads is a legal game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from shutbox.companion.game import Game
+from shutbox.companion.rules import IllegalMove
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, Rules, build_kit, kit_as_dict
+from shutbox.output import staged_file
+
+FORMAT = "shutbox-game"
+VERSION = 1
+
+
+def rules_from_settings(settings: Mapping[str, Any], where: str = "settings") -> Rules:
+    """Validated :class:`Rules` from ``{"tiles": 9, ...}`` (model names); raise ShutboxError."""
+    if not isinstance(settings, Mapping):
+        raise ShutboxError(f"{where}: 'settings' must be an object of rule settings")
+    values = {f"rules.{name}": value for name, value in settings.items()}
+    sources = {key: f"{where}: {key}" for key in values}
+    return build_kit(values, sources).rules
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """A game as the JSON object of the game file."""
+    settings = kit_as_dict(Kit(rules=game.rules))["rules"]
+    return {"format": FORMAT, "version": VERSION, "settings": settings, "events": game.to_events()}
+
+
+def game_from_dict(data: Any, where: str = "game") -> Game:
+    """Replay a game-file object; any problem raises ShutboxError naming ``where``."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise ShutboxError(f"{where}: not a shutbox game file (expected \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if version != VERSION:
+        raise ShutboxError(f"{where}: game file version {version!r} is not supported (this shutbox reads {VERSION})")
+    rules = rules_from_settings(data.get("settings", {}), where)
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise ShutboxError(f"{where}: 'events' must be a list of events")
+    try:
+        return Game.from_events(rules, events)
+    except IllegalMove as exc:
+        raise ShutboxError(f"{where}: {exc}") from None
+
+
+def load_game(path: str | Path) -> Game:
+    """Read and replay a game file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ShutboxError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ShutboxError(f"{path}: cannot read game file ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ShutboxError(f"{path}: not valid JSON ({exc})") from None
+    return game_from_dict(data, str(path))
+
+
+def save_game(game: Game, path: str | Path) -> Path:
+    """Write a game file (atomically: a failed write leaves no partial file)."""
+    path = Path(path)
+    with staged_file(path) as tmp:
+        Path(tmp).write_text(json.dumps(game_to_dict(game), indent=1) + "\n", encoding="utf-8")
+    return path
