@@ -24,6 +24,10 @@ MATCHES = ("round", "drop-out", "tournament", "long-game")
 DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
 SENSOR_KINDS = ("reed", "none")
+BOARDS = ("pico", "pico2")
+TILE_INPUTS = ("gpio", "74hc165")
+PULLS = ("up", "down", "none")
+LEVELS = ("low", "high")
 BED_PRESETS: dict[str, tuple[float, float, float]] = {
     "mk4": (250.0, 210.0, 220.0),
     "core-one": (250.0, 220.0, 270.0),
@@ -115,6 +119,30 @@ def _parse_optional_limit(value: Any) -> int | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
         return None
     return _parse_int(value)
+
+
+def _parse_optional_pin(value: Any) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
+        return None
+    number = _parse_int(value)
+    if number < 0:
+        raise ValueError("allowed: none or a GPIO number >= 0")
+    return number
+
+
+def parse_pins(value: Any) -> str:
+    """Accept ``auto`` or GPIO numbers (a comma list or a TOML array); return the canonical spelling."""
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
+    items = list(value) if isinstance(value, (list, tuple)) else str(value).split(",")
+    if not items or isinstance(value, bool):
+        raise ValueError("not a pin list")
+    numbers = [_parse_int(item) for item in items]
+    if any(n < 0 for n in numbers):
+        raise ValueError("GPIO numbers are >= 0")
+    if len(set(numbers)) != len(numbers):
+        raise ValueError("a GPIO is listed twice")
+    return ",".join(str(n) for n in numbers)
 
 
 _BED_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*$")
@@ -235,6 +263,28 @@ class Sensors:
 
 
 @dataclass(frozen=True)
+class Firmware:
+    """The microcontroller that reads the tiles, and how the switches are wired to it."""
+
+    board: str = param("pico", "microcontroller board", flag="--board", choices=BOARDS)
+    tile_input: str = param("gpio", "tile switches on their own GPIO each, or on a 74HC165 shift-register chain",
+                            flag="--tile-input", choices=TILE_INPUTS)
+    pins: str = param("auto", "GPIO numbers, comma separated: one per tile (gpio) or load,clock,data (74hc165); "
+                      "auto = consecutive from --first-pin", flag="--pins", parse=parse_pins)
+    first_pin: int = param(2, "first GPIO used when --pins is auto", flag="--first-pin", minimum=0,
+                           parse=_parse_int)
+    button_pin: int | None = param(22, "GPIO of the optional push button (none for no button)",
+                                   flag="--button-pin", parse=_parse_optional_pin)
+    pull: str = param("up", "internal pull resistor on tile and button inputs", flag="--pull", choices=PULLS)
+    shut_level: str = param("low", "pin level that means a tile is shut (or the button pressed)",
+                            flag="--shut-level", choices=LEVELS)
+    debounce_ms: int = param(30, "a reading must be stable this long before it counts, ms", flag="--debounce-ms",
+                             minimum=1, maximum=1000, parse=_parse_int)
+    scan_ms: int = param(5, "time between two scans of the tiles, ms", flag="--scan-ms", minimum=1, maximum=100,
+                         parse=_parse_int)
+
+
+@dataclass(frozen=True)
 class Kit:
     """Everything a user chooses: rules plus the physical kit."""
 
@@ -244,6 +294,7 @@ class Kit:
     tile_fit: TileFit = field(default_factory=TileFit)
     printer: Printer = field(default_factory=Printer)
     sensors: Sensors = field(default_factory=Sensors)
+    firmware: Firmware = field(default_factory=Firmware)
 
 
 #: Section name -> the dataclass holding that section's settings.
@@ -281,6 +332,10 @@ class Setting:
             return ", ".join(_show(c) for c in self.choices)
         if self.parse is _parse_bool:
             return "on, off"
+        if self.parse is parse_pins:
+            return "auto or distinct GPIO numbers separated by commas, e.g. 2,3,4"
+        if self.parse is _parse_optional_pin:
+            return "none or a GPIO number >= 0"
         parts = []
         if self.minimum is not None:
             parts.append(f"{'>' if self.exclusive_minimum else '>='} {self.minimum:g}")

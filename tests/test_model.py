@@ -27,6 +27,15 @@ GOOD = {
     "tile_fit.clearance_mm": [0.25, "0.3"],
     "printer.bed": ["mk4", "core-one", "mini", "xl", "ender3", "bambu", "250x210x220"],
     "sensors.kind": ["reed", "none"],
+    "firmware.board": ["pico", "pico2"],
+    "firmware.tile_input": ["gpio", "74hc165"],
+    "firmware.pins": ["auto", "2,3,4", " 5, 6 ", [7, 8, 9], "0"],
+    "firmware.first_pin": [0, 2, "15"],
+    "firmware.button_pin": [22, "0", "none", None],
+    "firmware.pull": ["up", "down", "none"],
+    "firmware.shut_level": ["low", "high"],
+    "firmware.debounce_ms": [1, 30, "1000"],
+    "firmware.scan_ms": [1, 5, "100"],
 }
 
 BAD = {
@@ -45,6 +54,15 @@ BAD = {
     "tile_fit.clearance_mm": [-0.1, 0],
     "printer.bed": ["prusa", "250x210", "0x10x10"],
     "sensors.kind": ["laser"],
+    "firmware.board": ["arduino", ""],
+    "firmware.tile_input": ["matrix", "74hc595"],
+    "firmware.pins": ["", "2,2", "a,b", "-1,2", "2;3", [], True],
+    "firmware.first_pin": [-1, "two", 2.5],
+    "firmware.button_pin": [-3, "gp22", 1.5],
+    "firmware.pull": ["sideways", True],
+    "firmware.shut_level": ["0", "medium"],
+    "firmware.debounce_ms": [0, 1001, "fast"],
+    "firmware.scan_ms": [0, 101, "x"],
 }
 
 
@@ -148,6 +166,7 @@ def test_toml_errors(tmp_path):
         {"rules.tiles": 12, "rules.match": "drop-out", "rules.limit": 60, "rules.one_die_forced": True},
         {"rules.max_tiles_per_throw": 2, "rules.scoring": "digits", "printer.bed": "200x200x150"},
         {"rules.match": "long-game", "rules.stake": 1.5, "sensors.kind": "none", "dice.size_mm": 16},
+        {"firmware.tile_input": "74hc165", "firmware.pins": "6,7,8", "firmware.button_pin": "none"},
     ],
 )
 def test_toml_round_trip(tmp_path, values):
