@@ -20,6 +20,7 @@ from shutbox.model import SETTINGS
 COMMAND_MODULES: list[str] = [
     "shutbox.config_cmd",
     "shutbox.kit",
+    "shutbox.print.scorepad_cmd",
 ]
 
 

@@ -18,6 +18,7 @@ from shutbox.output import staged_dir
 #: relative to that folder. Modules are imported only when the kit is built.
 GENERATORS: list[tuple[str, str]] = [
     ("settings", "shutbox.kit:write_settings"),
+    ("scorepad", "shutbox.print.scorepad_cmd:write_kit_pads"),
 ]
 
 

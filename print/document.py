@@ -1,0 +1,40 @@
+"""Write pads to a PDF: vector drawing, embedded subset fonts, compressed, byte-identical for identical input."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from shutbox.print.paper import Grid, draw_cut_marks, draw_page_number
+from shutbox.print.table import Table
+from shutbox.print.typeface import font
+
+from shutbox import __version__
+from shutbox.output import staged_file
+
+
+def write_pdf(path: Path, grid: Grid, pages: Sequence[Sequence[Table]], paper: str, title: str,
+              subject: str) -> None:
+    """Draw ``pages`` (each a list of pads, one per grid cell) into ``path`` atomically.
+
+    ReportLab's ``invariant`` mode fixes the creation date and document id, and every metadata
+    field is set here, so the bytes depend only on the input.
+    """
+    from reportlab.pdfgen.canvas import Canvas
+
+    with staged_file(path) as tmp:
+        c = Canvas(str(tmp), pagesize=grid.page, invariant=1, pageCompression=1, initialFontName=font())
+        c.setTitle(title)
+        c.setSubject(subject)
+        c.setAuthor("shutbox")
+        c.setCreator(f"shutbox {__version__}")
+        c.setProducer("shutbox (ReportLab)")
+        c.setKeywords("Shut the Box, score pad")
+        for number, pads in enumerate(pages, start=1):
+            draw_cut_marks(c, grid)
+            for index, pad in enumerate(pads):
+                x, top = grid.origin(index)
+                pad.draw(c, x, top, grid.cell_w, grid.cell_h)
+            draw_page_number(c, paper, number, len(pages), font(), title)
+            c.showPage()
+        c.save()

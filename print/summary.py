@@ -1,0 +1,39 @@
+"""The short rule summary printed on every pad, so a table knows which rules were played."""
+
+from __future__ import annotations
+
+from shutbox.model import Rules
+
+FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}
+
+
+def one_die_text(rules: Rules) -> str:
+    """When one die may (or must) be thrown, in words."""
+    high = [t for t in rules.tile_numbers if t >= 7]
+    when = {
+        "high-shut": f"once tiles {high[0]}–{high[-1]} are shut",
+        "sum-6": "when the open tiles total 6 or less",
+        "sum-5": "when the open tiles total less than 6",
+    }
+    if rules.one_die == "never":
+        return "one die: never (always two dice)"
+    verb = "must" if rules.one_die_forced else "may"
+    return f"one die: {rules.one_die} (one die {verb} be thrown {when[rules.one_die]})"
+
+
+def scoring_text(rules: Rules) -> str:
+    if rules.scoring == "digits":
+        return "scoring: digits (open tiles read left to right as one number)"
+    return "scoring: sum (open tiles added)"
+
+
+def summary_lines(rules: Rules) -> list[str]:
+    """Two lines naming every rule setting the pad was made for."""
+    limit = f"limit {rules.limit}" if rules.limit is not None else "no limit"
+    per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
+        f"at most {rules.max_tiles_per_throw} tiles per throw")
+    first = f"Rules: {rules.tiles} tiles · {scoring_text(rules)} · format: {rules.match} · {limit}"
+    second = f"{one_die_text(rules)} · {per_throw}"
+    if rules.stake:
+        second += f" · stake {rules.stake:g} per round"
+    return [first, second]
