@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     "shutbox.config_cmd",
     "shutbox.kit",
     "shutbox.print.scorepad_cmd",
+    "shutbox.companion.solver_cmd",
 ]
 
 

@@ -1,0 +1,146 @@
+"""``shutbox solve`` and ``shutbox advise``: the exact solver on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from typing import Any
+
+from shutbox.companion.rules import IllegalMove, check_total, parse_tiles, score
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, Rules, kit_as_dict
+
+OBJECTIVES = ("shut", "score")  # = solver.OBJECTIVES; the solver (numpy) is imported only by run()
+STRATEGIES = ("optimal", "greedy-largest", "fewest-tiles", "random")
+_OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
+
+
+def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
+    rule_flags = common[:1]
+    p = sub.add_parser(
+        "solve", parents=rule_flags, help="exact odds of shutting the box and expected score",
+        description="Solve every state exactly and print the value of the start state (or --state) "
+                    "under the optimal policy or a named strategy.",
+    )
+    p.add_argument("--objective", choices=OBJECTIVES, default="shut", help=f"{_OBJECTIVE_HELP} [default shut]")
+    p.add_argument("--state", metavar="TILES", help='open tiles, e.g. "1 2 4" [default: all open]')
+    p.add_argument("--strategy", choices=STRATEGIES, default="optimal",
+                   help="policy to evaluate [default optimal]")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_solve)
+
+    a = sub.add_parser(
+        "advise", parents=rule_flags, help="rank every legal move for a throw",
+        description="Rank every legal move for a throw, best first, with the value it leaves.",
+    )
+    a.add_argument("--open", metavar="TILES", help='open tiles, e.g. "1 2 3 4 5 6 7 8 9" [default: all open]')
+    a.add_argument("--throw", metavar="N", required=True, help="the total thrown")
+    a.add_argument("--objective", choices=OBJECTIVES, default="shut", help=f"{_OBJECTIVE_HELP} [default shut]")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.set_defaults(run=run_advise)
+
+
+def parse_open(rules: Rules, text: str | None, flag: str) -> tuple[int, ...]:
+    """Tiles from ``"1 2 4"`` (spaces or commas); all tiles when not given."""
+    if text is None:
+        return rules.tile_numbers
+    parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    numbers: list[int] = []
+    for part in parts:
+        if not re.fullmatch(r"\d+", part):
+            raise ShutboxError(f"{flag} {text!r}: {part!r} is not a tile number (tiles 1 to {rules.tiles})")
+        numbers.append(int(part))
+    try:
+        return parse_tiles(rules, numbers)
+    except IllegalMove as exc:
+        raise ShutboxError(f"{flag} {text!r}: {exc}") from None
+
+
+def _settings(rules: Rules) -> dict[str, Any]:
+    names = ("tiles", "one_die", "one_die_forced", "max_tiles_per_throw", "scoring")
+    return {k: v for k, v in kit_as_dict(Kit(rules=rules))["rules"].items() if k in names}
+
+
+def _describe(rules: Rules) -> str:
+    forced = ", forced" if rules.one_die_forced and rules.one_die != "never" else ""
+    most = f"; at most {rules.max_tiles_per_throw} tiles per throw" if rules.max_tiles_per_throw else ""
+    return f"{rules.tiles} tiles; one die: {rules.one_die}{forced}{most}; scoring: {rules.scoring}"
+
+
+def _tiles_text(tiles: tuple[int, ...]) -> str:
+    return " ".join(map(str, tiles)) if tiles else "none (box shut)"
+
+
+def run_solve(args: argparse.Namespace, kit: Kit) -> int:
+    from shutbox.companion import solver
+
+    rules = kit.rules
+    open_tiles = parse_open(rules, args.state, "--state")
+    solution = solver.solve(rules, args.objective, args.strategy)
+    mask = solver.mask_of(open_tiles)
+    p, e = solution.state(open_tiles)
+    dice = 1 if (open_tiles and bool(solution.one_die[mask])) else 2
+    if args.json:
+        out = {"settings": _settings(rules), "state": list(open_tiles), "objective": args.objective,
+               "strategy": args.strategy, "p_shut": p, "expected_score": e,
+               "dice": dice if open_tiles else None}
+        print(json.dumps(out))
+        return 0
+    policy = "optimal, " + args.objective if args.strategy == "optimal" else args.strategy
+    print(f"{_describe(rules)}")
+    print(f"open tiles:           {_tiles_text(open_tiles)}")
+    print(f"policy:               {policy}")
+    print(f"chance to shut box:   {p:.4%}")
+    print(f"expected final score: {e:.4f}")
+    if open_tiles:
+        print(f"next throw:           {'one die' if dice == 1 else 'two dice'}")
+    return 0
+
+
+def parse_throw(rules: Rules, open_tiles: tuple[int, ...], text: str) -> int:
+    """A throw total the rules allow with these tiles open, or a one-line error."""
+    if not re.fullmatch(r"\s*\d+\s*", text):
+        raise ShutboxError(f"--throw {text!r}: not a whole number (one die throws 1 to 6, two dice 2 to 12)")
+    total = int(text)
+    try:
+        check_total(rules, open_tiles, total)
+    except IllegalMove as exc:
+        raise ShutboxError(f"--throw {total}: {exc}") from None
+    return total
+
+
+def run_advise(args: argparse.Namespace, kit: Kit) -> int:
+    from shutbox.companion import solver
+
+    rules = kit.rules
+    open_tiles = parse_open(rules, args.open, "--open")
+    total = parse_throw(rules, open_tiles, args.throw)
+    solution = solver.solve(rules, args.objective)
+    ranked = solver.rank_moves(solution, open_tiles, total)
+    value_of = (lambda m: m.p_shut) if args.objective == "shut" else (lambda m: m.expected_score)
+    rows = []
+    for m in ranked:
+        after = solver.mask_of(m.open_after)
+        next_dice = (1 if solution.one_die[after] else 2) if m.open_after else None
+        rows.append({"tiles": list(m.tiles), "open_after": list(m.open_after), "value": value_of(m),
+                     "p_shut": m.p_shut, "expected_score": m.expected_score, "next_dice": next_dice})
+    final = score(rules, open_tiles)
+    if args.json:
+        out = {"settings": _settings(rules), "open": list(open_tiles), "throw": total, "objective": args.objective,
+               "moves": rows, "turn_over": not rows, "score_if_over": final if not rows else None}
+        print(json.dumps(out))
+        return 0
+    print(f"{_describe(rules)}")
+    print(f"open tiles: {_tiles_text(open_tiles)}; throw: {total}; objective: {args.objective}")
+    if not rows:
+        print(f"No open tiles add up to {total}: the turn is over, scoring {final}.")
+        return 0
+    width = max(len(" + ".join(map(str, reversed(r["tiles"])))) for r in rows)
+    print(f"{'':>4} {'shut':<{width}}  {'leaves open':<26} {'P(shut box)':>11} {'E[score]':>12}")
+    for i, r in enumerate(rows, start=1):
+        move = " + ".join(map(str, reversed(r["tiles"])))
+        leaves = " ".join(map(str, r["open_after"])) or "none: box shut!"
+        print(f"{i:>3}. {move:<{width}}  {leaves:<26} {r['p_shut']:>11.4%} {r['expected_score']:>12.4f}")
+    return 0
