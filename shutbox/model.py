@@ -226,6 +226,10 @@ class Box:
                             exclusive_minimum=True, parse=_parse_float)
     height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
                              exclusive_minimum=True, parse=_parse_float)
+    wall_mm: float = param(5.0, "outer wall thickness, mm", flag="--wall", minimum=3, maximum=15,
+                           parse=_parse_float)
+    felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
+                           minimum=0.5, maximum=5, parse=_parse_float)
 
 
 @dataclass(frozen=True)
@@ -242,6 +246,8 @@ class TileFit:
 
     clearance_mm: float = param(0.25, "sliding clearance per side, mm", flag="--clearance",
                                 minimum=0, exclusive_minimum=True, parse=_parse_float)
+    detent_mm: float = param(0.5, "how far a tile's detent bump stands out (must exceed the clearance), mm",
+                             flag="--detent", minimum=0.2, maximum=1.5, parse=_parse_float)
 
 
 @dataclass(frozen=True)
@@ -260,6 +266,20 @@ class Sensors:
     """Tile sensing hardware."""
 
     kind: str = param("reed", "tile sensors: reed switches or none", flag="--sensors", choices=SENSOR_KINDS)
+    reed_length_mm: float = param(14.0, "reed switch glass body length, mm", flag="--reed-length", minimum=5,
+                                  maximum=30, parse=_parse_float)
+    reed_diameter_mm: float = param(2.5, "reed switch glass body diameter, mm", flag="--reed-diameter",
+                                    minimum=1, maximum=5, parse=_parse_float)
+    magnet_diameter_mm: float = param(6.0, "tile magnet (axial disc) diameter, mm", flag="--magnet-diameter",
+                                      minimum=2, maximum=10, parse=_parse_float)
+    magnet_height_mm: float = param(3.0, "tile magnet thickness, mm", flag="--magnet-height", minimum=1,
+                                    maximum=5, parse=_parse_float)
+    board_length_mm: float = param(51.0, "controller board length (Raspberry Pi Pico: 51), mm",
+                                   flag="--board-length", minimum=20, maximum=120, parse=_parse_float)
+    board_width_mm: float = param(21.0, "controller board width (Raspberry Pi Pico: 21), mm",
+                                  flag="--board-width", minimum=10, maximum=60, parse=_parse_float)
+    board_height_mm: float = param(4.0, "controller board height incl. parts on top (PCB + USB socket), mm",
+                                   flag="--board-height", minimum=1, maximum=20, parse=_parse_float)
 
 
 @dataclass(frozen=True)
@@ -285,6 +305,20 @@ class Firmware:
 
 
 @dataclass(frozen=True)
+class Cad:
+    """How the printable parts are modelled and meshed."""
+
+    chord_tolerance_mm: float = param(0.05, "largest distance of a mesh from the true surface, mm",
+                                      flag="--chord-tolerance", minimum=0.005, maximum=0.5, parse=_parse_float)
+    angular_tolerance_deg: float = param(15.0, "largest angle between neighbouring mesh facets on a curve, degrees",
+                                         flag="--angular-tolerance", minimum=1, maximum=45, parse=_parse_float)
+    engrave_depth_mm: float = param(0.6, "depth of the engraved numbers, mm", flag="--engrave-depth",
+                                    minimum=0.4, maximum=2, parse=_parse_float)
+    joint_clearance_mm: float = param(0.15, "clearance per side in the joints of a split box, mm",
+                                      flag="--joint-clearance", minimum=0.05, maximum=0.5, parse=_parse_float)
+
+
+@dataclass(frozen=True)
 class Kit:
     """Everything a user chooses: rules plus the physical kit."""
 
@@ -295,6 +329,7 @@ class Kit:
     printer: Printer = field(default_factory=Printer)
     sensors: Sensors = field(default_factory=Sensors)
     firmware: Firmware = field(default_factory=Firmware)
+    cad: Cad = field(default_factory=Cad)
 
 
 #: Section name -> the dataclass holding that section's settings.
