@@ -26,8 +26,9 @@ How each match format runs (RULES.md names):
   **Doubles**, the source's "when a double is thrown, the player gets an extra turn": a player
   throws again after every throw that moves tiles anyway, so the extra turn matters only when the
   throw admits no move. Precisely: in the long game a double (two dice, same pips) that admits no
-  move does not end the turn; the player throws again. A throw recorded by total only, or a dead
-  throw reported with ``end_turn``, is not a double.
+  move does not end the turn; the player throws again. A throw recorded by total only counts as a
+  double only when its total says so (12, or 2 while one die is not allowed); ``end_turn`` reports
+  a dead throw that is not a double.
 
 Stakes (``rules.stake`` > 0): at the start of each round every player still in the match pays the
 stake into the pool. The round's winner takes the pool; tied winners split it. A player who shuts
@@ -268,8 +269,6 @@ class Game:
             number=len(self.rounds) + 1, players=players, pool=stake * len(players),
             paid={p: stake for p in players}, payouts={p: 0.0 for p in players},
         ))
-        if self.rules.match != "long-game":
-            self.board = self.rules.tile_numbers
 
     def _next_player(self) -> str:
         r = self.rounds[-1]
@@ -306,10 +305,14 @@ class Game:
             self.pending = throw
             return
         throw.dead = True
-        if self.rules.match == "long-game" and throw.double:
+        if self.rules.match == "long-game" and (throw.double or (dice is None and self._double_total(total))):
             throw.extra = True
             return
         self._end_turn(turn)
+
+    def _double_total(self, total: int) -> bool:
+        """A total only a double can show: 12, or 2 when one die is not allowed."""
+        return total == 12 or (total == 2 and self.dice_counts() == (2,))
 
     def _verb(self) -> str:
         return "uncover" if self.phase == UNCOVER else "shut"
@@ -359,13 +362,22 @@ class Game:
             shown = ", ".join(plus(m) for m in moves[:4]) + (", …" if len(moves) > 4 else "")
             raise IllegalMove(f"the throw of {self.pending.total} can still {self._verb()} {shown}")
         counts = dice_counts(self.rules, in_play)
-        if all(legal_moves(self.rules, in_play, t) for c in counts for t in throw_totals(c)):
-            raise IllegalMove(f"every throw can {self._verb()} tiles now; enter the throw")
+        ending = {t for c in counts for t in throw_totals(c)}
+        if self.rules.match == "long-game":  # a dead double does not end the turn
+            ending = {t for c in counts for t in throw_totals(c) if c == 1 or not self._double_total(t)}
+        if all(legal_moves(self.rules, in_play, t) for t in ending):
+            which = "every throw that would end the turn" if self.rules.match == "long-game" else "every throw"
+            raise IllegalMove(f"{which} can {self._verb()} tiles now; enter the throw")
         turn = self._turn()
         turn.throws.append(Throw(dice=None, total=None, dead=True))
         self._end_turn(turn)
 
     def _end_turn(self, turn: Turn) -> None:
+        self._progress(turn)
+        if not self.finished and self.rules.match != "long-game":
+            self.board = self.rules.tile_numbers  # the next turn starts with every tile open
+
+    def _progress(self, turn: Turn) -> None:
         self.pending = None
         turn.ended = True
         turn.open_tiles = self.board

@@ -1,0 +1,144 @@
+"""The rules of one throw: legal moves, the one-die rules, scoring and the reasons for refusals."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shutbox.companion.rules import (
+    IllegalMove,
+    check_dice,
+    check_move,
+    check_total,
+    dice_counts,
+    legal_moves,
+    one_die_allowed,
+    score,
+)
+
+from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, TILE_COUNTS, Rules
+
+NINE = Rules()
+
+
+def test_moves_for_eight_with_every_tile_open() -> None:
+    # RULES.md: a throw of 8 may shut {8}, {7,1}, {6,2}, {5,3}, {5,2,1} or {4,3,1}.
+    moves = legal_moves(NINE, NINE.tile_numbers, 8)
+    assert set(moves) == {(8,), (1, 7), (2, 6), (3, 5), (1, 2, 5), (1, 3, 4)}
+    assert moves[0] == (8,)  # largest tiles first
+
+
+def test_max_tiles_per_throw_drops_three_tile_moves() -> None:
+    two = Rules(max_tiles_per_throw=2)
+    assert set(legal_moves(two, two.tile_numbers, 8)) == {(8,), (1, 7), (2, 6), (3, 5)}
+    with pytest.raises(IllegalMove, match=r"at most 2 tiles .* not 3 \(5 \+ 2 \+ 1\)"):
+        check_move(two, two.tile_numbers, 8, [5, 2, 1])
+
+
+def test_no_move_means_the_turn_is_over() -> None:
+    assert legal_moves(NINE, (4, 5), 3) == ()
+    assert legal_moves(NINE, (1, 5, 6, 8), 2) == ()
+
+
+@pytest.mark.parametrize(
+    ("rule", "open_tiles", "allowed"),
+    [
+        ("high-shut", (1, 2, 3, 4, 5, 6), True),
+        ("high-shut", (1, 7), False),
+        ("high-shut", (9,), False),
+        ("sum-6", (1, 5), True),  # 6 or less
+        ("sum-6", (1, 6), False),
+        ("sum-5", (1, 4), True),  # less than 6
+        ("sum-5", (1, 5), False),
+        ("never", (1,), False),
+    ],
+)
+def test_one_die_rules(rule: str, open_tiles: tuple[int, ...], allowed: bool) -> None:
+    assert one_die_allowed(Rules(one_die=rule), open_tiles) is allowed
+
+
+def test_high_shut_counts_every_tile_from_seven_on_a_twelve_tile_box() -> None:
+    twelve = Rules(tiles=12)
+    assert not one_die_allowed(twelve, (1, 12))
+    assert one_die_allowed(twelve, (1, 2, 6))
+    with pytest.raises(IllegalMove, match="while 7, 8, 9, 10, 11 or 12 is open"):
+        check_dice(twelve, (1, 12), [3])
+
+
+def test_dice_counts_choice_and_forced() -> None:
+    assert dice_counts(NINE, NINE.tile_numbers) == (2,)
+    assert dice_counts(NINE, (1, 2)) == (1, 2)
+    assert dice_counts(Rules(one_die_forced=True), (1, 2)) == (1,)
+    with pytest.raises(IllegalMove, match="two dice are not allowed"):
+        check_dice(Rules(one_die_forced=True), (1, 2), [1, 2])
+
+
+def test_refusals_read_like_a_player_would_say_them() -> None:
+    with pytest.raises(IllegalMove, match=r"^6 \+ 4 = 10, the throw was 7$"):
+        check_move(NINE, NINE.tile_numbers, 7, [4, 6])
+    with pytest.raises(IllegalMove, match="^one die is not allowed while 7, 8 or 9 is open$"):
+        check_dice(NINE, NINE.tile_numbers, [4])
+    with pytest.raises(IllegalMove, match="tile 3 is already shut"):
+        check_move(NINE, (1, 2, 4), 3, [3])
+    with pytest.raises(IllegalMove, match=r"tile 10 is not on the box \(tiles 1 to 9\)"):
+        check_move(NINE, NINE.tile_numbers, 10, [10])
+    with pytest.raises(IllegalMove, match="a die shows 1 to 6, not 7"):
+        check_dice(NINE, NINE.tile_numbers, [7, 1])
+    with pytest.raises(IllegalMove, match="impossible with two dice"):
+        check_total(NINE, NINE.tile_numbers, 13)
+    with pytest.raises(IllegalMove, match="open tiles add up to 6 or less .they add up to 7"):
+        check_dice(Rules(one_die="sum-6"), (3, 4), [2])
+
+
+@pytest.mark.parametrize(
+    ("tiles", "open_tiles", "expected"),
+    [(9, (1, 5, 9), 159), (10, (1, 5, 10), 1510), (12, (2, 11, 12), 21112), (9, (), 0)],
+)
+def test_digits_scoring_reads_the_labels_left_to_right(tiles: int, open_tiles: tuple[int, ...],
+                                                        expected: int) -> None:
+    assert score(Rules(tiles=tiles, scoring="digits"), open_tiles) == expected
+
+
+def test_sum_scoring() -> None:
+    assert score(NINE, (1, 5, 9)) == 15
+    assert score(NINE, ()) == 0
+
+
+rules_st = st.builds(
+    Rules,
+    tiles=st.sampled_from(TILE_COUNTS),
+    one_die=st.sampled_from(ONE_DIE_RULES),
+    one_die_forced=st.booleans(),
+    max_tiles_per_throw=st.sampled_from(MAX_TILES_CHOICES),
+    scoring=st.sampled_from(SCORINGS),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=rules_st, data=st.data())
+def test_every_legal_move_uses_open_tiles_and_adds_up(rules: Rules, data: st.DataObject) -> None:
+    open_tiles = data.draw(st.sets(st.sampled_from(rules.tile_numbers)), label="open")
+    throw = data.draw(st.integers(1, 12), label="throw")
+    moves = legal_moves(rules, open_tiles, throw)
+    for move in moves:
+        assert set(move) <= open_tiles
+        assert sum(move) == throw
+        assert len(set(move)) == len(move)
+        if rules.max_tiles_per_throw is not None:
+            assert len(move) <= rules.max_tiles_per_throw
+        assert check_move(rules, open_tiles, throw, list(move)) == move
+    # ... and nothing is missed: brute force over every subset of the open tiles.
+    most = rules.max_tiles_per_throw or len(open_tiles)
+    brute = {c for k in range(1, most + 1) for c in combinations(sorted(open_tiles), k) if sum(c) == throw}
+    assert set(moves) == brute
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules=rules_st, data=st.data())
+def test_scores_stay_in_range(rules: Rules, data: st.DataObject) -> None:
+    open_tiles = data.draw(st.sets(st.sampled_from(rules.tile_numbers)), label="open")
+    value = score(rules, open_tiles)
+    assert 0 <= value <= score(rules, rules.tile_numbers)
+    assert (value == 0) == (not open_tiles)
