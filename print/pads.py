@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shutbox.companion.rules import score
 from shutbox.print.summary import FORMAT_TITLES, summary_lines
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Row, Table, Text, Tile, row
 
@@ -15,14 +16,12 @@ from shutbox.model import Rules
 
 HAND_DIGIT = 6.5  # pt: width a handwritten digit needs
 TILE_COL = Column(15.0, 1.0, 26.0)
-LONG_GAME_TURNS = 6  # turn rows per game on a long-game pad
+LONG_GAME_TURNS = 8  # turn rows per game on a long-game pad
 
 
 def max_score(rules: Rules) -> int:
     """The worst score of one turn (every tile left open)."""
-    if rules.scoring == "digits":
-        return int("".join(str(t) for t in rules.tile_numbers))
-    return sum(rules.tile_numbers)
+    return score(rules, rules.tile_numbers)
 
 
 def digits_width(number: int) -> float:
@@ -92,9 +91,11 @@ def running_pad(rules: Rules, players: int, rounds: int) -> Table:
     if rules.match == "drop-out":
         banner = f"LIMIT {limit}: a total of {limit} or more drops the player out · the last player left wins"
         out_label, result = "Out in round", "Winner (last player left):"
+        winner = ""
     else:
         banner = f"LIMIT {limit}: the first player whose total reaches {limit} loses the tournament"
         out_label, result = f"Reached {limit}", f"Loser (first to {limit}):"
+        winner = "Winner (lowest total of the others):"
     rows = header(rules, n) + [row("gap", Blank(span=n)), row("title", Banner(banner, size=8, span=n)),
                                        row("gap", Blank(span=n))]
     rows.append(row("entry", Text("Names", size=6.5), *[Line(f"{p}", span=2) for p in range(1, players + 1)]))
@@ -111,28 +112,30 @@ def running_pad(rules: Rules, players: int, rounds: int) -> Table:
                     *[Box(span=2, hint="round", strong=True) for _ in range(players)]))
     rows.append(row("gap", Blank(span=n)))
     rows.append(row("entry", Line(result, span=n)))
+    if winner:
+        rows.append(row("entry", Line(winner, span=n)))
     return Table(columns, tuple(rows))
 
 
 def long_game_pad(rules: Rules, players: int, rounds: int) -> Table:
-    """``long-game``: per game, alternating shut and uncover turns with tile boxes to tick."""
+    """``long-game``: per game, who shuts and who uncovers, then alternating turns with tile boxes to tick."""
     tiles = rules.tile_numbers
-    columns = (Column(40.0, 1.0), Column(22.0, 0.5, 40.0), *[TILE_COL] * len(tiles), Column(20.0, 1.0, 40.0))
+    columns = (Column(44.0, 0.3, 80.0), *[TILE_COL] * len(tiles), Column(digits_width(max_score(rules)), 1.0))
     n = len(columns)
     rows = header(rules, n) + [row("gap", Blank(span=n))]
-    rows += name_lines(n, players, ["A (shuts first in game 1)", "B"])
+    rows.append(row("head", Text("Turn", size=6.5, bold=True),
+                    Text("tick the tiles shut or uncovered", size=6, gray=0.4,
+                         align="center", span=len(tiles)),
+                    Text("left undone", size=6, align="center")))
+    first, second = split_spans(n - 1, 2)
     left, right = split_spans(n, 2)
     for g in range(1, rounds + 1):
-        shutter, other = ("A", "B") if g % 2 else ("B", "A")
         rows.append(row("gap", Blank(span=n)))
-        rows.append(row("head", Text(f"Game {g}", bold=True), Text("player", size=6, align="center"),
-                        Text("tick each tile shut (shut turns) or uncovered (uncover turns)", size=6, gray=0.4,
-                             align="center", span=len(tiles)),
-                        Text("done", size=6, align="center")))
-        for t in range(LONG_GAME_TURNS):
-            phase, who = ("Shut", shutter) if t % 2 == 0 else ("Uncover", other)
-            rows.append(row("entry", Text(phase, size=6.5), Text(who, size=7, align="center", bold=True),
-                            *[Tile(x) for x in tiles], Box()))
+        rows.append(row("entry", Text(f"Game {g}", bold=True), Line("shuts:", span=first),
+                        Line("uncovers:", span=second)))
+        for t in range(1, LONG_GAME_TURNS + 1):
+            phase = "shut" if t % 2 else "uncover"
+            rows.append(row("entry", Text(f"{t} {phase}", size=6.5), *[Tile(x) for x in tiles], Box()))
         rows.append(row("entry", Line("Winner:", span=left), Blank(span=right)))
     return Table(columns, tuple(rows))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from shutbox.companion.rules import ONE_DIE_SUM, high_tiles
+
 from shutbox.model import Rules
 
 FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}
@@ -9,11 +11,11 @@ FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tourna
 
 def one_die_text(rules: Rules) -> str:
     """When one die may (or must) be thrown, in words."""
-    high = [t for t in rules.tile_numbers if t >= 7]
+    high = high_tiles(rules)
     when = {
         "high-shut": f"once tiles {high[0]}–{high[-1]} are shut",
-        "sum-6": "when the open tiles total 6 or less",
-        "sum-5": "when the open tiles total less than 6",
+        "sum-6": f"when the open tiles total {ONE_DIE_SUM} or less",
+        "sum-5": f"when the open tiles total less than {ONE_DIE_SUM}",
     }
     if rules.one_die == "never":
         return "one die: never (always two dice)"
@@ -28,7 +30,7 @@ def scoring_text(rules: Rules) -> str:
 
 
 def summary_lines(rules: Rules) -> list[str]:
-    """Two lines naming every rule setting the pad was made for."""
+    """Lines naming every rule setting the pad was made for (and, for the long game, how it runs)."""
     limit = f"limit {rules.limit}" if rules.limit is not None else "no limit"
     per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
         f"at most {rules.max_tiles_per_throw} tiles per throw")
@@ -36,4 +38,9 @@ def summary_lines(rules: Rules) -> list[str]:
     second = f"{one_die_text(rules)} · {per_throw}"
     if rules.stake:
         second += f" · stake {rules.stake:g} per round"
-    return [first, second]
+    lines = [first, second]
+    if rules.match == "long-game":
+        lines.append("Long game: the first player shuts; the other then uncovers shut tiles adding up to each throw;")
+        lines.append("turns alternate until one shuts the box or uncovers it completely. "
+                     "A double that moves no tile is thrown again.")
+    return lines

@@ -6,7 +6,6 @@ Every pad (blank or filled) is one :class:`Table`; its minimum size decides how 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,40 +108,87 @@ class Box(Cell):
             _text(c, self.value, x, y, w, h, min(8.0, h * 0.55), self.strong, "center", 0.0)
 
 
+#: Tile states on a filled sheet: (fill grey or None for none, number grey, hatched).
+TILE_STATES: dict[str, tuple[float | None, float, bool]] = {
+    "": (None, TILE_GRAY, False),  # blank pad: to tick
+    "open": (None, 0.0, False),
+    "shut": (0.15, 1.0, False),  # shut before the turn
+    "shut-now": (0.6, 0.0, False),  # shut in the turn
+    "opened": (None, 0.0, True),  # uncovered in the turn (long game)
+}
+
+
 @dataclass(frozen=True)
 class Tile(Cell):
     """A square tile box labelled with its number.
 
-    Blank pads tick it during the turn; a filled sheet shows ``state`` ``"shut"`` (filled) or
-    ``"open"`` (outlined) at the end of the turn, or ``"changed"`` (hatched) for a tile the turn moved.
+    Blank pads tick it during the turn; a filled sheet shows the tile at the end of the turn with a
+    ``state`` from :data:`TILE_STATES`.
     """
 
     number: int
     state: str = ""
 
     def draw(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        fill, gray, hatched = TILE_STATES[self.state]
         side = max(4.0, min(w, h) - 3)
         bx, by = x + (w - side) / 2, y + (h - side) / 2
         c.setLineWidth(LINE_W)
         c.setStrokeGray(0.0)
-        label = str(self.number)
-        size = min(side * 0.5, 9.0) if len(label) < 2 else min(side * 0.42, 8.0)
-        if self.state == "shut":
-            c.setFillGray(0.15)
-            c.rect(bx, by, side, side, stroke=1, fill=1)
-            _text(c, label, bx, by, side, side, size, True, "center", 1.0)
-            return
-        c.rect(bx, by, side, side, stroke=1, fill=0)
-        if self.state == "changed":
+        if fill is not None:
+            c.setFillGray(fill)
+        c.rect(bx, by, side, side, stroke=1, fill=int(fill is not None))
+        if hatched:
             c.setLineWidth(0.4)
-            c.setStrokeGray(0.6)
+            c.setStrokeGray(0.55)
             step = side / 4
             for i in range(1, 8):
                 d = i * step
                 c.line(bx + max(0.0, d - side), by + min(d, side), bx + min(d, side), by + max(0.0, d - side))
-            c.setStrokeGray(0.0)
-        gray = 0.0 if self.state else TILE_GRAY
+        label = str(self.number)
+        size = min(side * 0.5, 9.0) if len(label) < 2 else min(side * 0.42, 8.0)
         _text(c, label, bx, by, side, side, size, bool(self.state), "center", gray)
+
+
+@dataclass(frozen=True)
+class Para(Cell):
+    """Text that wraps onto as many lines as the row holds, at ``" · "`` separators or spaces."""
+
+    text: str
+    size: float = 6.5
+
+    def need(self) -> float:
+        return 60.0
+
+    def draw(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        size = self.size
+        while True:
+            lines = wrap(self.text, w - 2 * PAD, size)
+            if len(lines) * size * 1.15 <= h - 2 or size <= MIN_TEXT:
+                break
+            size = max(MIN_TEXT, size - 0.25)
+        lead = size * 1.15
+        top = y + (h + len(lines) * lead) / 2 - size * 0.95
+        c.setFillGray(0.0)
+        for i, line in enumerate(lines):
+            c.setFont(font(), size)
+            c.drawString(x + PAD, top - i * lead, line)
+
+
+def wrap(text: str, width: float, size: float) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` (a word longer than that gets a line of its own)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if current and text_width(trial, size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
 
 
 @dataclass(frozen=True)
@@ -280,7 +326,3 @@ class Table:
                 c.restoreState()
                 i += cell.span
 
-
-def full(columns: Sequence[Column]) -> int:
-    """The span of a cell across every column."""
-    return len(columns)

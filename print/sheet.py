@@ -1,0 +1,233 @@
+"""A recorded game as a completed score sheet: each turn's tiles and throws, scores, totals, winners.
+
+The game file is read and replayed by the rules engine (:mod:`shutbox.companion.gamefile`); this
+module only lays out what the replay reports, flowing onto as many pages as the game needs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from shutbox.companion.game import UNCOVER, Game, Round, Throw, Turn
+from shutbox.companion.gamefile import load_game
+from shutbox.print.pads import TILE_COL, split_spans
+from shutbox.print.paper import PAPERS, Grid
+from shutbox.print.summary import FORMAT_TITLES, summary_lines
+from shutbox.print.table import ROW_HEIGHTS, Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
+
+from shutbox.errors import ShutboxError
+
+SHEET_ROW = 18.0  # pt: entry row height the pagination plans for
+LEGEND = ("Tiles at the end of each turn: dark = shut before the turn · grey = shut in the turn · "
+          "hatched = uncovered in the turn · white = open.  Throws: dice → tiles moved; ✗ = no move.")
+
+
+@dataclass(frozen=True)
+class Block:
+    """Rows that belong together (a round); ``head`` is repeated, marked continued, if a page splits it."""
+
+    rows: tuple[Row, ...]
+    head: tuple[Row, ...] = ()
+
+
+def tile_states(rules_tiles: tuple[int, ...], turn: Turn) -> list[Tile]:
+    """The tiles at the end of ``turn``, marked by what the turn did to them."""
+    start, end = set(turn.start_open), set(turn.open_tiles)
+    cells = []
+    for t in rules_tiles:
+        if t in end:
+            state = "open" if t in start else "opened"
+        else:
+            state = "shut-now" if t in start else "shut"
+        cells.append(Tile(t, state))
+    return cells
+
+
+def throw_text(throw: Throw) -> str:
+    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice)."""
+    if throw.dice:
+        shown = "+".join(str(d) for d in throw.dice)
+    elif throw.total is not None:
+        shown = str(throw.total)
+    else:
+        return "no move ✗"
+    if throw.tiles:
+        return f"{shown}→{'+'.join(str(t) for t in sorted(throw.tiles, reverse=True))}"
+    if throw.dead:
+        return f"{shown} ✗" + (" (double: throw again)" if throw.extra else "")
+    return f"{shown} …"
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _money(value: float) -> str:
+    return f"{value:+.2f}".replace("-", "−")
+
+
+class SheetBuilder:
+    """Turns a replayed :class:`Game` into the columns and row blocks of its sheet."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.cumulative = self.rules.match in ("drop-out", "tournament")
+        self.long = self.rules.match == "long-game"
+        self.totals: dict[str, int] = {p: 0 for p in game.players}
+        self.after: dict[int, int] = {}  # turn number -> the player's running total after it
+        for turn in game.turns:
+            if turn.score is not None:
+                self.totals[turn.player] += turn.score
+                self.after[turn.number] = self.totals[turn.player]
+        names = Column(46.0, 0.5, 100.0)
+        throws = Column(110.0, 3.0)
+        score = Column(22.0, 0.5, 60.0)  # printed values widen these as needed (Box.need)
+        total = [Column(22.0, 0.5, 60.0)] if self.cumulative else []
+        self.columns = (names, *[TILE_COL] * self.rules.tiles, throws, score, *total)
+        self.n = len(self.columns)
+
+    def title(self, continued: bool = False) -> str:
+        return (f"Shut the Box · {FORMAT_TITLES[self.rules.match]} · game sheet"
+                + (" (continued)" if continued else ""))
+
+    def header(self) -> list[Row]:
+        n = self.n
+        rows = [row("title", Text(self.title(), size=11, bold=True, span=n))]
+        rows += [row("note", Text(line, size=6.5, gray=0.2, span=n)) for line in summary_lines(self.rules)]
+        played = self._played()
+        roles = ""
+        if self.long:
+            roles = f" ({self.game.players[0]} shuts, {self.game.players[1]} uncovers)"
+        rows.append(row("head", Text(f"Players: {_names(self.game.players)}{roles}" + played, size=8, bold=True,
+                                     span=n)))
+        rows.append(row("note", Text(LEGEND, size=6, gray=0.3, span=n)))
+        return rows
+
+    def _played(self) -> str:
+        events = self.game.to_events()
+        at: Any = events[0].get("at") if events else None
+        if isinstance(at, (int, float)):
+            return " · played " + dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        return f" · played {at}" if isinstance(at, str) and at else ""
+
+    def blocks(self) -> list[Block]:
+        found = [self.round_block(r) for r in self.game.rounds if r.turns]
+        return found + [self.final_block()]
+
+    def round_head(self, r: Round, continued: bool = False) -> Row:
+        label = "Game" if self.long else f"Round {r.number}"
+        cells: list[Cell] = [Text(label + (" (cont.)" if continued else ""), bold=True, size=7.5),
+                             Text("tiles at the end of the turn", size=6, gray=0.4, align="center",
+                                  span=self.rules.tiles),
+                             Text("throws → tiles", size=6, gray=0.4),
+                             Text("left" if self.long else "score", size=6.5, align="center")]
+        if self.cumulative:
+            cells.append(Text("total", size=6.5, align="center", bold=True))
+        return row("head", *cells)
+
+    def turn_row(self, turn: Turn) -> Row:
+        name = turn.player + (" (uncovers)" if turn.phase == UNCOVER else " (shuts)" if self.long else "")
+        score = "" if turn.score is None else str(turn.score)
+        cells: list[Cell] = [Text(name, size=7), *tile_states(self.rules.tile_numbers, turn),
+                             Para(" · ".join(throw_text(t) for t in turn.throws)), Box(value=score)]
+        if self.cumulative:
+            cells.append(Box(value=str(self.after.get(turn.number, "")), strong=True))
+        return row("entry", *cells)
+
+    def round_block(self, r: Round) -> Block:
+        head = (row("gap", Blank(span=self.n)), self.round_head(r))
+        rows = [self.turn_row(t) for t in r.turns]
+        rows.append(row("head", Text(self.round_result(r), size=7, span=self.n)))
+        return Block(head + tuple(rows), head[:1] + (self.round_head(r, continued=True),))
+
+    def round_result(self, r: Round) -> str:
+        game = self.game
+        label = "Game" if self.long else f"Round {r.number}"
+        if not r.finished:
+            text = f"{label}: not finished"
+        elif self.long:
+            last = r.turns[-1]
+            text = f"{label}: {last.player} {'shut' if last.shut_box else 'uncovered'} the box and wins"
+        elif r.shut_box_by:
+            text = f"{label}: {r.shut_box_by} shut the box and wins the round"
+        else:
+            low = min(r.scores.values())
+            verb = "shares" if len(r.winners) > 1 else "wins"
+            text = f"{label}: lowest score {low}; {_names(r.winners)} {verb} the round"
+        played_last = {p: max(t.round for t in game.turns if t.player == p) for p in game.players
+                       if any(t.player == p for t in game.turns)}
+        out = [p for p in game.eliminated if played_last.get(p) == r.number]
+        if out:
+            text += f" · {_names(out)} {'drops' if len(out) == 1 else 'drop'} out (limit {self.rules.limit})"
+        if game.loser and played_last.get(game.loser) == r.number and self.rules.match == "tournament":
+            text += f" · {game.loser} reaches {self.rules.limit} and loses the tournament"
+        if self.rules.stake and r.finished:
+            text += f" · pool {r.pool:.2f}: " + ", ".join(f"{p} {_money(v)}" for p, v in r.net.items())
+        return text
+
+    def final_block(self) -> Block:
+        game, n = self.game, self.n
+        if not game.finished:
+            result = "Game not finished"
+        elif self.rules.match == "tournament":
+            result = f"{game.loser} loses · {'winners' if len(game.winners) > 1 else 'winner'}: {_names(game.winners)}"
+        else:
+            result = f"{'Winners' if len(game.winners) > 1 else 'Winner'}: {_names(game.winners)}"
+        rows = [row("gap", Blank(span=n)), row("title", Banner(result, size=9, span=n))]
+        if self.cumulative:
+            if self.totals != game.totals:
+                raise AssertionError(f"sheet totals {self.totals} differ from the engine's {game.totals}")
+            parts = [f"{p} {game.totals[p]}" + (" (out)" if p in game.eliminated else "") for p in game.players]
+            rows.append(row("head", Text("Totals: " + " · ".join(parts), size=7.5, bold=True, span=n)))
+        if self.rules.stake:
+            parts = [f"{p} {_money(v)}" for p, v in game.balance.items()]
+            rows.append(row("head", Text("Money: " + " · ".join(parts), size=7.5, span=n)))
+        left, right = split_spans(n, 2)
+        rows += [row("gap", Blank(span=n)), row("entry", Line("Checked by:", span=left), Blank(span=right))]
+        return Block(tuple(rows))
+
+
+def _height(rows: list[Row] | tuple[Row, ...]) -> float:
+    return sum(SHEET_ROW if r.kind == "entry" else ROW_HEIGHTS[r.kind][0] for r in rows)
+
+
+def paginate(builder: SheetBuilder, page_h: float) -> list[Table]:
+    """Flow the header and blocks onto pages; a block that does not fit the rest of a page moves on,
+    and one longer than a page is split with its head repeated."""
+    cont = [row("title", Text(builder.title(continued=True), size=9, bold=True, span=builder.n))]
+    pages: list[list[Row]] = [builder.header()]
+    for block in builder.blocks():
+        rows = list(block.rows)
+        room = page_h - _height(pages[-1])
+        fits_a_page = _height(cont) + _height(rows) <= page_h
+        if _height(rows) > room and (fits_a_page or room < _height(block.head) + 2 * SHEET_ROW):
+            pages.append(list(cont))
+        for i, r in enumerate(rows):
+            if _height(pages[-1]) + _height([r]) > page_h:
+                pages.append(list(cont) + (list(block.head) if i >= len(block.head) else []))
+            pages[-1].append(r)
+    return [Table(builder.columns, tuple(p)) for p in pages]
+
+
+def write_game_sheet(src: Path, out: Path, paper: str) -> int:
+    """Render the game file ``src`` to ``out``; return the number of pages."""
+    from shutbox.print.document import write_pdf
+
+    game = load_game(src)
+    if not game.players:
+        raise ShutboxError(f"{src}: the game has no players yet; there is nothing to print")
+    builder = SheetBuilder(game)
+    grid = Grid(PAPERS[paper], 1, 1)
+    width = sum(Table(builder.columns, ()).min_widths())
+    tables = paginate(builder, grid.cell_h)
+    if max(t.min_size()[0] for t in tables) > grid.cell_w:
+        raise ShutboxError(f"--from-game {src}: a sheet for {game.rules.tiles} tiles with {game.rules.scoring} "
+                           f"scoring is {width:.0f} pt wide, more than {paper} paper holds")
+    write_pdf(out, grid, [[t] for t in tables], paper, "Shut the Box game sheet",
+              f"{game.rules.match} game: {_names(game.players)}")
+    return len(tables)
