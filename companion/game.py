@@ -128,7 +128,7 @@ class Game:
         self.rounds: list[Round] = []
         self.board: tuple[int, ...] = self.rules.tile_numbers  #: open tiles
         self.pending: Throw | None = None  #: a throw waiting for its tiles
-        self.totals: dict[str, int] = {}
+        self.totals: dict[str, int] = {}  #: sum of each player's turn scores (not kept in the long game)
         self.eliminated: list[str] = []  #: drop-out, in the order they dropped out
         self.loser: str | None = None  #: tournament
         self.winners: tuple[str, ...] = ()  #: match winners, once finished
@@ -383,18 +383,16 @@ class Game:
         turn.open_tiles = self.board
         rules = self.rules
         r = self.rounds[-1]
-        if turn.phase == UNCOVER:
-            turn.score = score(rules, [t for t in rules.tile_numbers if t not in self.board])
-        else:
-            turn.score = score(rules, self.board)
-        r.scores[turn.player] = turn.score
+        left = [t for t in rules.tile_numbers if t not in self.board] if turn.phase == UNCOVER else self.board
+        turn.score = points = score(rules, left)
+        r.scores[turn.player] = points
         if rules.match == "long-game":
             if turn.shut_box or turn.uncovered_box:
                 self._settle(r, (turn.player,), shut_by=turn.player if turn.shut_box else None)
                 self._finish((turn.player,))
             return
+        self.totals[turn.player] += points
         if rules.match in ("drop-out", "tournament"):
-            self.totals[turn.player] += turn.score
             if self.totals[turn.player] >= (rules.limit or 0):
                 if rules.match == "tournament":
                     self.loser = turn.player

@@ -34,10 +34,8 @@ from shutbox.companion.rules import (
     DIE_FACES,
     HIGH_TILE,
     ONE_DIE_SUM,
-    dice_counts,
     legal_moves,
     move_preference,
-    score,
 )
 
 from shutbox.model import Rules
@@ -308,25 +306,3 @@ def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> l
                              float(solution.expected_score[after])))
     return out
 
-
-def dice_values(solution: Solution, open_tiles: tuple[int, ...]) -> dict[int, tuple[float, float]]:
-    """For each number of dice allowed now: (p_shut, expected_score) if thrown, playing on optimally."""
-    rules = solution.setup.rules
-    start = mask_of(open_tiles)
-    out: dict[int, tuple[float, float]] = {}
-    for count in dice_counts(rules, open_tiles):
-        probs = P_ONE if count == 1 else P_TWO
-        p = e = 0.0
-        for total in range(1, MAX_THROW + 1):
-            weight = float(probs[total - 1])
-            if weight == 0.0:
-                continue
-            ranked = rank_moves(solution, open_tiles, total)
-            if ranked:
-                p += weight * ranked[0].p_shut
-                e += weight * ranked[0].expected_score
-            else:
-                p += weight * (1.0 if start == 0 else 0.0)
-                e += weight * score(rules, open_tiles)
-        out[count] = (p, e)
-    return out

@@ -37,7 +37,7 @@ def test_round_lowest_score_wins_and_takes_the_pool() -> None:
     game = play(Rules(stake=1.0), ["Ann", "Bob", "Cy"], T34, T33, T37)
     assert game.finished and game.winners == ("Bob",)
     (r,) = game.rounds
-    assert r.scores == {"Ann": 34, "Bob": 33, "Cy": 37}
+    assert r.scores == {"Ann": 34, "Bob": 33, "Cy": 37} == game.totals
     assert [t.player for t in game.turns] == ["Ann", "Bob", "Cy"]
     first = game.turns[0]
     assert [(t.dice, t.tiles, t.dead) for t in first.throws] == [((5, 6), (2, 9), False), ((1, 1), None, True)]
@@ -236,6 +236,14 @@ def test_undo_withdraws_the_latest_event() -> None:
     assert again.board == game.board
     with pytest.raises(IllegalMove, match="nothing to undo"):
         Game(Rules()).undo()
+
+
+def test_timestamps_are_kept_and_unknown_fields_refused() -> None:
+    game = Game(Rules()).add_players("Ann")
+    game.apply({"v": 1, "type": "throw", "dice": [5, 6], "at": "2026-05-01T20:15:00"})
+    assert game.to_events()[-1]["at"] == "2026-05-01T20:15:00"
+    with pytest.raises(IllegalMove, match="unknown field 'colour'"):
+        game.apply({"v": 1, "type": "shut", "tiles": [9, 2], "colour": "red"})
 
 
 def test_events_are_plain_json() -> None:
