@@ -22,6 +22,7 @@ COMMAND_MODULES: list[str] = [
     "shutbox.kit",
     "shutbox.print.scorepad_cmd",
     "shutbox.companion.solver_cmd",
+    "shutbox.firmware_cmd",
 ]
 
 

@@ -19,6 +19,7 @@ from shutbox.output import staged_dir
 GENERATORS: list[tuple[str, str]] = [
     ("settings", "shutbox.kit:write_settings"),
     ("scorepad", "shutbox.print.scorepad_cmd:write_kit_pads"),
+    ("firmware", "shutbox.firmware_bundle:write_bundle"),
 ]
 
 

