@@ -116,6 +116,8 @@ def run_advise(args: argparse.Namespace, kit: Kit) -> int:
 
     rules = kit.rules
     open_tiles = parse_open(rules, args.open, "--open")
+    if not open_tiles:
+        raise ShutboxError(f"--open {args.open!r}: no tile is open, the box is already shut")
     total = parse_throw(rules, open_tiles, args.throw)
     solution = solver.solve(rules, args.objective)
     ranked = solver.rank_moves(solution, open_tiles, total)

@@ -79,6 +79,7 @@ def test_advise_when_no_move_is_possible(cli) -> None:
         (["advise", "--open", "1 1", "--throw", "2"], "tile 1 is listed twice"),
         (["advise", "--open", "1 2", "--throw", "8", "--one-die", "sum-6", "--one-die-forced"],
          "one die must be thrown now"),
+        (["advise", "--open", "", "--throw", "4"], "no tile is open, the box is already shut"),
         (["solve", "--state", "0 3"], "tile 0 is not on the box"),
         (["solve", "--tiles", "11"], "--tiles 11: invalid value"),
     ],
