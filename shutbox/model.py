@@ -200,7 +200,8 @@ class Rules:
         parse=_parse_optional_limit,
         rule=True,
     )
-    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, parse=_parse_float)
+    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, parse=_parse_float,
+                         rule=True)
 
     def __post_init__(self) -> None:
         if self.match in DEFAULT_LIMITS:
