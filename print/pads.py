@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shutbox.companion.rules import score
+from shutbox.model import Rules
 from shutbox.print.summary import FORMAT_TITLES, summary_lines
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Row, Table, Text, Tile, row
 
-from shutbox.model import Rules
-
 HAND_DIGIT = 6.5  # pt: width a handwritten digit needs
-TILE_COL = Column(15.0, 1.0, 26.0)
+TILE_COL = Column(14.0, 1.0, 26.0)
 LONG_GAME_TURNS = 8  # turn rows per game on a long-game pad
 
 

@@ -44,9 +44,10 @@ class Grid:
         return self.cell_w >= size[0] and self.cell_h >= size[1]
 
 
-def grids(paper: str, per_page: int) -> list[Grid]:
+def grids(paper: str, per_page: int, landscape: bool = False) -> list[Grid]:
     """Every grid holding ``per_page`` cells without an empty row or column, fewest spare cells first."""
-    page = PAPERS[paper]
+    width, height = PAPERS[paper]
+    page = (height, width) if landscape else (width, height)
     found = []
     for cols in range(1, per_page + 1):
         rows = -(-per_page // cols)
@@ -58,10 +59,12 @@ def grids(paper: str, per_page: int) -> list[Grid]:
 def arrange(paper: str, per_page: int, size: tuple[float, float], comfortable_h: float) -> Grid | None:
     """The grid for ``per_page`` pads of minimum ``size``, or None when they do not fit.
 
-    Among grids that fit, the one wasting fewest cells wins; then the one whose cells come
-    closest to the pad's comfortable height and scale its width least unevenly.
+    Portrait pages are used when the pads fit them, landscape otherwise. Among grids that fit, the
+    one wasting fewest cells wins; then the one whose cells come closest to the pad's comfortable
+    height and scale its width least unevenly.
     """
     fitting = [g for g in grids(paper, per_page) if g.fits(size)]
+    fitting = fitting or [g for g in grids(paper, per_page, landscape=True) if g.fits(size)]
     if not fitting:
         return None
     least = min(g.cols * g.rows for g in fitting)
@@ -96,9 +99,9 @@ def draw_cut_marks(c: Any, grid: Grid) -> None:
     c.restoreState()
 
 
-def draw_page_number(c: Any, paper: str, number: int, total: int, font_name: str, label: str) -> None:
+def draw_page_number(c: Any, grid: Grid, number: int, total: int, font_name: str, label: str) -> None:
     """``label · page n of N`` at the foot of the page, right-aligned (cut marks may sit mid-page)."""
-    width, _ = PAPERS[paper]
+    width = grid.page[0]
     c.saveState()
     c.setFont(font_name, 6.5)
     c.setFillGray(0.35)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shutbox.errors import ShutboxError
+from shutbox.model import Rules
 from shutbox.print.pads import blank_pad
 from shutbox.print.paper import PAPERS, Grid, arrange
 from shutbox.print.table import ROW_HEIGHTS, Table
-
-from shutbox.errors import ShutboxError
-from shutbox.model import Rules
 
 DEFAULT_PLAYERS = 4
 MAX_DEFAULT_ROUNDS = 20  # a pad filling its cell stops here
@@ -80,8 +79,9 @@ def plan_blank(rules: Rules, players: int | None, rounds: int | None, paper: str
 
     if not fits(n_players, 1, 1):
         most = _largest(lambda p: fits(p, 1, 1))
+        hint = " (sum scoring needs narrower boxes)" if rules.scoring == "digits" else ""
         raise ShutboxError(f"--players {n_players}: more players than fit {fmt} on {paper} paper; "
-                           f"allowed: 1 to {most}" + (" (or fewer tiles, or sum scoring)" if most else ""))
+                           f"allowed: 1 to {most}{hint}")
     if rounds is not None and not fits(n_players, rounds, 1):
         most = _largest(lambda r: fits(n_players, r, 1))
         raise ShutboxError(f"--rounds {rounds}: more rounds than fit {fmt} for {n_players} players on {paper} "

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shutbox.errors import ShutboxError
 from shutbox.model import SETTINGS, Kit, Rules
+
+if TYPE_CHECKING:
+    from shutbox.print.plan import PadPlan
 
 PAPER_CHOICES = ("a4", "letter")
 TITLE = "Shut the Box score pad"
@@ -20,17 +24,14 @@ def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentPars
         "scorepad", parents=common[:1], help="print score pads (PDF) for the rules",
         description="Score pads for the rule settings: blank pads to fill in at the table, several to a "
                     "page with cut marks, or (--from-game) a recorded game as a completed score sheet.")
-    stake = next(s for s in SETTINGS if s.key == "rules.stake")  # a kit flag that pads also print
-    p.add_argument(stake.flag, dest=stake.dest, default=None, metavar="STAKE",
-                   help=f"{stake.help}, shown as the pool [{stake.allowed()}; default {stake.default:g}]")
     p.add_argument("--players", type=int, metavar="N",
                    help="players on each pad [whole number >= 1; default 4, long-game 2]")
     p.add_argument("--rounds", type=int, metavar="R",
                    help="rounds on each pad (games for long-game) [>= 1; default: as many as fill the pad, up to 20]")
     p.add_argument("--paper", type=str.lower, choices=PAPER_CHOICES, default="a4", help="paper size [default a4]")
-    p.add_argument("--per-page", type=int, default=1, metavar="K",
+    p.add_argument("--per-page", type=int, metavar="K",
                    help="pads per page, cut apart along the marks [>= 1; default 1]")
-    p.add_argument("--pages", type=int, default=1, metavar="P", help="pages of blank pads [>= 1; default 1]")
+    p.add_argument("--pages", type=int, metavar="P", help="pages of blank pads [>= 1; default 1]")
     p.add_argument("--from-game", type=Path, metavar="FILE.json",
                    help="render this recorded game (the scorekeeper's event record) as a completed sheet")
     p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
@@ -41,27 +42,33 @@ def run(args: argparse.Namespace, kit: Kit) -> int:
     if args.from_game is not None:
         from shutbox.print.sheet import write_game_sheet
 
-        for flag, value in (("--players", args.players), ("--rounds", args.rounds)):
+        given = [(flag, getattr(args, dest)) for flag, dest in (("--players", "players"), ("--rounds", "rounds"),
+                 ("--per-page", "per_page"), ("--pages", "pages"))]
+        given += [(s.flag, getattr(args, s.dest, None)) for s in SETTINGS if s.section == "rules"]
+        for flag, value in given:
             if value is not None:
-                raise ShutboxError(f"{flag} {value}: not allowed with --from-game (the game record names them)")
+                raise ShutboxError(f"{flag} {value}: not allowed with --from-game (the game file holds the players, "
+                                   "rules and turns)")
         pages = write_game_sheet(args.from_game, args.out, args.paper)
         print(f"wrote {args.out} ({pages} page{'s' if pages != 1 else ''})")
         return 0
-    plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, args.per_page, args.pages)
-    print(f"wrote {args.out}: {args.per_page} {kit.rules.match} pad{'s' if args.per_page != 1 else ''} "
+    per_page = 1 if args.per_page is None else args.per_page
+    pages = 1 if args.pages is None else args.pages
+    plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, per_page, pages)
+    print(f"wrote {args.out}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
           f"({plan.players} players, {plan.rounds} rounds) per {args.paper} page, {plan.pages} "
           f"page{'s' if plan.pages != 1 else ''}")
     return 0
 
 
 def write_blank_pads(rules: Rules, out: Path, players: int | None = None, rounds: int | None = None,
-                     paper: str = "a4", per_page: int = 1, pages: int = 1):  # noqa: ANN201 (lazy import)
+                     paper: str = "a4", per_page: int = 1, pages: int = 1) -> PadPlan:
     """Check the request, then write ``pages`` pages of ``per_page`` blank pads to ``out``."""
     from shutbox.print.document import write_pdf
     from shutbox.print.plan import plan_blank
 
     plan = plan_blank(rules, players, rounds, paper, per_page, pages)
-    write_pdf(out, plan.grid, [[plan.pad] * per_page for _ in range(pages)], paper, TITLE,
+    write_pdf(out, plan.grid, [[plan.pad] * per_page for _ in range(pages)], TITLE,
               f"{rules.match} pad, {plan.players} players, {plan.rounds} rounds")
     return plan
 

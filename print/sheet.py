@@ -13,12 +13,11 @@ from typing import Any
 
 from shutbox.companion.game import UNCOVER, Game, Round, Throw, Turn
 from shutbox.companion.gamefile import load_game
+from shutbox.errors import ShutboxError
 from shutbox.print.pads import TILE_COL, split_spans
-from shutbox.print.paper import PAPERS, Grid
+from shutbox.print.paper import grids
 from shutbox.print.summary import FORMAT_TITLES, summary_lines
 from shutbox.print.table import ROW_HEIGHTS, Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
-
-from shutbox.errors import ShutboxError
 
 SHEET_ROW = 18.0  # pt: entry row height the pagination plans for
 LEGEND = ("Tiles at the end of each turn: dark = shut before the turn · grey = shut in the turn · "
@@ -222,12 +221,16 @@ def write_game_sheet(src: Path, out: Path, paper: str) -> int:
     if not game.players:
         raise ShutboxError(f"{src}: the game has no players yet; there is nothing to print")
     builder = SheetBuilder(game)
-    grid = Grid(PAPERS[paper], 1, 1)
-    width = sum(Table(builder.columns, ()).min_widths())
+    grid = grids(paper, 1)[0]
     tables = paginate(builder, grid.cell_h)
-    if max(t.min_size()[0] for t in tables) > grid.cell_w:
+    width = max(t.min_size()[0] for t in tables)
+    if width > grid.cell_w:  # too wide for portrait: turn the page
+        grid = grids(paper, 1, landscape=True)[0]
+        tables = paginate(builder, grid.cell_h)
+        width = max(t.min_size()[0] for t in tables)
+    if width > grid.cell_w:
         raise ShutboxError(f"--from-game {src}: a sheet for {game.rules.tiles} tiles with {game.rules.scoring} "
                            f"scoring is {width:.0f} pt wide, more than {paper} paper holds")
-    write_pdf(out, grid, [[t] for t in tables], paper, "Shut the Box game sheet",
+    write_pdf(out, grid, [[t] for t in tables], "Shut the Box game sheet",
               f"{game.rules.match} game: {_names(game.players)}")
     return len(tables)

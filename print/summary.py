@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from shutbox.companion.rules import ONE_DIE_SUM, high_tiles
-
 from shutbox.model import Rules
 
 FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}
@@ -30,17 +29,17 @@ def scoring_text(rules: Rules) -> str:
 
 
 def summary_lines(rules: Rules) -> list[str]:
-    """Lines naming every rule setting the pad was made for (and, for the long game, how it runs)."""
+    """Short lines naming every rule setting the pad was made for (and, for the long game, how it runs)."""
     limit = f"limit {rules.limit}" if rules.limit is not None else "no limit"
     per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
         f"at most {rules.max_tiles_per_throw} tiles per throw")
-    first = f"Rules: {rules.tiles} tiles · {scoring_text(rules)} · format: {rules.match} · {limit}"
-    second = f"{one_die_text(rules)} · {per_throw}"
+    format_line = f"format: {rules.match} · {limit} · {per_throw}"
     if rules.stake:
-        second += f" · stake {rules.stake:g} per round"
-    lines = [first, second]
+        format_line += f" · stake {rules.stake:g} per round"
+    lines = [f"Rules: {rules.tiles} tiles · {scoring_text(rules)}", format_line, one_die_text(rules)]
     if rules.match == "long-game":
-        lines.append("Long game: the first player shuts; the other then uncovers shut tiles adding up to each throw;")
-        lines.append("turns alternate until one shuts the box or uncovers it completely. "
-                     "A double that moves no tile is thrown again.")
+        lines += ["Long game: the first player shuts; the other then uncovers",
+                  "shut tiles adding up to each throw; turns alternate until one",
+                  "shuts the box or uncovers it completely.",
+                  "A double that moves no tile is thrown again."]
     return lines

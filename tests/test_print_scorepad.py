@@ -1,0 +1,182 @@
+"""``shutbox scorepad``: blank pads read back (text, page size, fonts), rendered, repeatable, bad input refused."""
+
+from __future__ import annotations
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from shutbox.kit import GENERATORS
+from shutbox.model import MATCHES, SCORINGS, Kit, Rules
+from shutbox.print.paper import PAPERS
+from shutbox.print.scorepad_cmd import write_blank_pads, write_kit_pads
+from tests.print_support import ink, page_texts, render
+
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+
+
+@pytest.mark.parametrize("match", MATCHES)
+@pytest.mark.parametrize("scoring", SCORINGS)
+def test_every_format_and_scoring_reads_back(tmp_path, match, scoring):
+    rules = Rules(match=match, scoring=scoring)
+    out = tmp_path / "pad.pdf"
+    plan = write_blank_pads(rules, out, rounds=3)
+    (text,) = page_texts(out)
+    title = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}[match]
+    assert f"Shut the Box · {title} · blank pad" in text
+    # the rule summary: tiles, one-die rule, scoring, format, limit
+    assert f"Rules: 9 tiles · scoring: {scoring}" in text
+    assert f"format: {match}" in text
+    assert "one die: high-shut" in text
+    assert (f"limit {rules.limit}" if rules.limit else "no limit") in text
+    if match in ("round", "long-game"):
+        heading = "Game" if match == "long-game" else "Round"
+        for r in range(1, 4):
+            assert f"{heading} {r}" in text
+        rows = [line for line in text.splitlines() if line.split()[-9:] == [str(t) for t in range(1, 10)]]
+        tile_rows = plan.players * 3 if match == "round" else 3 * 8
+        assert len(rows) == tile_rows, text
+    else:
+        assert f"LIMIT {rules.limit}" in text
+        assert text.count(f"/{rules.limit}") == plan.players * 3
+    players = ["Player 1", "Player 2", "Player 3", "Player 4"] if match == "round" else []
+    for name in players:
+        assert name in text
+    if match == "long-game":
+        assert "shuts:" in text and "uncovers:" in text
+    if scoring == "digits" and match == "round":
+        assert "digits" in text.split("Rules:")[1]
+
+
+def test_tiles_and_one_die_rules_are_printed(tmp_path):
+    out = tmp_path / "pad.pdf"
+    rules = Rules(tiles=12, one_die="sum-5", one_die_forced=True, max_tiles_per_throw=2, match="round", stake=0.5)
+    write_blank_pads(rules, out, players=3, rounds=2)
+    (text,) = page_texts(out)
+    assert "Rules: 12 tiles" in text
+    assert "one die must be thrown when the open tiles total less than 6" in text
+    assert "at most 2 tiles per throw" in text
+    assert "Pool (3 × 0.5 = 1.5):" in text
+    row = next(line for line in text.splitlines() if line.startswith("Player 1 1 2"))
+    assert row.split()[2:] == [str(t) for t in range(1, 13)]
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER)])
+def test_page_size_and_embedded_fonts(tmp_path, paper, size):
+    out = tmp_path / "pad.pdf"
+    write_blank_pads(Rules(), out, paper=paper, pages=2)
+    reader = PdfReader(out)
+    assert len(reader.pages) == 2
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(size, abs=0.01)
+        fonts = page["/Resources"]["/Font"]
+        for ref in fonts.values():
+            font = ref.get_object()
+            descriptor = font["/FontDescriptor"].get_object()
+            assert "/FontFile2" in descriptor, f"{font['/BaseFont']} is not embedded"
+            assert "DejaVuSans" in font["/BaseFont"]
+    assert PAPERS[paper] == pytest.approx(size, abs=0.01)
+    texts = page_texts(out)
+    assert "page 1 of 2" in texts[0] and "page 2 of 2" in texts[1]
+
+
+def test_pages_render_with_ink(tmp_path):
+    out = tmp_path / "pad.pdf"
+    write_blank_pads(Rules(match="drop-out"), out)
+    (image,) = render(out, tmp_path)
+    assert 0.02 < ink(image) < 0.5
+    w, h = image.size
+    assert ink(image, (0, 0, w, h // 3)) > 0.02  # header and the first rounds
+
+
+@pytest.mark.parametrize("per_page", [2, 4, 6])
+def test_several_pads_per_page_with_cut_marks(tmp_path, per_page):
+    out = tmp_path / "pad.pdf"
+    plan = write_blank_pads(Rules(), out, players=2, rounds=1, per_page=per_page)
+    (text,) = page_texts(out)
+    assert text.count("Shut the Box · Round · blank pad") == per_page
+    grid = plan.grid
+    assert grid.cols * grid.rows == per_page
+    with pdfplumber.open(out) as pdf:
+        lines = pdf.pages[0].lines
+    short = [ln for ln in lines if abs(max(abs(ln["x1"] - ln["x0"]), abs(ln["y1"] - ln["y0"])) - 8.5) < 0.2]
+    assert len(short) >= 2 * ((grid.cols - 1) + (grid.rows - 1)), "cut marks missing"
+    (image,) = render(out, tmp_path)
+    w, h = image.size
+    for index in range(per_page):
+        col, row = index % grid.cols, index // grid.cols
+        cell = (w * col // grid.cols, h * row // grid.rows, w * (col + 1) // grid.cols, h * (row + 1) // grid.rows)
+        assert ink(image, cell) > 0.01, f"pad {index + 1} is blank"
+
+
+def test_identical_input_gives_identical_bytes(cli, tmp_path):
+    args = ["scorepad", "--match", "tournament", "--scoring", "digits", "--per-page", "2", "--players", "3"]
+    first = cli(*args, "--out", str(tmp_path / "a.pdf"), check=True)
+    second = cli(*args, "--out", str(tmp_path / "b.pdf"), cwd=tmp_path, check=True)
+    assert first.returncode == second.returncode == 0
+    data = (tmp_path / "a.pdf").read_bytes()
+    assert data == (tmp_path / "b.pdf").read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert len(data) < 80_000  # subset fonts, compressed pages
+
+
+def test_small_file(tmp_path):
+    out = tmp_path / "pad.pdf"
+    write_blank_pads(Rules(tiles=12), out, per_page=2, pages=3)
+    assert out.stat().st_size < 100_000
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--players", "0"], "--players 0: allowed: a whole number >= 1"),
+        (["--players", "200"], "--players 200: more players than fit a round pad on a4 paper; allowed: 1 to "),
+        (["--match", "drop-out", "--players", "40"], "--players 40: more players than fit a drop-out pad"),
+        (["--match", "long-game", "--players", "3"], "--players 3: long-game is for two players; allowed: 2"),
+        (["--paper", "b5"], "argument --paper: invalid choice: 'b5'"),
+        (["--per-page", "0"], "--per-page 0: allowed: a whole number >= 1"),
+        (["--per-page", "40"], "--per-page 40: more pads than fit one a4 page"),
+        (["--rounds", "0"], "--rounds 0: allowed: a whole number >= 1"),
+        (["--rounds", "60"], "--rounds 60: more rounds than fit a round pad for 4 players on a4 paper"),
+        (["--pages", "0"], "--pages 0: allowed: a whole number >= 1"),
+        (["--players", "two"], "argument --players: invalid int value: 'two'"),
+        (["--tiles", "11"], "--tiles 11: invalid value; allowed: 9, 10, 12"),
+        (["--from-game", "missing.json"], "missing.json: no such file"),
+        (["--from-game", "missing.json", "--players", "2"], "--players 2: not allowed with --from-game"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_nothing_written(cli, tmp_path, args, needle):
+    out = tmp_path / "pads" / "pad.pdf"
+    proc = cli("scorepad", *args, "--out", str(out), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert needle in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+    leftovers = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert leftovers == [], leftovers
+
+
+def test_failed_run_keeps_the_old_file(cli, tmp_path):
+    out = tmp_path / "pad.pdf"
+    out.write_bytes(b"old")
+    assert cli("scorepad", "--per-page", "99", "--out", str(out)).returncode == 2
+    assert out.read_bytes() == b"old"
+
+
+def test_cli_reports_what_it_wrote(cli, tmp_path):
+    proc = cli("scorepad", "--match", "drop-out", "--players", "5", "--per-page", "2", "--paper", "letter",
+               "--out", str(tmp_path / "p.pdf"), check=True)
+    assert "2 drop-out pads (5 players," in proc.stdout and "letter" in proc.stdout
+    texts = page_texts(tmp_path / "p.pdf")
+    assert texts[0].count("LIMIT 45") == 2
+
+
+def test_kit_includes_a_pad_for_the_settings(tmp_path):
+    assert ("scorepad", "shutbox.print.scorepad_cmd:write_kit_pads") in GENERATORS
+    kit = Kit(rules=Rules(match="tournament", limit=150))
+    files = write_kit_pads(kit, tmp_path)
+    assert files == ["scorepad-a4.pdf", "scorepad-letter.pdf"]
+    for name in files:
+        (text,) = page_texts(tmp_path / name)
+        assert "LIMIT 150" in text and "format: tournament" in text
