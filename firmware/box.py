@@ -17,6 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
+    from _mpy_shed.time_mp import _TicksMs as Ticks
+
 HEARTBEAT_MS = 1000
 PRESSES_MODULO = 10000
 MAX_BYTES_PER_PASS = 32
@@ -32,7 +34,7 @@ _CHANGE = 4
 class Box:
     """Scanning, debouncing and streaming for one configuration (a ``boxcfg`` module or alike)."""
 
-    def __init__(self, cfg, read: "Callable[[], int]", clock: "Callable[[], int]", writer: LineWriter) -> None:
+    def __init__(self, cfg, read: "Callable[[], int]", clock: "Callable[[], Ticks]", writer: LineWriter) -> None:
         self.cfg = cfg
         self.tiles = cfg.TILES
         self.button_bit = (1 << cfg.TILES) if cfg.BUTTON is not None else 0
@@ -61,7 +63,7 @@ class Box:
     def button(self) -> bool:
         return bool(self.inputs.stable & self.button_bit)
 
-    def tick(self, now: int) -> None:
+    def tick(self, now: "Ticks") -> None:
         """Scan if a scan is due, queue a heartbeat if one is due, and write at most one line."""
         if ticks_diff(now, self.next_scan) >= 0:
             self.scan(now)
@@ -73,7 +75,7 @@ class Box:
             self._want(_BEAT)
         self.flush(now)
 
-    def scan(self, now: int) -> int:
+    def scan(self, now: "Ticks") -> int:
         """Read and debounce every input once; return the bits that changed."""
         inputs = self.inputs
         changed = inputs.update(inputs.read(), now)
@@ -94,12 +96,12 @@ class Box:
         elif code == wire.REPL:
             self.want_bye = True
 
-    def wait_ms(self, now: int) -> int:
+    def wait_ms(self, now: "Ticks") -> int:
         """How long the loop may sleep before the next scan is due."""
         wait = ticks_diff(self.next_scan, now)
         return wait if wait > 0 else 0
 
-    def flush(self, now: int) -> None:
+    def flush(self, now: "Ticks") -> None:
         """Write the most urgent pending line if the link can take it."""
         if not (self.want_bye or self.want_hello or self.why):
             return

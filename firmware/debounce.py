@@ -11,6 +11,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
+    from _mpy_shed.time_mp import _TicksMs as Ticks
+
 
 class Debouncer:
     """Debounce ``count`` inputs read together by ``read()`` at times given by ``clock()``.
@@ -19,7 +21,7 @@ class Debouncer:
     read unchanged for ``debounce_ms``; every change of the raw value restarts that input's wait.
     """
 
-    def __init__(self, read: "Callable[[], int]", clock: "Callable[[], int]", count: int, debounce_ms: int) -> None:
+    def __init__(self, read: "Callable[[], int]", clock: "Callable[[], Ticks]", count: int, debounce_ms: int) -> None:
         self.read = read
         self.clock = clock
         self.debounce_ms = debounce_ms
@@ -34,7 +36,7 @@ class Debouncer:
         raw = self.read()
         return self.update(raw, self.clock())
 
-    def update(self, raw: int, now: int) -> int:
+    def update(self, raw: int, now: "Ticks") -> int:
         """Take one reading ``raw`` made at ``now``; return the bits whose debounced value changed."""
         raw &= self.mask
         moved = raw ^ self.raw

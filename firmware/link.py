@@ -12,6 +12,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
+    from _mpy_shed.time_mp import _TicksMs as Ticks
+
 STALL_MS = 20
 REST_MS = 1000
 
@@ -19,7 +21,7 @@ REST_MS = 1000
 class LineWriter:
     """Sends one line at a time through ``write``; ``writable()`` tells whether a write would block."""
 
-    def __init__(self, write: "Callable[[bytes], object]", clock: "Callable[[], int]",
+    def __init__(self, write: "Callable[[bytes], object]", clock: "Callable[[], Ticks]",
                  writable: "Callable[[], bool] | None" = None, stall_ms: int = STALL_MS,
                  rest_ms: int = REST_MS) -> None:
         self._write = write
@@ -27,11 +29,11 @@ class LineWriter:
         self._writable = writable
         self.stall_ms = stall_ms
         self.rest_ms = rest_ms
-        self._rest_until = 0
+        self._rest_until = clock()
         self.resting = False
         self.stalls = 0
 
-    def ready(self, now: int) -> bool:
+    def ready(self, now: "Ticks") -> bool:
         """Whether a line may be written at ``now``."""
         if self.resting:
             if ticks_diff(now, self._rest_until) < 0:

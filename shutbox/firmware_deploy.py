@@ -93,7 +93,7 @@ def mpremote_command(port: str, bundle: Path, names: list[str]) -> list[str]:
     return [
         sys.executable, "-m", "mpremote", "connect", port, "resume",
         "exec", _cleanup_script(names), "+",
-        "cp", *[str(device / n) for n in names], ":", "+",
+        "cp", *[str(device / n) for n in names], ":.", "+",
         "reset",
     ]
 
