@@ -14,6 +14,7 @@ from shutbox.print.table import ROW_HEIGHTS, Table
 DEFAULT_PLAYERS = 4
 MAX_DEFAULT_ROUNDS = 20  # a pad filling its cell stops here
 SEARCH_LIMIT = 500  # largest count tried when reporting what fits
+MAX_PAGES = 1000
 COMFORT_ROW = 18.0  # pt: entry row height used to decide how many rounds fill a pad by default
 
 
@@ -70,11 +71,15 @@ def plan_blank(rules: Rules, players: int | None, rounds: int | None, paper: str
         _at_least_one("--rounds", rounds)
     _at_least_one("--per-page", per_page)
     _at_least_one("--pages", pages)
+    if pages > MAX_PAGES:
+        raise ShutboxError(f"--pages {pages}: allowed: 1 to {MAX_PAGES}")
     if rules.match == "long-game" and n_players != 2:
         raise ShutboxError(f"--players {n_players}: long-game is for two players; allowed: 2")
     fmt = f"a {rules.match} pad"
 
     def fits(p: int, r: int, k: int) -> bool:
+        if max(p, r, k) > SEARCH_LIMIT:  # far more than any page holds; do not build it
+            return False
         return _grid(blank_pad(rules, p, r), paper, k) is not None
 
     if not fits(n_players, 1, 1):

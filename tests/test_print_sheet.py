@@ -12,9 +12,6 @@ from shutbox.model import MATCHES, Rules
 from shutbox.print.sheet import throw_text, write_game_sheet
 from tests.print_support import GOLDEN, ink, page_texts, play, render
 
-NAMES = {"round": ["Ann", "Bob", "Cy"], "drop-out": ["Ann", "Bob", "Cy"], "tournament": ["Ann", "Bob", "Cy"],
-         "long-game": ["Ann", "Bob"]}
-
 
 def fixture(match: str) -> str:
     return str(GOLDEN / "games" / f"{match}.json")
