@@ -14,9 +14,9 @@ from typing import Any
 from shutbox.companion.game import UNCOVER, Game, Round, Throw, Turn
 from shutbox.companion.gamefile import load_game
 from shutbox.errors import ShutboxError
-from shutbox.print.pads import TILE_COL, split_spans
+from shutbox.print.pads import TILE_COL, header, split_spans
 from shutbox.print.paper import grids
-from shutbox.print.summary import FORMAT_TITLES, summary_lines
+from shutbox.print.summary import FORMAT_TITLES
 from shutbox.print.table import ROW_HEIGHTS, Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
 
 SHEET_ROW = 18.0  # pt: entry row height the pagination plans for
@@ -96,8 +96,7 @@ class SheetBuilder:
 
     def header(self) -> list[Row]:
         n = self.n
-        rows = [row("title", Text(self.title(), size=11, bold=True, span=n))]
-        rows += [row("note", Text(line, size=6.5, gray=0.2, span=n)) for line in summary_lines(self.rules)]
+        rows = header(self.rules, n, "game sheet")
         played = self._played()
         roles = ""
         if self.long:
