@@ -23,6 +23,7 @@ COMMAND_MODULES: list[str] = [
     "shutbox.print.scorepad_cmd",
     "shutbox.companion.solver_cmd",
     "shutbox.firmware_cmd",
+    "shutbox.cad.command",
 ]
 
 

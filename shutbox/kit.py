@@ -20,6 +20,7 @@ GENERATORS: list[tuple[str, str]] = [
     ("settings", "shutbox.kit:write_settings"),
     ("scorepad", "shutbox.print.scorepad_cmd:write_kit_pads"),
     ("firmware", "shutbox.firmware_bundle:write_bundle"),
+    ("cad", "shutbox.cad.command:write_kit_cad"),
 ]
 
 

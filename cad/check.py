@@ -1,0 +1,210 @@
+"""``shutbox cad check DIR``: verify a built CAD folder against the settings recorded in its manifest.
+
+Checks: each mesh file is one closed, consistently wound body without degenerate faces and without
+overhangs that need support; each part fits the bed as exported; the assembly's solids do not
+intersect (OCCT boolean common, volume zero) and stay inside the box; each tile's distance to the box
+equals the sliding clearance; there are N tiles numbered 1..N, and the engraved numbers on the tiles
+and in the lanes read as those numbers with strokes at least 0.6 mm wide.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from shutbox.errors import ShutboxError
+
+OVERHANG_NZ = -0.72  # facet normals steeper than about 46 degrees past vertical need support ...
+FIRST_LAYERS = 0.6  # ... unless they sit in the first layers (a rounded bottom edge)
+OVERHANG_AREA = 1.0  # mm^2 of such facets tolerated (mesh noise)
+IOU_MIN = 0.85
+STROKE_KEEP = 0.95
+TOL = 1e-3
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    subject: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'ok  ' if self.ok else 'FAIL'} {self.check:<12} {self.subject}: {self.detail}"
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    path = folder / "manifest.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ShutboxError(f"{folder}: no manifest.json; allowed: a folder written by `shutbox cad --out`") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ShutboxError(f"{path}: cannot read ({exc})") from None
+
+
+def _kit(manifest: dict[str, Any]):
+    from shutbox.model import build_kit
+
+    flat = {f"{s}.{k}": v for s, vals in manifest["settings"].items() for k, v in vals.items()}
+    return build_kit(flat)
+
+
+def check_mesh(path: Path, bed: tuple[float, float, float]) -> Iterator[Finding]:
+    """Closed single body, no degenerate faces, fits the bed, no unsupported overhang."""
+    from shutbox.cad.mesh import load_mesh
+
+    mesh = load_mesh(path)
+    name = path.name
+    degenerate = int(np.sum(mesh.area_faces < 1e-10))
+    bodies = mesh.body_count
+    closed = mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0
+    yield Finding("manifold", name, closed and bodies == 1 and degenerate == 0,
+                  f"watertight={mesh.is_watertight}, bodies={bodies}, degenerate faces={degenerate}, "
+                  f"volume={mesh.volume:.0f} mm3")
+    lo, hi = mesh.bounds
+    size = hi - lo
+    fits = all(size[i] <= bed[i] + TOL for i in range(3))
+    yield Finding("bed", name, bool(fits), f"{size[0]:.1f} x {size[1]:.1f} x {size[2]:.1f} mm on "
+                  f"{bed[0]:g} x {bed[1]:g} x {bed[2]:g}")
+    nz = mesh.face_normals[:, 2]
+    centre_z = mesh.triangles_center[:, 2] - lo[2]
+    steep = (nz < OVERHANG_NZ) & (centre_z > FIRST_LAYERS)
+    area = float(mesh.area_faces[steep].sum())
+    yield Finding("overhang", name, area <= OVERHANG_AREA, f"{area:.2f} mm2 facing down steeper than 45 degrees")
+
+
+def _assembly(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    import cadquery as cq
+
+    assy = cq.Assembly.importStep(str(folder / manifest["assembly"]["file"]))
+    kinds = {s["name"]: s["kind"] for s in manifest["assembly"]["solids"]}
+    out = []
+    for child in assy.children:
+        shape = child.obj.moved(child.loc) if child.obj is not None else None
+        if shape is not None:
+            out.append((child.name, kinds.get(child.name, "?"), shape))
+    return out
+
+
+def check_assembly(folder: Path, manifest: dict[str, Any], kit, lay) -> Iterator[Finding]:
+    """No interference, inside the box's size, sliding clearance equal to the setting."""
+    solids = _assembly(folder, manifest)
+    expected = sum(p["quantity"] for p in manifest["parts"])
+    yield Finding("assembly", "solids", len(solids) == expected, f"{len(solids)} solids, {expected} expected")
+    boxes = {name: shape.BoundingBox() for name, _, shape in solids}
+    xmin = min(b.xmin for b in boxes.values())
+    ymin = min(b.ymin for b in boxes.values())
+    zmin = min(b.zmin for b in boxes.values())
+    xmax = max(b.xmax for b in boxes.values())
+    ymax = max(b.ymax for b in boxes.values())
+    zmax = max(b.zmax for b in boxes.values())
+    inside = (xmin >= -TOL and ymin >= -TOL and zmin >= -TOL and xmax <= lay.length + TOL
+              and ymax <= lay.width + TOL and zmax <= lay.height + TOL)
+    yield Finding("assembly", "size", inside, f"{xmax - xmin:.2f} x {ymax - ymin:.2f} x {zmax - zmin:.2f} mm "
+                  f"within {lay.length:g} x {lay.width:g} x {lay.height:g}")
+    worst, pairs = 0.0, 0
+    clashes = []
+    for i, (na, _, a) in enumerate(solids):
+        for nb, _, b in solids[i + 1:]:
+            ba, bb = boxes[na], boxes[nb]
+            if ba.xmax < bb.xmin or bb.xmax < ba.xmin or ba.ymax < bb.ymin or bb.ymax < ba.ymin \
+                    or ba.zmax < bb.zmin or bb.zmax < ba.zmin:
+                continue
+            pairs += 1
+            volume = a.intersect(b).Volume()
+            worst = max(worst, volume)
+            if volume > TOL:
+                clashes.append(f"{na}/{nb} {volume:.3f} mm3")
+    yield Finding("interference", "assembly", not clashes,
+                  f"{pairs} touching pairs, largest common volume {worst:.2e} mm3" + (": " + ", ".join(clashes)
+                                                                                       if clashes else ""))
+    box_parts = [shape for _, kind, shape in solids if kind == "box"]
+    c = kit.tile_fit.clearance_mm
+    for name, kind, shape in solids:
+        if kind != "tile":
+            continue
+        gap = min(shape.distance(p) for p in box_parts)
+        yield Finding("clearance", name, abs(gap - c) <= TOL, f"{gap:.3f} mm to the box, setting {c:g} mm")
+
+
+def check_numbers(folder: Path, manifest: dict[str, Any], kit, lay) -> Iterator[Finding]:
+    """N tiles numbered 1..N; engraved numbers on tiles and lanes read right with strokes >= 0.6 mm."""
+    from shutbox.cad.mesh import load_mesh, tessellate
+    from shutbox.cad.numbers import compare
+    from shutbox.cad.tiles import number_centre_y
+
+    n = kit.rules.tiles
+    tiles = {p["name"]: p for p in manifest["parts"] if p["kind"] == "tile"}
+    wanted = {f"tile-{k:02d}" for k in range(1, n + 1)}
+    yield Finding("tiles", "count", set(tiles) == wanted and all(p["quantity"] == 1 for p in tiles.values()),
+                  f"{len(tiles)} tiles ({', '.join(sorted(tiles))}), {n} set")
+    depth = kit.cad.engrave_depth_mm
+    for k in range(1, n + 1):
+        part = tiles.get(f"tile-{k:02d}")
+        if part is None:
+            continue
+        fmt = next(f for f in ("stl", "3mf") if f in part["files"]) if set(part["files"]) & {"stl", "3mf"} else None
+        if fmt is None:
+            continue
+        mesh = load_mesh(folder / part["files"][fmt])
+        lo = mesh.bounds[0]
+        # Tile frame: x centred, y from the front end; the exported file keeps that frame.
+        x = lo[0] + lay.tile_foot / 2
+        iou, kept = compare(mesh, str(k), lay.number_size, x, lo[1] + number_centre_y(lay),
+                            lo[2] + lay.tile_thickness, depth)
+        yield Finding("number", part["name"], iou >= IOU_MIN and kept >= STROKE_KEEP,
+                      f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}, {depth:g} mm deep")
+    boxes = [(name, shape) for name, kind, shape in _assembly(folder, manifest) if kind == "box"]
+    meshes = [tessellate(shape, 0.02, 10.0) for _, shape in boxes]
+    y0, y1 = lay.number_zone
+    for k in range(1, n + 1):
+        x = lay.lane_x(k)
+        host = next((m for m, (_, s) in zip(meshes, boxes, strict=True)
+                     if s.BoundingBox().xmin <= x <= s.BoundingBox().xmax
+                     and s.BoundingBox().ymin <= (y0 + y1) / 2 <= s.BoundingBox().ymax), None)
+        if host is None:
+            yield Finding("number", f"lane {k}", False, "no box piece holds this lane")
+            continue
+        iou, kept = compare(host, str(k), lay.number_size, x, (y0 + y1) / 2, lay.lane_floor, depth)
+        yield Finding("number", f"lane {k}", iou >= IOU_MIN and kept >= STROKE_KEEP,
+                      f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}")
+
+
+def check_folder(folder: Path) -> list[Finding]:
+    """Every check on a built folder."""
+    from shutbox.cad.layout import layout
+
+    folder = Path(folder)
+    manifest = _manifest(folder)
+    kit = _kit(manifest)
+    lay = layout(kit)
+    bed = tuple(manifest["bed_mm"])
+    findings: list[Finding] = []
+    for part in manifest["parts"]:
+        for fmt, rel in part["files"].items():
+            path = folder / rel
+            if not path.is_file():
+                findings.append(Finding("files", rel, False, "missing"))
+                continue
+            if fmt in ("stl", "3mf"):
+                findings += list(check_mesh(path, bed))
+            elif fmt == "step":
+                findings.append(_check_step(path))
+    findings += list(check_assembly(folder, manifest, kit, lay))
+    findings += list(check_numbers(folder, manifest, kit, lay))
+    return findings
+
+
+def _check_step(path: Path) -> Finding:
+    import cadquery as cq
+
+    shape = cq.importers.importStep(str(path)).val()
+    solids = shape.Solids()
+    ok = len(solids) == 1 and shape.isValid()
+    return Finding("solid", path.name, ok, f"{len(solids)} solid(s), valid={shape.isValid()}")

@@ -1,0 +1,75 @@
+"""``shutbox cad``: build the printable kit into a folder; ``shutbox cad check DIR``: verify one."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit
+
+
+def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "cad", parents=common, help="build the printable box, tiles and dice (STL, 3MF, STEP)",
+        description="Build every printable part for the kit into --out: one file per part per format, "
+                    "assembly.step, PNG previews, build.md and manifest.json; then check the result. "
+                    "`shutbox cad check DIR` re-checks a built folder.",
+    )
+    p.add_argument("--out", type=Path, help="output folder (replaced when the build is complete)")
+    p.add_argument("--formats", default="stl,3mf,step", help="comma-separated: stl, 3mf, step [default: all three]")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(run=run)
+    actions = p.add_subparsers(dest="cad_action", metavar="check")
+    c = actions.add_parser("check", help="verify a folder built by `shutbox cad`",
+                           description="Verify meshes, bed fit, assembly interference, clearances and numbers.")
+    c.add_argument("folder", type=Path, help="folder written by `shutbox cad --out`")
+    c.set_defaults(run=run_check, needs_kit=False)
+
+
+def run(args: argparse.Namespace, kit: Kit) -> int:
+    from shutbox.cad.export import parse_formats, plan
+
+    if args.out is None:
+        raise ShutboxError("cad: --out DIR is required (or use `shutbox cad check DIR`)")
+    formats = parse_formats(args.formats)
+    plan(kit)  # refuse bad combinations before anything is written
+    from shutbox.cad.check import check_folder
+    from shutbox.cad.export import build_cad
+    from shutbox.output import staged_dir
+
+    with staged_dir(args.out) as tmp:
+        manifest = build_cad(kit, tmp, formats, progress=not args.quiet)
+    findings = check_folder(args.out)
+    failed = [f for f in findings if not f.ok]
+    for f in failed:
+        print(f.line(), file=sys.stderr)
+    n_files = sum(len(p["files"]) for p in manifest["parts"])
+    print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to {args.out}/; "
+          f"check: {len(findings) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
+    from shutbox.cad.check import check_folder
+
+    findings = check_folder(args.folder)
+    for f in findings:
+        print(f.line())
+    failed = sum(not f.ok for f in findings)
+    print(f"checks: {len(findings) - failed} ok, {failed} failed")
+    return 1 if failed else 0
+
+
+def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
+    """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written."""
+    from shutbox.cad.check import check_folder
+    from shutbox.cad.export import build_cad, plan
+
+    plan(kit)
+    build_cad(kit, folder)
+    failed = [f for f in check_folder(folder) if not f.ok]
+    if failed:
+        raise RuntimeError("CAD check failed: " + "; ".join(f.line() for f in failed))
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())

@@ -1,0 +1,32 @@
+"""The cover of the controller cavity: a plate with countersunk screw holes and pins for the board.
+
+Cover frame: x, y from its lower-left corner, z from its outer face (0, on the bed and flush with the
+box bottom when fitted) up; the board sits on four standoffs with its USB end towards +x.
+"""
+
+from __future__ import annotations
+
+import cadquery as cq
+
+from shutbox.cad.layout import COVER_THICKNESS, PIN_DIAMETER, SCREW_CLEAR, SCREW_HEAD, STANDOFF, Layout
+from shutbox.cad.shapes import cut_all
+
+
+def build_cover(lay: Layout) -> cq.Shape:
+    w, h = lay.cover_size
+    body = cq.Solid.makeBox(w, h, COVER_THICKNESS)
+    for x, y in lay.pin_points():
+        body = body.fuse(cq.Solid.makeCylinder(2.0, COVER_THICKNESS + STANDOFF, cq.Vector(x, y, 0)))
+        body = body.fuse(cq.Solid.makeCylinder(PIN_DIAMETER / 2, COVER_THICKNESS + STANDOFF + 2.5,
+                                               cq.Vector(x, y, 0)))
+    tools = []
+    sink = (SCREW_HEAD - SCREW_CLEAR) / 2
+    for x, y in lay.screw_points():
+        tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, COVER_THICKNESS + 2, cq.Vector(x, y, -1)))
+        tools.append(cq.Solid.makeCone(SCREW_HEAD / 2 + 0.01, SCREW_CLEAR / 2, sink + 0.01, cq.Vector(x, y, -0.01)))
+    return cut_all(body.clean(), tools)
+
+
+def place_cover(lay: Layout, cover: cq.Shape) -> cq.Shape:
+    x, y = lay.cover_origin
+    return cover.translate(cq.Vector(x, y, 0.0))

@@ -1,0 +1,155 @@
+"""``shutbox cad``'s build: every part in every format, assembly.step, previews and manifest.json."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from shutbox import __version__
+from shutbox.cad import cache
+from shutbox.cad.layout import Layout, layout
+from shutbox.cad.parts import PRINT_SETTINGS, Builder, PartSpec, part_specs
+from shutbox.cad.split import SplitPlan, plan_split
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, kit_as_dict
+
+FORMATS = ("stl", "3mf", "step")
+COLOURS = {"box": (205, 170, 115), "tile": (235, 225, 200), "die": (240, 240, 240), "cover": (90, 120, 160)}
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    """``stl,3mf,step`` -> a tuple of known formats in that order; refuse anything else."""
+    items = [t.strip().lower() for t in text.split(",") if t.strip()]
+    bad = [t for t in items if t not in FORMATS]
+    if bad or not items:
+        raise ShutboxError(f"--formats {text}: allowed: a comma-separated list of {', '.join(FORMATS)}")
+    return tuple(dict.fromkeys(items))
+
+
+def plan(kit: Kit) -> tuple[Layout, SplitPlan, list[PartSpec]]:
+    """Everything decided before geometry: dimensions, the split and the part list (or a ShutboxError)."""
+    lay = layout(kit)
+    split = plan_split(lay, kit.printer.bed_mm)
+    return lay, split, part_specs(kit, lay, split)
+
+
+class Progress:
+    """One line per step on stderr, with the running time."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.start = time.perf_counter()
+
+    def step(self, text: str) -> None:
+        self.done += 1
+        if self.enabled:
+            elapsed = time.perf_counter() - self.start
+            print(f"shutbox cad [{self.done}/{self.total}] {elapsed:5.1f}s {text}", file=sys.stderr, flush=True)
+
+
+def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit) -> tuple[Path, bool]:
+    """The cache entry holding ``spec``'s files in ``formats``: looked up, completed or built."""
+    import cadquery as cq
+
+    from shutbox.cad.mesh import tessellate, write_mesh
+    from shutbox.cad.preview import render
+
+    key = cache.part_key(spec.name, spec.inputs)
+    entry = cache.lookup(key)
+    if entry is not None and all((entry / f"part.{f}").is_file() for f in formats):
+        return entry, True
+    folder = cache.new_entry_dir()
+    if entry is not None:  # same part, another format asked for: reuse the solids
+        for item in entry.iterdir():
+            shutil.copy2(item, folder / item.name)
+        printed = cq.Shape.importBrep(str(folder / "print.brep"))
+    else:
+        printed, placed = builder.build(spec)
+        printed.exportBrep(str(folder / "print.brep"))
+        for i, solid in enumerate(placed):
+            solid.exportBrep(str(folder / f"placed-{i}.brep"))
+    mesh = tessellate(printed, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg)
+    for fmt in formats:
+        target = folder / f"part.{fmt}"
+        if target.exists():
+            continue
+        if fmt == "step":
+            printed.exportStep(str(target))
+        else:
+            write_mesh(mesh, target)
+    if not (folder / "preview.png").exists():
+        render([(mesh, COLOURS[spec.kind])], folder / "preview.png", size=500)
+    lo, hi = mesh.bounds
+    info = {"name": spec.name, "bbox_mm": [round(float(v), 3) for v in hi - lo], "copies": spec.quantity}
+    (folder / "entry.json").write_text(json.dumps(info), encoding="utf-8")
+    stored = cache.store(key, folder)
+    return (stored if stored is not None else folder), False
+
+
+def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True) -> dict[str, Any]:
+    """Write the whole CAD kit into ``folder`` (which must exist and be empty); return the manifest."""
+    lay, split, specs = plan(kit)
+    import cadquery as cq
+
+    from shutbox.cad.buildnotes import build_notes
+    from shutbox.cad.mesh import tessellate
+    from shutbox.cad.preview import render
+
+    steps = Progress(len(specs) + 3, progress)
+    builder = Builder(kit, lay, split)
+    parts: list[dict[str, Any]] = []
+    placed: list[tuple[str, PartSpec, cq.Shape]] = []
+    (folder / "preview").mkdir()
+    for fmt in formats:
+        (folder / fmt).mkdir()
+    for spec in specs:
+        t0 = time.perf_counter()
+        entry, hit = _entry(builder, spec, formats, kit)
+        files = {}
+        for fmt in formats:
+            rel = f"{fmt}/{spec.name}.{fmt}"
+            shutil.copy2(entry / f"part.{fmt}", folder / rel)
+            files[fmt] = rel
+        shutil.copy2(entry / "preview.png", folder / "preview" / f"{spec.name}.png")
+        info = json.loads((entry / "entry.json").read_text(encoding="utf-8"))
+        parts.append({
+            "name": spec.name, "kind": spec.kind, "quantity": spec.quantity, "files": files,
+            "bbox_mm": info["bbox_mm"], "preview": f"preview/{spec.name}.png", "print": PRINT_SETTINGS[spec.kind],
+        })
+        for i in range(spec.quantity):
+            solid = cq.Shape.importBrep(str(entry / f"placed-{i}.brep"))
+            label = spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}"
+            placed.append((label, spec, solid))
+        steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
+    assy = cq.Assembly(name="shutbox")
+    for label, spec, solid in placed:
+        r, g, b = COLOURS[spec.kind]
+        assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
+    assy.export(str(folder / "assembly.step"))
+    steps.step("assembly.step")
+    meshes = [(tessellate(solid, 0.3, 30.0), COLOURS[spec.kind]) for _, spec, solid in placed]
+    render(meshes, folder / "preview" / "assembly.png", size=900)
+    (folder / "build.md").write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
+    steps.step("previews and build notes")
+    manifest = {
+        "shutbox_version": __version__,
+        "settings": kit_as_dict(kit),
+        "bed_mm": list(kit.printer.bed_mm),
+        "formats": list(formats),
+        "mesh": {"chord_tolerance_mm": kit.cad.chord_tolerance_mm,
+                 "angular_tolerance_deg": kit.cad.angular_tolerance_deg},
+        "split": {"pieces": len(split.pieces), "cuts_x_mm": [round(x, 3) for x in split.xs],
+                  "cuts_y_mm": [round(y, 3) for y in split.ys], "keys": len(split.keys)},
+        "parts": parts,
+        "assembly": {"file": "assembly.step", "solids": [{"name": label, "part": spec.name, "kind": spec.kind}
+                                                         for label, spec, _ in placed]},
+        "previews": ["preview/assembly.png"] + [p["preview"] for p in parts],
+        "build_notes": "build.md",
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    steps.step("manifest.json")
+    return manifest

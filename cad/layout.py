@@ -1,0 +1,311 @@
+"""Every dimension and position of the kit, computed from the Kit before any geometry is built.
+
+Box frame: x along the long side (0..length), y from the player's side (0) to the back (width),
+z up from the table. The tiles run in lanes along y in a deck at the back; the tray for the dice
+is in front of it. :func:`layout` refuses combinations that cannot work, with one clear line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit
+
+# Fixed design figures (mm). Everything a user may want to change is a setting in the kit model.
+TILE_LENGTH = 40.0  # along the lane
+TILE_THICKNESS = 9.0  # tile top is flush with the box top
+TRAVEL = 22.0  # open <-> shut
+FLARE = 1.2  # dovetail flare at the tile's foot (45 degrees)
+RIB_MIN = 2.4  # narrowest rib between two lanes, at the lane floor
+TILE_MIN_WIDTH = 14.0  # room for the number "12", the detent arm and the magnet
+FLOOR = 3.0  # tray floor under the felt
+FELT_MARGIN = 2.0  # ledge around the felt recess
+CORNER_RADIUS = 6.0  # outer vertical edges
+TRAY_RADIUS = 3.0  # inner corners of the tray
+ARM_THICKNESS = 1.6  # detent spring arm, at the top
+SLIT = 0.8  # slit freeing the detent arm
+ARM_LENGTH = 22.0
+BUMP_BASE = 3.0  # detent bump length along the lane
+BUMP_FROM_BACK = 3.0  # bump centre, from the tile's back end
+MAGNET_AT = 28.0  # magnet centre, from the tile's front end
+SCOOP_DEPTH = 1.2  # finger dimple on the tile top
+FLOOR_SKIN = 1.0  # plastic between a reed switch shaft and the lane floor
+GROOVE = 5.0  # wire channel width (and straight height)
+COVER_THICKNESS = 2.0
+COVER_FLANGE_X = 6.0  # cover flange at each end of the cavity, holds the screws
+COVER_FLANGE_Y = 2.5
+COVER_GAP = 0.2  # cover in its rebate, per side
+STANDOFF = 3.0  # board standoff height on the cover
+PIN_DIAMETER = 1.8  # pins through the board's mounting holes (Pico: 2.1 mm holes)
+USB_WIDTH = 12.0  # opening for a micro-USB plug's overmould
+USB_MARGIN = 4.0
+SCREW_PILOT = 2.5  # pilot hole for a 2.9 mm / M3 self-tapping screw
+SCREW_CLEAR = 3.4
+SCREW_HEAD = 6.4  # 90 degree countersink
+SCREW_DEPTH = 8.0
+DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
+PIP_RATIO = 0.09  # pip radius / die size
+JOINT_DEPTH = 6.0  # dovetail key length across a split
+JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
+JOINT_ANGLE = 15.0  # dovetail flank angle, degrees
+SQRT2 = math.sqrt(2.0)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Derived dimensions of one kit (mm)."""
+
+    kit: Kit
+    length: float
+    width: float
+    height: float
+    wall: float
+    tiles: int
+    clearance: float
+    pitch: float
+    tile_width: float  # at the top
+    tile_length: float
+    tile_thickness: float
+    travel: float
+    deck_front: float  # y of the deck's front face (lanes open there)
+    lane_floor: float  # z
+    tray_floor: float  # z of the tray surface around the felt recess
+    felt_floor: float  # z of the felt recess floor
+    number_size: float  # font size of the numbers
+    sensors: bool
+    die: float
+
+    # --- lanes and tiles -------------------------------------------------------------------
+    @property
+    def tile_foot(self) -> float:
+        """Tile width at its foot (the dovetail flare)."""
+        return self.tile_width + 2 * FLARE
+
+    def lane_x(self, number: int) -> float:
+        """x of the centre of the lane of tile ``number`` (1..N, left to right)."""
+        return self.wall + self.pitch * (number - 0.5)
+
+    @property
+    def lane_length(self) -> float:
+        return self.travel + self.tile_length + self.clearance
+
+    @property
+    def lane_foot(self) -> float:
+        """Lane width at its floor: the tile foot offset by the clearance along every face."""
+        c = self.clearance
+        return self.tile_foot + 2 * c * (1 + SQRT2)
+
+    @property
+    def rib(self) -> float:
+        """Narrowest rib between two lanes."""
+        return self.pitch - self.lane_foot
+
+    def tile_y(self, shut: bool) -> float:
+        """y of a tile's front end, open (at the back of its lane) or shut (flush with the deck front)."""
+        return self.deck_front if shut else self.deck_front + self.travel
+
+    @property
+    def tile_z(self) -> float:
+        return self.lane_floor + self.clearance
+
+    @property
+    def number_zone(self) -> tuple[float, float]:
+        """y range of the lane floor that the tile covers only when shut: the box's numbers."""
+        return (self.deck_front + 1.0, self.deck_front + self.travel - 1.0)
+
+    def bump_y(self, shut: bool) -> float:
+        return self.tile_y(shut) + self.tile_length - BUMP_FROM_BACK
+
+    @property
+    def engrave(self) -> float:
+        return self.kit.cad.engrave_depth_mm
+
+    # --- sensing ---------------------------------------------------------------------------
+    @property
+    def switch_y(self) -> float:
+        """y of the reed switch shafts: under the magnet of a shut tile."""
+        return self.deck_front + MAGNET_AT
+
+    @property
+    def shaft_radius(self) -> float:
+        return self.kit.sensors.reed_diameter_mm / 2 + 0.75
+
+    @property
+    def shaft_top(self) -> float:
+        """z of the top of the shaft's straight part (the switch's top end rests here)."""
+        return self.lane_floor - FLOOR_SKIN - self.shaft_radius
+
+    @property
+    def magnet_pocket(self) -> tuple[float, float]:
+        """(diameter, depth) of the magnet pocket in a tile's underside."""
+        s = self.kit.sensors
+        return (s.magnet_diameter_mm + 0.2, s.magnet_height_mm + 0.2)
+
+    @property
+    def cavity(self) -> tuple[float, float, float, float]:
+        """x0, x1, y0, y1 of the controller cavity (open at the bottom)."""
+        s = self.kit.sensors
+        x1 = self.length - self.wall - COVER_FLANGE_X
+        x0 = x1 - (s.board_length_mm + 4.0)
+        y1 = self.width - self.wall - COVER_FLANGE_Y - 1.0
+        y0 = y1 - (s.board_width_mm + 2.0)
+        return (x0, x1, y0, y1)
+
+    @property
+    def cavity_height(self) -> float:
+        """Straight height of the cavity above the table (a 45 degree roof follows)."""
+        return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + 4.0
+
+    @property
+    def cover_size(self) -> tuple[float, float]:
+        x0, x1, y0, y1 = self.cavity
+        return (x1 - x0 + 2 * COVER_FLANGE_X, y1 - y0 + 2 * COVER_FLANGE_Y)
+
+    @property
+    def cover_origin(self) -> tuple[float, float]:
+        """Box-frame x, y of the cover's lower-left corner when fitted."""
+        x0, _, y0, _ = self.cavity
+        return (x0 - COVER_FLANGE_X, y0 - COVER_FLANGE_Y)
+
+    @property
+    def board_origin(self) -> tuple[float, float]:
+        """Cover-frame x, y of the board's lower-left corner (USB end towards +x)."""
+        return (COVER_FLANGE_X + 3.0, COVER_FLANGE_Y + 1.0)
+
+    @property
+    def usb_height(self) -> float:
+        """Straight height of the USB opening above the table."""
+        return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
+
+    def screw_points(self) -> list[tuple[float, float]]:
+        """Cover-frame x, y of the four cover screws (in the end flanges, clear of the USB opening)."""
+        w, h = self.cover_size
+        x = COVER_FLANGE_X / 2
+        y = COVER_FLANGE_Y + 3.0
+        return [(x, y), (x, h - y), (w - x, y), (w - x, h - y)]
+
+    def pin_points(self) -> list[tuple[float, float]]:
+        """Cover-frame x, y of the board's mounting pins (Pico hole pattern: inset 2 mm and 4.8 mm)."""
+        s = self.kit.sensors
+        bx, by = self.board_origin
+        xs = (bx + 2.0, bx + s.board_length_mm - 2.0)
+        ys = (by + 4.8, by + s.board_width_mm - 4.8)
+        return [(x, y) for x in xs for y in ys]
+
+    @property
+    def wire_per_switch(self) -> list[float]:
+        """Length of wire (mm) from each switch, down its shaft and along the channels to the cavity."""
+        x0, x1, y0, y1 = self.cavity
+        cx = (x0 + x1) / 2
+        lengths = []
+        for n in range(1, self.tiles + 1):
+            run = abs(self.lane_x(n) - cx) + abs((y0 + y1) / 2 - self.switch_y) + self.shaft_top
+            lengths.append(run)
+        return lengths
+
+    # --- tray and felt ---------------------------------------------------------------------
+    @property
+    def tray(self) -> tuple[float, float, float, float]:
+        """x0, x1, y0, y1 of the dice tray."""
+        return (self.wall, self.length - self.wall, self.wall, self.deck_front)
+
+    @property
+    def felt(self) -> tuple[float, float]:
+        """Size of the felt recess (x, y)."""
+        x0, x1, y0, y1 = self.tray
+        return (x1 - x0 - 2 * FELT_MARGIN, y1 - y0 - 2 * FELT_MARGIN)
+
+    def die_places(self) -> list[tuple[float, float]]:
+        """Box-frame x, y of the two dice's centres, resting in the tray."""
+        x0, x1, y0, y1 = self.tray
+        yc = (y0 + y1) / 2
+        xc = (x0 + x1) / 2
+        gap = self.die * 0.8
+        return [(xc - gap, yc), (xc + gap, yc)]
+
+
+def layout(kit: Kit) -> Layout:
+    """Dimensions for ``kit``; raise :class:`ShutboxError` for combinations that cannot be built."""
+    box, fit, sensors = kit.box, kit.tile_fit, kit.sensors
+    n = kit.rules.tiles
+    c = fit.clearance_mm
+    wall = box.wall_mm
+    if c > fit.detent_mm - 0.1:
+        raise ShutboxError(
+            f"--clearance {c:g}: too wide for the tile detent ({fit.detent_mm:g} mm) to hold a tile; "
+            f"allowed: > 0 and <= {fit.detent_mm - 0.1:.2f} (or raise --detent)"
+        )
+    if c > 0.8:
+        raise ShutboxError(f"--clearance {c:g}: tiles would rattle in their lanes; allowed: > 0 and <= 0.8")
+    per_tile = TILE_MIN_WIDTH + 2 * FLARE + 2 * c * (1 + SQRT2) + RIB_MIN
+    min_length = 2 * wall + n * per_tile
+    if box.length_mm < min_length:
+        raise ShutboxError(
+            f"--box-length {box.length_mm:g}: too short for {n} tiles of at least {TILE_MIN_WIDTH:g} mm; "
+            f"allowed: >= {math.ceil(min_length * 10) / 10:g} mm for {n} tiles"
+        )
+    pitch = (box.length_mm - 2 * wall) / n
+    tile_width = pitch - RIB_MIN - 2 * FLARE - 2 * c * (1 + SQRT2)
+    deck = TRAVEL + TILE_LENGTH + c + wall
+    die = kit.dice.size_mm
+    min_tray = 2.5 * die
+    min_width = deck + wall + min_tray
+    if box.width_mm < min_width:
+        raise ShutboxError(
+            f"--box-width {box.width_mm:g}: too narrow for the tile deck ({deck:.1f} mm) and a dice tray "
+            f"2.5 dice deep; allowed: >= {math.ceil(min_width * 10) / 10:g} mm"
+        )
+    tray_floor = FLOOR + box.felt_mm
+    lane_floor = box.height_mm - TILE_THICKNESS - c
+    need_sensor_room = (
+        COVER_THICKNESS + STANDOFF + sensors.board_height_mm + 4.0 + (sensors.board_width_mm + 2.0) / 2 + 4.0
+        if sensors.kind != "none" else 0.0
+    )
+    need_sensor_room = max(need_sensor_room, sensors.reed_length_mm + 4.0 if sensors.kind != "none" else 0.0)
+    min_height = max(tray_floor + die + 2.0, TILE_THICKNESS + c + FLOOR + need_sensor_room)
+    if box.height_mm < min_height:
+        raise ShutboxError(
+            f"--box-height {box.height_mm:g}: too low for the tiles, the dice and the sensors; "
+            f"allowed: >= {math.ceil(min_height * 10) / 10:g} mm"
+        )
+    if die > 40 or die < 8:
+        raise ShutboxError(f"--dice-size {die:g}: allowed: 8 to 40 mm")
+    number_size = min(10.0, (tile_width - 3.0) / 1.45, TRAVEL - 8.0)
+    lay = Layout(
+        kit=kit, length=box.length_mm, width=box.width_mm, height=box.height_mm, wall=wall, tiles=n,
+        clearance=c, pitch=pitch, tile_width=tile_width, tile_length=TILE_LENGTH, tile_thickness=TILE_THICKNESS,
+        travel=TRAVEL, deck_front=box.width_mm - deck, lane_floor=lane_floor, tray_floor=tray_floor,
+        felt_floor=FLOOR, number_size=number_size, sensors=sensors.kind != "none", die=die,
+    )
+    if lay.sensors:
+        _check_sensors(lay)
+    return lay
+
+
+def _check_sensors(lay: Layout) -> None:
+    s = lay.kit.sensors
+    d, depth = lay.magnet_pocket
+    if d > lay.tile_width - 2 * (ARM_THICKNESS + SLIT) - 2.0:
+        raise ShutboxError(
+            f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
+            f"{lay.tile_width:.1f} mm tile; allowed: <= {lay.tile_width - 2 * (ARM_THICKNESS + SLIT) - 2.2:.1f}"
+        )
+    if depth + d / 2 > TILE_THICKNESS - SCOOP_DEPTH - 1.0:
+        raise ShutboxError(
+            f"--magnet-height {s.magnet_height_mm:g}: leaves too little plastic over the magnet in a "
+            f"{TILE_THICKNESS:g} mm tile; allowed: <= {TILE_THICKNESS - SCOOP_DEPTH - 1.2 - d / 2:.1f}"
+        )
+    x0, x1, y0, y1 = lay.cavity
+    spare = (y0 - COVER_FLANGE_Y - COVER_GAP) - (lay.switch_y + GROOVE / 2 + 1.5)
+    if spare < 0:
+        raise ShutboxError(
+            f"--board-width {s.board_width_mm:g}: the controller cavity would cut the wire channel; "
+            f"allowed: <= {math.floor((s.board_width_mm + spare) * 10) / 10:g}"
+        )
+    ox = lay.cover_origin[0]
+    if ox < lay.wall + 2.0:
+        raise ShutboxError(f"--board-length {s.board_length_mm:g}: the controller cavity does not fit the box")
+    if lay.shaft_top - s.reed_length_mm < GROOVE + 2.0:
+        raise ShutboxError(f"--reed-length {s.reed_length_mm:g}: the switch shaft is too short for it")

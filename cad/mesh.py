@@ -1,0 +1,76 @@
+"""Triangle meshes from solids, welded into one closed surface, and written as STL or 3MF.
+
+CadQuery's own STL/3MF writers keep every face's vertices apart; slicers then see many loose parts.
+Here OCCT meshes the solid with an absolute chord tolerance, shared vertices are merged and zero-area
+triangles dropped, so each file is one manifold body.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cadquery as cq
+import numpy as np
+import trimesh
+from OCP.BRep import BRep_Tool
+from OCP.BRepMesh import BRepMesh_IncrementalMesh
+from OCP.TopAbs import TopAbs_REVERSED
+from OCP.TopLoc import TopLoc_Location
+
+
+def tessellate(shape: cq.Shape, chord_mm: float, angle_deg: float) -> trimesh.Trimesh:
+    """A welded, cleaned triangle mesh of ``shape`` (absolute chord tolerance in mm)."""
+    BRepMesh_IncrementalMesh(shape.wrapped, chord_mm, False, math.radians(angle_deg), True)
+    verts: list[np.ndarray] = []
+    tris: list[np.ndarray] = []
+    offset = 0
+    for face in shape.Faces():
+        loc = TopLoc_Location()
+        poly = BRep_Tool.Triangulation_s(face.wrapped, loc)
+        if poly is None:
+            continue
+        trsf = loc.Transformation()
+        nodes = np.array([[p.X(), p.Y(), p.Z()] for p in
+                          (poly.Node(i).Transformed(trsf) for i in range(1, poly.NbNodes() + 1))])
+        t = np.array([poly.Triangle(i).Get() for i in range(1, poly.NbTriangles() + 1)], dtype=np.int64) - 1
+        if face.wrapped.Orientation() == TopAbs_REVERSED:
+            t = t[:, [0, 2, 1]]
+        verts.append(nodes)
+        tris.append(t + offset)
+        offset += len(nodes)
+    mesh = trimesh.Trimesh(np.vstack(verts), np.vstack(tris), process=False)
+    return weld(mesh)
+
+
+def weld(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
+    """Merge coincident vertices, drop degenerate and duplicate triangles, fix normals."""
+    mesh.merge_vertices(digits_vertex=5)
+    mesh.update_faces(mesh.nondegenerate_faces(height=1e-7))
+    mesh.update_faces(mesh.unique_faces())
+    mesh.remove_unreferenced_vertices()
+    # Slivers whose three corners merged onto a line leave zero area; drop them and re-merge.
+    area_ok = mesh.area_faces > 1e-10
+    if not area_ok.all():
+        mesh.update_faces(area_ok)
+        mesh.remove_unreferenced_vertices()
+    trimesh.repair.fix_normals(mesh)
+    return mesh
+
+
+def write_mesh(mesh: trimesh.Trimesh, path: Path) -> None:
+    """Write ``mesh`` as binary STL or as 3MF (one object), by the file's extension."""
+    suffix = path.suffix.lower()
+    if suffix == ".stl":
+        mesh.export(str(path), file_type="stl")
+    elif suffix == ".3mf":
+        mesh.export(str(path), file_type="3mf")
+    else:
+        raise ValueError(f"not a mesh format: {path}")
+
+
+def load_mesh(path: Path) -> trimesh.Trimesh:
+    """Read an STL or 3MF back as one mesh (a 3MF scene's objects are concatenated)."""
+    loaded = trimesh.load(str(path), force="mesh", process=True)
+    assert isinstance(loaded, trimesh.Trimesh)
+    return loaded

@@ -1,0 +1,116 @@
+"""The catalogue of printable parts for one kit: names, quantities, what each depends on, how to build it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from shutbox.cad.layout import COVER_THICKNESS, STANDOFF, Layout
+from shutbox.cad.split import SplitPlan, fits
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, kit_as_dict
+
+if TYPE_CHECKING:
+    import cadquery as cq
+
+#: Print settings per kind of part (PrusaSlicer names), shown in the manifest and docs/build.md.
+PRINT_SETTINGS: dict[str, dict[str, Any]] = {
+    "box": {"layer_height_mm": 0.2, "perimeters": 3, "infill": "15% gyroid", "supports": "none",
+            "orientation": "upright, bottom on the bed", "brim": "3 mm if your bed adhesion is weak"},
+    "tile": {"layer_height_mm": 0.15, "perimeters": 3, "infill": "40% gyroid", "supports": "none",
+             "orientation": "foot on the bed, number up"},
+    "die": {"layer_height_mm": 0.15, "perimeters": 4, "infill": "20% gyroid", "supports": "none",
+            "orientation": "6 on the bed"},
+    "cover": {"layer_height_mm": 0.2, "perimeters": 3, "infill": "30% gyroid", "supports": "none",
+              "orientation": "outer face on the bed, pins up"},
+}
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """One printable part: ``quantity`` copies of the same file."""
+
+    name: str
+    kind: str
+    quantity: int
+    inputs: dict[str, Any]  # everything the geometry depends on (the cache key)
+    size: tuple[float, float, float]  # expected print extents, for the bed check before building
+
+
+def _sections(kit: Kit, *names: str) -> dict[str, Any]:
+    data = kit_as_dict(kit)
+    return {name: data[name] for name in names}
+
+
+def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
+    """Every part to print, box pieces first; refuses a bed too small for any of them."""
+    mesh = _sections(kit, "cad")
+    box_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles,
+                  "bed": list(kit.printer.bed_mm)}
+    specs = [PartSpec(p.name, "box", 1, {**box_inputs, "piece": p.name}, p.size) for p in plan.pieces]
+    tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
+    tile_size = (lay.tile_foot + kit.tile_fit.detent_mm, lay.tile_length, lay.tile_thickness)
+    for n in kit.rules.tile_numbers:
+        specs.append(PartSpec(f"tile-{n:02d}", "tile", 1, {**tile_inputs, "number": n}, tile_size))
+    s = kit.dice.size_mm
+    specs.append(PartSpec(f"die-{s:g}mm", "die", 2, {"size": s, **mesh}, (s, s, s)))
+    if lay.sensors:
+        w, h = lay.cover_size
+        specs.append(PartSpec("electronics-cover", "cover", 1, {**_sections(kit, "sensors"), **mesh},
+                              (w, h, COVER_THICKNESS + STANDOFF + 2.5)))
+    bed = kit.printer.bed_mm
+    for spec in sorted(specs, key=lambda p: min(p.size[:2])):
+        if fits(spec.size, bed) is None:
+            a, b, c = spec.size
+            raise ShutboxError(
+                f"--bed {kit.printer.bed}: too small for the {spec.kind} ({a:.1f} x {b:.1f} x {c:.1f} mm); "
+                f"allowed: a bed that holds it"
+            )
+    return specs
+
+
+class Builder:
+    """Builds parts for one kit, sharing the one-piece box between the box pieces."""
+
+    def __init__(self, kit: Kit, lay: Layout, plan: SplitPlan) -> None:
+        self.kit, self.lay, self.plan = kit, lay, plan
+        self._box: cq.Shape | None = None
+
+    def whole_box(self) -> cq.Shape:
+        if self._box is None:
+            from shutbox.cad.box import build_box
+
+            self._box = build_box(self.lay)
+        return self._box
+
+    def build(self, spec: PartSpec) -> tuple[cq.Shape, list[cq.Shape]]:
+        """(the part as printed, its copies in their assembled places)."""
+        import cadquery as cq
+
+        lay = self.lay
+        if spec.kind == "box":
+            from shutbox.cad.split import cut_piece, print_piece
+
+            piece = next(p for p in self.plan.pieces if p.name == spec.name)
+            placed = cut_piece(lay, self.whole_box(), self.plan, piece)
+            return print_piece(piece, placed), [placed]
+        if spec.kind == "tile":
+            from shutbox.cad.tiles import build_tile, place_tile
+
+            n = spec.inputs["number"]
+            tile = build_tile(lay, n)
+            return tile, [place_tile(lay, tile, n)]
+        if spec.kind == "die":
+            from shutbox.cad.dice import build_die, print_die
+
+            size = spec.inputs["size"]
+            die = build_die(size)
+            z = lay.tray_floor + size / 2
+            places = [die.translate(cq.Vector(x, y, z)) for x, y in lay.die_places()]
+            return print_die(die, size), places
+        if spec.kind == "cover":
+            from shutbox.cad.cover import build_cover, place_cover
+
+            cover = build_cover(lay)
+            return cover, [place_cover(lay, cover)]
+        raise KeyError(spec.kind)

@@ -1,0 +1,82 @@
+"""Small solids every part is made of: the shipped font, engraved text, 45-degree roofs and prisms.
+
+Every overhang the parts have is at most 45 degrees: pockets and channels open at the bottom of
+a part get a gabled or conical roof instead of a flat ceiling, so nothing needs support material.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import cadquery as cq
+
+from shutbox.errors import ShutboxError
+
+FONT_NAME = "DejaVuSans-Bold.ttf"
+
+
+@cache
+def font_path() -> Path:
+    """The font the numbers are cut in, shipped in ``shutbox.cad/fonts``; missing is an error, not a fallback."""
+    path = Path(str(resources.files("shutbox.cad").joinpath("fonts", FONT_NAME)))
+    if not path.is_file() or path.stat().st_size < 10_000:
+        raise ShutboxError(f"font {path} is missing; reinstall shutbox (CadQuery would silently use another font)")
+    return path
+
+
+@cache
+def font_digest() -> str:
+    return hashlib.sha256(font_path().read_bytes()).hexdigest()[:16]
+
+
+def text_solid(label: str, size: float, depth: float, x: float, y: float, z_top: float) -> cq.Shape:
+    """The number ``label`` as a solid ``depth`` deep below ``z_top``, centred on (x, y), read from -y."""
+    solid = (
+        cq.Workplane("XY")
+        .text(label, size, depth, fontPath=str(font_path()), halign="center", valign="center")
+        .val()
+    )
+    bb = solid.BoundingBox()
+    # CadQuery centres on the font metrics; centre on the glyphs' own box so layout and checks agree.
+    return solid.translate(cq.Vector(x - (bb.xmin + bb.xmax) / 2, y - (bb.ymin + bb.ymax) / 2, z_top - bb.zmax))
+
+
+def prism_xy(points: list[tuple[float, float]], z0: float, z1: float) -> cq.Shape:
+    """A vertical prism over a closed polygon in plan."""
+    return cq.Workplane("XY").workplane(offset=z0).polyline(points).close().extrude(z1 - z0).val()
+
+
+def gabled_channel_x(x0: float, x1: float, yc: float, width: float, height: float) -> cq.Shape:
+    """A channel along x open at z=0: ``height`` straight, then a 45-degree roof."""
+    h = width / 2
+    profile = [(yc - h, -1.0), (yc + h, -1.0), (yc + h, height), (yc, height + h), (yc - h, height)]
+    return cq.Workplane("YZ").workplane(offset=x0).polyline(profile).close().extrude(x1 - x0).val()
+
+
+def gabled_channel_y(y0: float, y1: float, xc: float, width: float, height: float) -> cq.Shape:
+    """A channel along y open at z=0: ``height`` straight, then a 45-degree roof."""
+    h = width / 2
+    profile = [(xc - h, -1.0), (xc + h, -1.0), (xc + h, height), (xc, height + h), (xc - h, height)]
+    # XZ workplane extrudes towards -y.
+    return cq.Workplane("XZ").workplane(offset=-y1).polyline(profile).close().extrude(y1 - y0).val()
+
+
+def coned_hole(x: float, y: float, radius: float, z0: float, z1: float) -> cq.Shape:
+    """A vertical hole from ``z0`` up to ``z1`` with a 45-degree conical top above ``z1``."""
+    cyl = cq.Solid.makeCylinder(radius, z1 - z0, cq.Vector(x, y, z0))
+    cone = cq.Solid.makeCone(radius, 0.0, radius, cq.Vector(x, y, z1 - 1e-3))
+    return cyl.fuse(cone).clean()
+
+
+def compound(shapes: list[cq.Shape]) -> cq.Shape:
+    return cq.Compound.makeCompound(shapes)
+
+
+def cut_all(body: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
+    """``body`` minus every tool, in one boolean (much faster and sturdier than one cut per tool)."""
+    if not tools:
+        return body
+    return body.cut(*tools).clean()

@@ -1,0 +1,313 @@
+"""Splitting the box to fit the printer bed: plan the fewest pieces, then cut them with dovetail keys.
+
+Cuts across the long side fall on the ribs between lanes (never through a lane); cuts along it fall
+in the tray. Each cut carries dovetail keys on the left (or front) piece that drop into matching
+pockets in its neighbour: tall keys under the deck, whose tops slope at 45 degrees so the pockets
+need no support, and flat keys in the tray floor under the felt. Planning is pure arithmetic, so a
+bed that is too small is refused before any geometry is built.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from shutbox.cad.layout import (
+    COVER_FLANGE_X,
+    COVER_GAP,
+    FELT_MARGIN,
+    FLOOR,
+    GROOVE,
+    JOINT_ANGLE,
+    JOINT_DEPTH,
+    JOINT_ROOT,
+    Layout,
+)
+from shutbox.errors import ShutboxError
+
+if TYPE_CHECKING:
+    import cadquery as cq
+
+EPS = 1e-6
+MAX_ROWS = 3
+
+
+@dataclass(frozen=True)
+class Key:
+    """One dovetail key across a cut. ``axis`` 'x': the cut is the plane x = ``at`` (key points +x)."""
+
+    axis: str
+    at: float
+    centre: float  # position along the cut (y for an 'x' cut, x for a 'y' cut)
+    top: float  # z of the key's top at the cut face
+    sloped: bool  # top falls at 45 degrees towards the tip (deck keys)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One printed piece: a cell of the grid of cuts, with its extents as printed."""
+
+    name: str
+    column: int
+    row: int
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    size: tuple[float, float, float]  # x, y, z extent including the keys it carries
+    rotate: bool  # printed turned 90 degrees about z to fit the bed
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    xs: tuple[float, ...]  # cut positions along x
+    ys: tuple[float, ...]  # cut positions along y
+    pieces: tuple[Piece, ...]
+    keys: tuple[Key, ...]
+
+
+def fits(size: tuple[float, float, float], bed: tuple[float, float, float]) -> bool | None:
+    """None if ``size`` does not fit the bed; otherwise whether it must be turned 90 degrees."""
+    a, b, h = size
+    bw, bh, bz = bed
+    if h > bz + EPS:
+        return None
+    if a <= bw + EPS and b <= bh + EPS:
+        return False
+    if a <= bh + EPS and b <= bw + EPS:
+        return True
+    return None
+
+
+def allowed_x_cuts(lay: Layout) -> list[float]:
+    """Ribs between lanes that a cut may pass through (not through the controller cavity and its cover)."""
+    ribs = [lay.wall + lay.pitch * k for k in range(1, lay.tiles)]
+    if lay.sensors:
+        limit = lay.cover_origin[0] - COVER_GAP - JOINT_DEPTH - 4.0
+        ribs = [r for r in ribs if r < limit]
+    return ribs
+
+
+def y_cut_range(lay: Layout) -> tuple[float, float]:
+    """Where a cut along the box may fall: across the tray, clear of its walls."""
+    return (lay.wall + FELT_MARGIN + 15.0, lay.deck_front - FELT_MARGIN - 15.0)
+
+
+def _x_spans(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
+    edges = (0.0, *cuts, lay.length)
+    return [edges[i + 1] - edges[i] + (JOINT_DEPTH if i < len(cuts) else 0.0) for i in range(len(edges) - 1)]
+
+
+def _y_spans(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
+    edges = (0.0, *cuts, lay.width)
+    return [edges[i + 1] - edges[i] + (JOINT_DEPTH if i < len(cuts) else 0.0) for i in range(len(edges) - 1)]
+
+
+def _best_x(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
+    """Cuts giving ``count`` columns each at most ``limit`` long, as even as possible."""
+    best: tuple[float, tuple[float, ...]] | None = None
+    for cuts in itertools.combinations(allowed_x_cuts(lay), count - 1):
+        worst = max(_x_spans(lay, cuts))
+        if worst <= limit + EPS and (best is None or worst < best[0] - EPS):
+            best = (worst, cuts)
+    return best[1] if best else None
+
+
+def _best_y(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
+    """Cuts giving ``count`` rows each at most ``limit`` deep: even rows, kept inside the tray."""
+    if count == 1:
+        return () if lay.width <= limit + EPS else None
+    lo, hi = y_cut_range(lay)
+    if lo > hi:
+        return None
+    even = (lay.width + (count - 1) * JOINT_DEPTH) / count
+    cuts = []
+    for k in range(1, count):
+        cuts.append(min(max(k * (even - JOINT_DEPTH), lo), hi))
+    cuts_t = tuple(cuts)
+    if any(b - a < 20.0 for a, b in itertools.pairwise((0.0, *cuts_t, lay.width))):
+        return None
+    if max(_y_spans(lay, cuts_t)) > limit + EPS:
+        # Even rows break the limit at the clamped ends; push the last cut back as far as allowed.
+        return None
+    return cuts_t
+
+
+def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
+    """The fewest pieces (a grid of cuts) whose every piece fits ``bed``; refuse a bed that cannot work."""
+    bw, bh, bz = bed
+    if lay.height > bz + EPS:
+        raise ShutboxError(
+            f"--bed {_bed(bed)}: the box is {lay.height:g} mm tall and the bed takes {bz:g} mm; "
+            f"allowed: a bed at least {lay.height:g} mm high"
+        )
+    long_side, short_side = max(bw, bh), min(bw, bh)
+    options = []
+    for nx in range(1, lay.tiles + 1):
+        for ny in range(1, MAX_ROWS + 1):
+            for lim_x, lim_y in ((long_side, short_side), (short_side, long_side)):
+                xs = _best_x(lay, nx, lim_x)
+                ys = _best_y(lay, ny, lim_y)
+                if xs is not None and ys is not None:
+                    worst = max(max(_x_spans(lay, xs)), max(_y_spans(lay, ys)))
+                    options.append((nx * ny, ny, worst, xs, ys))
+    if not options:
+        raise ShutboxError(
+            f"--bed {_bed(bed)}: too small to print the box in up to {lay.tiles} x {MAX_ROWS} pieces "
+            f"(a piece must hold a whole lane, {lay.pitch + lay.wall + JOINT_DEPTH:.0f} mm); allowed: a larger bed"
+        )
+    _, _, _, xs, ys = min(options, key=lambda o: (o[0], o[1], o[2]))
+    pieces = []
+    x_edges = (0.0, *xs, lay.length)
+    y_edges = (0.0, *ys, lay.width)
+    x_spans, y_spans = _x_spans(lay, xs), _y_spans(lay, ys)
+    for j in range(len(y_edges) - 1):
+        for i in range(len(x_edges) - 1):
+            size = (x_spans[i], y_spans[j], lay.height)
+            rotate = fits(size, bed)
+            assert rotate is not None, "planner chose a piece that does not fit"
+            pieces.append(Piece(
+                name=_piece_name(lay, xs, ys, i, j), column=i, row=j, x0=x_edges[i], x1=x_edges[i + 1],
+                y0=y_edges[j], y1=y_edges[j + 1], size=size, rotate=rotate,
+            ))
+    return SplitPlan(xs=xs, ys=ys, pieces=tuple(pieces), keys=tuple(_keys(lay, xs, ys)))
+
+
+def _bed(bed: tuple[float, float, float]) -> str:
+    return "x".join(f"{v:g}" for v in bed)
+
+
+def _piece_name(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...], i: int, j: int) -> str:
+    if not xs and not ys:
+        return "box"
+    parts = ["box"]
+    if ys:
+        rows = ["front", "back"] if len(ys) == 1 else ["front", "middle", "back"]
+        parts.append(rows[j])
+    if xs:
+        edges = (0.0, *xs, lay.length)
+        first = round((edges[i] - lay.wall) / lay.pitch) + 1
+        last = round((edges[i + 1] - lay.wall) / lay.pitch)
+        parts.append(f"tiles-{max(first, 1)}-{min(last, lay.tiles)}")
+    return "-".join(parts)
+
+
+def key_half_widths() -> tuple[float, float]:
+    """Half width of a dovetail key at its root and at its tip."""
+    root = JOINT_ROOT / 2
+    return root, root + JOINT_DEPTH * math.tan(math.radians(JOINT_ANGLE))
+
+
+def _keys(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...]) -> list[Key]:
+    keys: list[Key] = []
+    _, tip = key_half_widths()
+    room = tip + 2.0
+    y_edges = (0.0, *ys, lay.width)
+    x_edges = (0.0, *xs, lay.length)
+    deck_top = lay.lane_floor - 3.0
+    floor_lo = lay.wall + FELT_MARGIN + room
+    floor_hi = lay.deck_front - FELT_MARGIN - room
+    for x in xs:
+        for y0, y1 in itertools.pairwise(y_edges):
+            lo, hi = max(y0 + room, floor_lo), min(y1 - room, floor_hi)
+            if hi >= lo:
+                keys.append(Key("x", x, (lo + hi) / 2, FLOOR, False))
+            # Under the deck, on either side of the wire channel.
+            d_lo, d_hi = max(y0, lay.deck_front) + room, y1 - room
+            if d_hi <= d_lo:
+                continue
+            if lay.sensors:
+                g0, g1 = lay.switch_y - GROOVE / 2 - room, lay.switch_y + GROOVE / 2 + room
+                spans = [(d_lo, min(d_hi, g0)), (max(d_lo, g1), d_hi)]
+            else:
+                mid = (d_lo + d_hi) / 2
+                spans = [(d_lo, mid), (mid, d_hi)]
+            for a, b in spans:
+                if b >= a:
+                    keys.append(Key("x", x, (a + b) / 2, deck_top, True))
+    for y in ys:
+        for x0, x1 in itertools.pairwise(x_edges):
+            lo = max(x0, lay.wall + FELT_MARGIN) + room
+            hi = min(x1, lay.length - lay.wall - FELT_MARGIN) - room
+            if hi < lo:
+                continue
+            n = max(1, min(3, int((hi - lo) // 60) + 1))
+            for k in range(n):
+                keys.append(Key("y", y, lo + (hi - lo) * (k + 0.5) / n if n > 1 else (lo + hi) / 2, FLOOR, False))
+    assert all(k.top > 0 for k in keys) and COVER_FLANGE_X > 0
+    return keys
+
+
+def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
+    """The key (``grow`` = 0) or its pocket (``grow`` = the joint clearance) as a solid in the box frame."""
+    import cadquery as cq
+
+    root, tip = key_half_widths()
+    a, c, d = key.at, key.centre, JOINT_DEPTH
+    g_side = grow / math.cos(math.radians(JOINT_ANGLE)) if grow else 0.0
+    # Plan in (along the key, across the key), then mapped to x/y.
+    plan = [(-1.0, -root - g_side), (d + grow, -tip - g_side), (d + grow, tip + g_side), (-1.0, root + g_side)]
+    if key.sloped:
+        top = key.top + grow * math.sqrt(2.0)
+        side = [(-1.0, -1.0), (d + 2.0, -1.0), (d + 2.0, top - (d + 2.0)), (-1.0, top + 1.0)]
+    else:
+        top = key.top if not grow else key.top + 5.0
+        side = [(-1.0, -1.0), (d + 2.0, -1.0), (d + 2.0, top), (-1.0, top)]
+    if key.axis == "x":
+        plan_xy = [(a + u, c + v) for u, v in plan]
+        side_shape = (cq.Workplane("XZ").workplane(offset=-(c + 20.0)).polyline([(a + u, z) for u, z in side])
+                      .close().extrude(-40.0).val())
+    else:
+        plan_xy = [(c + v, a + u) for u, v in plan]
+        side_shape = (cq.Workplane("YZ").workplane(offset=c - 20.0).polyline([(a + u, z) for u, z in side])
+                      .close().extrude(40.0).val())
+    column = cq.Workplane("XY").workplane(offset=-2.0).polyline(plan_xy).close().extrude(key.top + 20.0).val()
+    return column.intersect(side_shape)
+
+
+def _owner(plan: SplitPlan, key: Key) -> tuple[Piece, Piece]:
+    """The piece carrying ``key`` and the piece holding its pocket."""
+    def find(pred):
+        return next(p for p in plan.pieces if pred(p))
+
+    if key.axis == "x":
+        carrier = find(lambda p: abs(p.x1 - key.at) < EPS and p.y0 <= key.centre <= p.y1)
+        holder = find(lambda p: abs(p.x0 - key.at) < EPS and p.y0 <= key.centre <= p.y1)
+    else:
+        carrier = find(lambda p: abs(p.y1 - key.at) < EPS and p.x0 <= key.centre <= p.x1)
+        holder = find(lambda p: abs(p.y0 - key.at) < EPS and p.x0 <= key.centre <= p.x1)
+    return carrier, holder
+
+
+def cut_piece(lay: Layout, box: cq.Shape, plan: SplitPlan, piece: Piece) -> cq.Shape:
+    """Piece ``piece`` of the one-piece ``box``, in the box frame (assembled place), keys and pockets cut."""
+    import cadquery as cq
+
+    if len(plan.pieces) == 1:
+        return box
+    region = cq.Solid.makeBox(piece.x1 - piece.x0, piece.y1 - piece.y0, lay.height + 2.0,
+                              cq.Vector(piece.x0, piece.y0, -1.0))
+    add, remove = [], []
+    for key in plan.keys:
+        carrier, holder = _owner(plan, key)
+        if carrier is piece:
+            add.append(key_solid(key))
+        elif holder is piece:
+            remove.append(key_solid(key, lay.kit.cad.joint_clearance_mm))
+    if add:
+        region = region.fuse(*add).clean()
+    if remove:
+        region = region.cut(*remove).clean()
+    return box.intersect(region).clean()
+
+
+def print_piece(piece: Piece, solid: cq.Shape) -> cq.Shape:
+    """A piece moved (and turned, if the plan says so) to lie on the bed from the origin."""
+    import cadquery as cq
+
+    if piece.rotate:
+        solid = solid.rotate(cq.Vector(0, 0, 0), cq.Vector(0, 0, 1), 90)
+    bb = solid.BoundingBox()
+    return solid.translate(cq.Vector(-bb.xmin, -bb.ymin, -bb.zmin))
