@@ -49,7 +49,7 @@ def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser
             s.flag,
             dest=s.dest,
             default=None,
-            metavar=s.name.upper() if s.choices is None else None,
+            metavar=s.name.upper() if s.choices is None else "{" + ",".join(_default(c) for c in s.choices) + "}",
             help=f"{s.help} [{allowed}; default {_default(s.default)}]",
             **extra,
         )

@@ -10,6 +10,22 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _publish(path: Path) -> None:
+    """Give a staged file or folder the permissions a normally created one would have."""
+    mask = _umask()
+    if path.is_dir():
+        for item in [path, *path.rglob("*")]:
+            item.chmod((0o777 if item.is_dir() else 0o666) & ~mask)
+    else:
+        path.chmod(0o666 & ~mask)
+
+
 @contextmanager
 def staged_dir(out: Path) -> Iterator[Path]:
     """Yield an empty temporary folder beside ``out``; on success it replaces ``out``.
@@ -25,6 +41,7 @@ def staged_dir(out: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    _publish(tmp)
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
@@ -47,4 +64,5 @@ def staged_file(path: Path) -> Iterator[Path]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    _publish(tmp)
     os.replace(tmp, path)
