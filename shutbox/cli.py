@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from shutbox import __version__
 from shutbox.errors import ShutboxError
-from shutbox.model import SETTINGS
+from shutbox.model import SETTINGS, Setting
 
 #: Modules providing ``register(subparsers, common_parents)``, in the order shown in --help.
 COMMAND_MODULES: list[str] = [
@@ -49,11 +49,19 @@ def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser
             s.flag,
             dest=s.dest,
             default=None,
-            metavar=s.name.upper() if s.choices is None else "{" + ",".join(_default(c) for c in s.choices) + "}",
+            metavar=_metavar(s),
             help=f"{s.help} [{allowed}; default {_default(s.default)}]",
             **extra,
         )
     return rules, kit
+
+
+def _metavar(s: Setting) -> str:
+    if s.choices is not None:
+        return "{" + ",".join(_default(c) for c in s.choices) + "}"
+    if s.allowed() == "on, off":
+        return "{on,off}"
+    return s.name.upper()
 
 
 def _default(value: object) -> str:
