@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: kit test bench lint clean
+.PHONY: kit test bench lint clean firmware-typecheck
 
 kit: $(VENV)/.installed
 	$(BIN)/shutbox kit --out out/
@@ -16,6 +16,12 @@ bench: $(VENV)/.installed-dev
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+
+# Type-check the MicroPython firmware against the Pico stubs, kept apart from the host's packages.
+firmware-typecheck: $(VENV)/.installed-dev
+	$(BIN)/python -m pip install --quiet --no-user --upgrade --target .cache/firmware-typings \
+		-r firmware/stubs-requirements.txt
+	$(BIN)/pyright -p firmware/pyrightconfig.json
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

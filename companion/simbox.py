@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shutbox.companion.protocol import Message, Rejected, StreamDecoder, command
-
 from shutbox.errors import ShutboxError
 from shutbox.firmware_bundle import DEVICE_DIR, firmware_dir
 from shutbox.firmware_plan import PinMap, config_module, pin_map
@@ -55,19 +54,26 @@ def sim_dir() -> Path:
 
 
 class SimBox:
-    """One running simulated box. Use as a context manager, or call :meth:`start` and :meth:`close`."""
+    """One running simulated box. Use as a context manager, or call :meth:`start` and :meth:`close`.
+
+    With ``connect`` (the default) the box's own :attr:`link` is opened before the firmware starts, so
+    it sees every line from the hello on. A client that opens :attr:`port` itself (``connect=False``)
+    misses what was sent before it opened the port, as with a real board; it can ask for a hello.
+    """
 
     def __init__(self, kit: Kit | None = None, *, shut: Iterable[int] = (), button_held: bool = False,
-                 bundle: Path | None = None, micropython: str | None = None) -> None:
+                 bundle: Path | None = None, micropython: str | None = None, connect: bool = True) -> None:
         self.kit = kit or Kit()
         self.pins: PinMap = pin_map(self.kit)
         self.bundle = bundle
         self.micropython = micropython or find_micropython()
         self._initial_shut = set(shut)
+        self._connect = connect
         self._button_held = button_held
         self.process: subprocess.Popen[bytes] | None = None
         self.port = ""
         self._slave = -1
+        self._master = -1
         self._ctl = -1
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self._link: serial.Serial | None = None
@@ -87,12 +93,16 @@ class SimBox:
         else:
             script = Path(self.bundle) / DEVICE_DIR / "main.py"
             path = [sim_dir()]
-        master, self._slave = os.openpty()
+        self._master, self._slave = os.openpty()
+        master = self._master
         tty.setraw(self._slave)  # no echo, no CR/LF translation until a client opens the port
         ctl_read, self._ctl = os.pipe()
         levels = [self._tile_command(n, n in self._initial_shut) for n in self.pins_tiles()]
         if self.pins.button is not None:
             levels.append(self._button_command(self._button_held))
+        self.port = os.ttyname(self._slave)
+        if self._connect:  # before the firmware starts: opening a port discards what is waiting on it
+            self._link = self.open_serial()
         env = dict(os.environ)
         env.update({
             "MICROPYPATH": os.pathsep.join(str(p) for p in path),
@@ -110,9 +120,8 @@ class SimBox:
                 pass_fds=(ctl_read,), env=env, cwd=tmp,
             )
         finally:
-            os.close(master)
+            # the master end stays open here too, so what the firmware wrote stays readable after it ends
             os.close(ctl_read)
-        self.port = os.ttyname(self._slave)
         return self
 
     def close(self) -> None:
@@ -128,10 +137,10 @@ class SimBox:
                 except subprocess.TimeoutExpired:
                     self.process.kill()
                     self.process.wait()
-        for fd in (self._ctl, self._slave):
+        for fd in (self._ctl, self._slave, self._master):
             if fd >= 0:
                 os.close(fd)
-        self._ctl = self._slave = -1
+        self._ctl = self._slave = self._master = -1
         if getattr(self, "_stderr", None) is not None:
             self._stderr.close()
         if self._tmp is not None:

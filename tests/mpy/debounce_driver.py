@@ -19,7 +19,7 @@ def events(changed, stable, count):
     out = []
     for i in range(count):
         if changed >> i & 1:
-            out.append("%d %s" % (i + 1, "shut" if stable >> i & 1 else "open"))
+            out.append(str(i + 1) + (" shut" if stable >> i & 1 else " open"))
     return out
 
 
