@@ -50,7 +50,10 @@ def frame(seq: int, body: str) -> bytes:
 
 def bits_text(bits: int, count: int) -> str:
     """``count`` characters, the first for bit 0: ``1`` where the bit is set."""
-    return "".join("1" if (bits >> i) & 1 else "0" for i in range(count))
+    out = bytearray(count)
+    for i in range(count):
+        out[i] = 49 if (bits >> i) & 1 else 48
+    return out.decode()
 
 
 def hello(seq: int, firmware: str, tiles: int, board: str, tile_input: str, button: bool, debounce_ms: int) -> bytes:
