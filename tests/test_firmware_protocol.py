@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -151,3 +153,13 @@ def test_a_flipped_bit_never_passes_as_a_different_message(message, position, bi
     except Rejected:
         return
     assert decoded == message  # only a flip that changes nothing the decoder reads may pass
+
+
+def test_the_example_session_in_the_protocol_document_decodes():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    lines = re.findall(r"^SB1 \d+ .*$", doc, re.M)
+    assert len(lines) >= 5
+    decoder = StreamDecoder()
+    messages = decoder.feed("".join(line + "\r\n" for line in lines).encode())
+    assert not [m for m in messages if isinstance(m, Rejected)]
+    assert decoder.missed == 0
