@@ -5,13 +5,13 @@ latest snapshot of the box, so an unplug, a replug or a restart of the scorekeep
 
 - Before a turn's first throw the box must show the board the turn starts from (every tile open,
   or, in the long game, the board as the last turn left it); until then the player is asked to
-  put the tiles right and no throw is taken.
+  put the tiles right (kind ``setup``) and no throw is taken.
 - After a throw, the tiles changed since the throw are the move in progress: shut tiles (or,
   uncovering in the long game, reopened tiles) that add up to less than the throw are *partial*;
   once they add up to the throw the move is *complete* and becomes a ``shut``/``open`` event.
-- Tiles that overshoot the throw, a scored tile reopened, tiles moved with no throw, or a move the
-  rules refuse (too many tiles) are *flagged* with the reason; reopening the offending tiles puts
-  the box right and clears the flag.
+- Tiles that overshoot the throw, a partial move no open tile can complete, a scored tile
+  reopened (or, uncovering, a tile shut), tiles moved with no throw, or a move the rules refuse
+  (too many tiles) are *flagged* with the reason; putting the offending tiles back clears the flag.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from typing import Literal
 
 from shutbox.companion import events as ev
 from shutbox.companion.game import UNCOVER, Game
-from shutbox.companion.rules import IllegalMove, check_move, plus
+from shutbox.companion.rules import IllegalMove, check_move, legal_moves, plus
 
 VerdictKind = Literal["idle", "setup", "partial", "complete", "flag", "over"]
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the box means right now; ``event`` is set when a move is complete."""
+    """What the box means right now; ``tiles`` are the tiles concerned, ``event`` is set when a move is complete."""
 
     kind: VerdictKind
     message: str
@@ -41,6 +41,15 @@ def _names(tiles: Iterable[int]) -> str:
     items = sorted(tiles)
     word = "tile" if len(items) == 1 else "tiles"
     return f"{word} {', '.join(str(t) for t in items)}"
+
+
+def _them(tiles: Iterable[int]) -> str:
+    return "it" if len(list(tiles)) == 1 else "them"
+
+
+def _sum(tiles: Iterable[int]) -> str:
+    items = sorted(tiles)
+    return f"{plus(items)} = {sum(items)}" if len(items) > 1 else f"tile {items[0]}"
 
 
 def expected_shut(game: Game) -> frozenset[int]:
@@ -60,37 +69,52 @@ def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
     uncovering = game.phase == UNCOVER
     if game.current_turn is None:
         if box != board_shut:
-            wrong = box ^ board_shut
-            want = "open" if not board_shut else "set the box as the last turn left it:"
-            return Verdict("setup", f"{player}'s turn: {want} {_names(wrong)} first", tuple(sorted(wrong)))
+            steps = []
+            if box - board_shut:
+                steps.append(f"open {_names(box - board_shut)}")
+            if board_shut - box:
+                steps.append(f"shut {_names(board_shut - box)}")
+            start = "the board as the last turn left it" if board_shut else "every tile open"
+            return Verdict("setup", f"{player}'s turn starts with {start}: {' and '.join(steps)} first",
+                           tuple(sorted(box ^ board_shut)))
         return Verdict("idle", f"{player}: throw the dice")
-    moved_wrong_way = (board_shut - box) if not uncovering else (box - board_shut)
-    moved = (box - board_shut) if not uncovering else (board_shut - box)
-    verb = "uncovered" if uncovering else "shut"
-    if moved_wrong_way:
-        undo_word = "shut" if not uncovering else "open"
-        wrong = "reopened" if not uncovering else "shut again"
-        return Verdict("flag", f"{_names(moved_wrong_way)} {wrong}: {undo_word} "
-                               f"{'it' if len(moved_wrong_way) == 1 else 'them'} again", tuple(sorted(moved_wrong_way)))
+    # Tiles moved the wrong way: a scored tile reopened, or (uncovering) a tile shut.
+    wrong_way = (box - board_shut) if uncovering else (board_shut - box)
+    moved = (board_shut - box) if uncovering else (box - board_shut)
+    if wrong_way:
+        if uncovering:
+            why = f"{_names(wrong_way)} shut: {player} uncovers tiles, open {_them(wrong_way)} again"
+        else:
+            why = f"{_names(wrong_way)} reopened: {'it was' if len(wrong_way) == 1 else 'they were'} " \
+                  f"shut earlier, shut {_them(wrong_way)} again"
+        return Verdict("flag", why, tuple(sorted(wrong_way)))
+    verb, undo = ("uncover", "shut") if uncovering else ("shut", "open")
     pending = game.pending
     if pending is None or pending.total is None:
         if moved:
-            return Verdict("flag", f"{_names(moved)} {verb} with no throw: put "
-                                   f"{'it' if len(moved) == 1 else 'them'} back and throw first", tuple(sorted(moved)))
+            return Verdict("flag", f"{_names(moved)} {verb + ('ed' if uncovering else '')} with no throw: "
+                                   f"{undo} {_them(moved)} again and enter the throw first", tuple(sorted(moved)))
         return Verdict("idle", f"{player}: throw the dice")
     throw = pending.total
     total = sum(moved)
-    if total < throw:
-        if moved:
-            return Verdict("partial", f"{plus(moved)} = {total} of {throw}", tuple(sorted(moved)))
-        return Verdict("idle", f"{player}: {'uncover' if uncovering else 'shut'} tiles adding up to {throw}")
+    put_back = f"{undo} {_names(moved)} again"
+    if not moved:
+        return Verdict("idle", f"{player}: {verb} tiles adding up to {throw}")
     if total > throw:
-        return Verdict("flag", f"{plus(moved)} = {total}, the throw was {throw}: reopen "
-                               f"{_names(moved)} and try again", tuple(sorted(moved)))
+        return Verdict("flag", f"{_sum(moved)}, the throw was {throw}: {put_back}", tuple(sorted(moved)))
     words = ("uncover", "open") if uncovering else ("shut", "shut")
-    try:
-        check_move(game.rules, game.in_play, throw, sorted(moved), *words)
-    except IllegalMove as exc:
-        return Verdict("flag", f"{exc}: put {_names(moved)} back", tuple(sorted(moved)))
-    event = ev.uncover(*sorted(moved)) if uncovering else ev.shut(*sorted(moved))
-    return Verdict("complete", f"{verb} {plus(moved)} = {throw}", tuple(sorted(moved)), event)
+    if total == throw:
+        try:
+            check_move(game.rules, game.in_play, throw, sorted(moved), *words)
+        except IllegalMove as exc:
+            return Verdict("flag", f"{exc}: {put_back}", tuple(sorted(moved)))
+        event = ev.uncover(*sorted(moved)) if uncovering else ev.shut(*sorted(moved))
+        return Verdict("complete", f"{verb} {plus(moved)} = {throw}", tuple(sorted(moved)), event)
+    if not any(moved <= set(m) for m in legal_moves(game.rules, game.in_play, throw)):
+        limit = game.rules.max_tiles_per_throw
+        if limit is not None and len(moved) >= limit:
+            why = f"at most {limit} tiles may be {words[1]} with one throw"
+        else:
+            why = f"no {'shut' if uncovering else 'open'} tiles left add up to the {throw - total} missing"
+        return Verdict("flag", f"{_sum(moved)} cannot make {throw} ({why}): {put_back}", tuple(sorted(moved)))
+    return Verdict("partial", f"{_sum(moved)} of {throw}", tuple(sorted(moved)))

@@ -9,6 +9,12 @@ other end's name, :attr:`SimBox.port`, opens with ``serial.Serial`` like a real 
         link = box.open_serial()       # or give box.port to the scorekeeper
         box.set_tile(3, shut=True)
         box.press_button()
+
+:attr:`SimBox.port` is a symbolic link to the pseudo-terminal (:attr:`SimBox.device`), so it keeps its
+name when :meth:`SimBox.unplug` and :meth:`SimBox.replug` stand in for pulling the USB cable and
+plugging it back: unplugging stops the firmware and hangs up the terminal (the host's reads fail and
+the port name vanishes); replugging starts the firmware afresh on a new terminal behind the same name.
+The switches keep their positions meanwhile, and may be moved while unplugged.
 """
 
 from __future__ import annotations
@@ -67,11 +73,13 @@ class SimBox:
         self.pins: PinMap = pin_map(self.kit)
         self.bundle = bundle
         self.micropython = micropython or find_micropython()
-        self._initial_shut = set(shut)
+        self._shut = set(shut)  # the switches' positions, kept across unplugging
         self._connect = connect
         self._button_held = button_held
         self.process: subprocess.Popen[bytes] | None = None
-        self.port = ""
+        self.port = ""  #: the name to open: a symbolic link to the current pseudo-terminal
+        self.device = ""  #: the current pseudo-terminal
+        self.plugs = 0  #: how many times the firmware was started
         self._slave = -1
         self._master = -1
         self._ctl = -1
@@ -85,6 +93,26 @@ class SimBox:
     def start(self) -> SimBox:
         """Start the firmware on a fresh pseudo-terminal."""
         self._tmp = tempfile.TemporaryDirectory(prefix="shutbox-sim-")
+        self._plug()
+        return self
+
+    def unplug(self) -> None:
+        """Pull the cable: stop the firmware and hang up its terminal; :attr:`port` no longer exists."""
+        if self._link is not None:
+            self._link.close()
+            self._link = None
+        if self.port:
+            Path(self.port).unlink(missing_ok=True)
+        self._stop_process()
+
+    def replug(self) -> None:
+        """Plug the cable back in: the firmware starts again behind the same :attr:`port`."""
+        if self.running():
+            raise RuntimeError("the simulated box is plugged in")
+        self._plug()
+
+    def _plug(self) -> None:
+        assert self._tmp is not None
         tmp = Path(self._tmp.name)
         if self.bundle is None:
             (tmp / "boxcfg.py").write_text(config_module(self.pins), encoding="utf-8")
@@ -97,10 +125,14 @@ class SimBox:
         master = self._master
         tty.setraw(self._slave)  # no echo, no CR/LF translation until a client opens the port
         ctl_read, self._ctl = os.pipe()
-        levels = [self._tile_command(n, n in self._initial_shut) for n in self.pins_tiles()]
+        levels = [self._tile_command(n, n in self._shut) for n in self.tile_numbers()]
         if self.pins.button is not None:
             levels.append(self._button_command(self._button_held))
-        self.port = os.ttyname(self._slave)
+        self.device = os.ttyname(self._slave)
+        self.plugs += 1
+        staged = tmp / f"port.{self.plugs}"
+        staged.symlink_to(self.device)
+        self.port = str(staged.replace(tmp / "port"))
         if self._connect:  # before the firmware starts: opening a port discards what is waiting on it
             self._link = self.open_serial()
         env = dict(os.environ)
@@ -113,7 +145,8 @@ class SimBox:
             env["SHUTBOX_SIM_CHAIN"] = ",".join(str(p) for p in self.pins.pins)
         else:
             env.pop("SHUTBOX_SIM_CHAIN", None)
-        self._stderr = open(tmp / "stderr.txt", "w+b")  # noqa: SIM115 - closed in close()
+        if getattr(self, "_stderr", None) is None or self._stderr.closed:
+            self._stderr = open(tmp / "stderr.txt", "w+b")  # noqa: SIM115 - closed in close()
         try:
             self.process = subprocess.Popen(
                 [self.micropython, str(script)], stdin=master, stdout=master, stderr=self._stderr,
@@ -122,13 +155,20 @@ class SimBox:
         finally:
             # the master end stays open here too, so what the firmware wrote stays readable after it ends
             os.close(ctl_read)
-        return self
 
     def close(self) -> None:
         """Stop the firmware and release the terminal."""
         if self._link is not None:
             self._link.close()
             self._link = None
+        self._stop_process()
+        if getattr(self, "_stderr", None) is not None:
+            self._stderr.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def _stop_process(self) -> None:
         if self.process is not None:
             if self.process.poll() is None:
                 self.process.terminate()
@@ -141,11 +181,6 @@ class SimBox:
             if fd >= 0:
                 os.close(fd)
         self._ctl = self._slave = self._master = -1
-        if getattr(self, "_stderr", None) is not None:
-            self._stderr.close()
-        if self._tmp is not None:
-            self._tmp.cleanup()
-            self._tmp = None
 
     def __enter__(self) -> SimBox:
         return self.start()
@@ -165,19 +200,32 @@ class SimBox:
 
     # -- switches ------------------------------------------------------------------------------
 
-    def pins_tiles(self) -> range:
+    def tile_numbers(self) -> range:
+        """The tile numbers of this box, 1..N."""
         return range(1, self.pins.tiles + 1)
 
     def set_tile(self, tile: int, shut: bool) -> None:
         """Shut (``True``) or open tile ``tile`` (1-based): its switch changes level at once."""
-        if tile not in self.pins_tiles():
+        if tile not in self.tile_numbers():
             raise ValueError(f"tile {tile} outside 1..{self.pins.tiles}")
-        self._control(self._tile_command(tile, shut))
+        if shut:
+            self._shut.add(tile)
+        else:
+            self._shut.discard(tile)
+        if self.running():  # unplugged, the switch just stays where it is put
+            self._control(self._tile_command(tile, shut))
+
+    @property
+    def shut_tiles(self) -> frozenset[int]:
+        """The tiles whose switches are in the shut position."""
+        return frozenset(self._shut)
 
     def set_button(self, pressed: bool) -> None:
         if self.pins.button is None:
             raise ValueError("this kit has no button (--button-pin none)")
-        self._control(self._button_command(pressed))
+        self._button_held = pressed
+        if self.running():
+            self._control(self._button_command(pressed))
 
     def press_button(self, hold_s: float = PRESS_S) -> None:
         """Press the button for ``hold_s`` seconds, then release it."""

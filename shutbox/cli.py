@@ -22,6 +22,9 @@ COMMAND_MODULES: list[str] = [
     "shutbox.kit",
     "shutbox.print.scorepad_cmd",
     "shutbox.companion.solver_cmd",
+    "shutbox.companion.play_cmd",
+    "shutbox.companion.history_cmd",
+    "shutbox.companion.sim_cmd",
     "shutbox.firmware_cmd",
     "shutbox.cad.command",
 ]

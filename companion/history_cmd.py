@@ -1,0 +1,102 @@
+"""``shutbox history``: the games the scorekeeper saved; ``history show ID --json`` prints one as a game file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from pathlib import Path
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit
+
+DB_HELP = "game database [default: games.sqlite3 in the user's data folder]"
+
+
+def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "history", help="list the saved games, or show one",
+        description="List the games saved by `shutbox play` and `shutbox sim --db`, or show one "
+                    "(`history show ID --json` prints the game file `shutbox scorepad --from-game` reads).")
+    p.add_argument("--db", type=Path, metavar="FILE", help=DB_HELP)
+    p.set_defaults(run=run_list, needs_kit=False)
+    actions = p.add_subparsers(dest="history_action", metavar="ACTION", parser_class=type(p))
+    show = actions.add_parser("show", help="one game, turn by turn (or --json: its game file)",
+                              description="Show one saved game turn by turn, or with --json print its game file.")
+    show.add_argument("id", type=int, metavar="ID", help="the game's number (see `shutbox history`)")
+    show.add_argument("--json", action="store_true", help="print the game file JSON (settings and event record)")
+    show.add_argument("--db", type=Path, metavar="FILE", default=argparse.SUPPRESS, help=DB_HELP)
+    show.set_defaults(run=run_show, needs_kit=False)
+
+
+def _db(args: argparse.Namespace) -> Path:
+    from shutbox.companion.store import default_db_path
+
+    return Path(args.db) if args.db is not None else default_db_path()
+
+
+def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
+    from shutbox.companion.game import Game
+    from shutbox.companion.gamefile import rules_from_settings
+    from shutbox.companion.report import game_result_text
+    from shutbox.companion.rules import IllegalMove
+    from shutbox.companion.store import GameStore
+
+    db = _db(args)
+    if not db.exists():
+        print(f"no games saved yet ({db} does not exist)")
+        return 0
+    with GameStore(db) as store:
+        rows = store.games()
+        if not rows:
+            print(f"no games saved yet in {db}")
+            return 0
+        print(f"{'id':>4}  {'started':16}  {'players':24}  {'rules':22}  {'events':>6}  result")
+        for row in rows:
+            try:
+                rules = rules_from_settings(row.settings, f"game {row.id}")
+                game = Game.from_events(rules, store.events(row.id))
+                status = game_result_text(game).removeprefix("game over: ") if game.finished else \
+                    "unfinished (shutbox play --resume)"
+                kind = f"{rules.match}, {rules.tiles} tiles"
+            except (ShutboxError, IllegalMove) as exc:
+                status, kind = f"unreadable: {exc}", "?"
+            started = datetime.fromtimestamp(row.created).strftime("%Y-%m-%d %H:%M")
+            print(f"{row.id:>4}  {started:16}  {', '.join(row.players)[:24]:24}  {kind:22}  {row.events:>6}  {status}")
+    return 0
+
+
+def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
+    from shutbox.companion.gamefile import game_from_dict, game_to_dict
+    from shutbox.companion.report import game_result_text, standing_lines, throw_text, tiles_text
+    from shutbox.companion.store import GameStore
+
+    db = _db(args)
+    if not db.exists():
+        raise ShutboxError(f"game {args.id}: no such game ({db} does not exist; see `shutbox history`)")
+    with GameStore(db) as store:
+        row = store.game(args.id)
+        data = {"format": "shutbox-game", "version": 1, "settings": row.settings, "events": store.events(row.id)}
+    game = game_from_dict(data, f"game {row.id}")
+    if args.json:
+        print(json.dumps(game_to_dict(game), indent=1))
+        return 0
+    rules = game.rules
+    print(f"game {row.id}: {', '.join(game.players)} — {rules.match}, {rules.tiles} tiles, one die {rules.one_die}, "
+          f"{rules.scoring} scoring" + (f", stake {rules.stake:g}" if rules.stake else ""))
+    for turn in game.turns:
+        moves = []
+        for t in turn.throws:
+            shown = throw_text(list(t.dice) if t.dice else None, t.total) if t.total is not None else "no move"
+            done = f" → {'+'.join(map(str, t.tiles))}" if t.tiles else (" (no move)" if t.dead else "")
+            moves.append(shown + done)
+        end = f"score {turn.score}" if turn.ended else "in progress"
+        if turn.shut_box:
+            end = "SHUT THE BOX"
+        print(f"  round {turn.round}, turn {turn.number}: {turn.player} ({turn.phase}) — {'; '.join(moves) or '-'}"
+              f" — left {tiles_text(turn.open_tiles)} — {end}")
+    for line in standing_lines(game):
+        print(f"  {line}")
+    if not game.finished:
+        print(f"  {game_result_text(game)}")
+    return 0

@@ -1,0 +1,342 @@
+"""A live game at the box: typed throws and the box's tiles become events, each saved before it is shown.
+
+:class:`LiveSession` is what ``shutbox play`` and ``shutbox sim`` both run. It takes, one at a time,
+
+- link events (:mod:`shutbox.companion.link`): a box snapshot is judged by the referee
+  (:func:`shutbox.companion.live.judge`); a complete move becomes a ``shut``/``open`` event;
+- typed lines (:class:`Typed`): ``3 5`` (two dice), ``4`` (one die), ``end``, ``undo``, ``hint``,
+  ``quit``, ``help``.
+
+Every event is checked by the rules engine (``game.apply``), then committed to the
+:class:`~shutbox.companion.store.GameStore`, and only then shown. A throw is taken only while the box
+agrees with the game (not while tiles are flagged or the next turn's board is not set up, nor while
+the box is unplugged). ``undo`` withdraws the latest typed entry (a throw or ``end``); a move made on
+the box stands, as at a real table.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shutbox.companion import events as ev
+from shutbox.companion.game import UNCOVER, Game
+from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
+from shutbox.companion.live import Verdict, judge
+from shutbox.companion.protocol import Bye, Hello, Snapshot
+from shutbox.companion.report import describe, game_result_text, round_result_text, turn_score_text
+from shutbox.companion.rules import IllegalMove, plus
+from shutbox.companion.store import GameStore
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, Rules, kit_as_dict
+
+HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end, undo, hint, quit"
+_DICE = re.compile(r"^\s*([0-9]+)(?:\s*[ ,+]\s*([0-9]+))?\s*$")
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A line the player typed."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class InputClosed:
+    """The input ended (end of file on stdin)."""
+
+
+class View(Protocol):
+    """Where a session shows itself."""
+
+    def note(self, kind: str, text: str) -> None:
+        """One message: kind is recorded, turn, round, win, flag, refused, hint, info or link."""
+
+    def show(self, session: LiveSession) -> None:
+        """Redraw the state (called after every change; may skip when nothing visible changed)."""
+
+
+def settings_of(rules: Rules) -> dict[str, Any]:
+    """The rule settings as stored with a game (the game file's ``settings``)."""
+    return kit_as_dict(Kit(rules=rules))["rules"]
+
+
+def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events still in effect once every ``undo`` has withdrawn its predecessor."""
+    stack: list[dict[str, Any]] = []
+    for e in events:
+        if e["type"] == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(e)
+    return stack
+
+
+class LiveSession:
+    """One game being played at the box; see the module docstring."""
+
+    def __init__(self, rules: Rules, store: GameStore, view: View, *, game_id: int | None = None,
+                 game: Game | None = None, hint: bool = False) -> None:
+        self.rules = rules
+        self.store = store
+        self.view = view
+        self.game_id = game_id
+        self.game = game
+        self.auto_hint = hint
+        self.box: frozenset[int] | None = None  #: tiles shut on the box, as last reported
+        self.connected = False
+        self.device = ""
+        self.firmware = ""
+        self.verdict: Verdict | None = None
+        self.done = False  #: the game is over, or the player quit
+        self.quit = False
+        self.noise = 0  #: lines rejected by the decoder
+        self.latency: float | None = None  #: seconds from the latest snapshot's arrival to its verdict
+        self._last_flag = ""
+
+    # -- starting ------------------------------------------------------------------------------
+
+    @classmethod
+    def resume(cls, store: GameStore, view: View, game_id: int, **kwargs: Any) -> LiveSession:
+        """The session of a stored game, replayed from its events."""
+        from shutbox.companion.gamefile import rules_from_settings
+
+        row = store.game(game_id)
+        rules = rules_from_settings(row.settings, f"game {game_id}")
+        try:
+            game = Game.from_events(rules, store.events(game_id))
+        except IllegalMove as exc:
+            raise ShutboxError(f"game {game_id} in {store.path} cannot be replayed: {exc}") from None
+        session = cls(rules, store, view, game_id=game_id, game=game, **kwargs)
+        session.done = game.finished
+        return session
+
+    def start(self, names: Iterable[str]) -> None:
+        """Begin a new game with these players (saved as the game's first event)."""
+        if self.game is not None:
+            raise ShutboxError("the players are already set")
+        event = dict(ev.players(list(names)), at=_now())
+        game = Game(self.rules)
+        game.apply(event)  # IllegalMove: empty, repeated or wrong number of names
+        self.game_id = self.store.new_game(settings_of(self.rules), event)
+        self.game = game
+        self.view.note("info", f"game {self.game_id}: {', '.join(game.players)} — {self.rules.match}, "
+                               f"{self.rules.tiles} tiles")
+        self._evaluate()
+
+    def resumed(self) -> None:
+        """Say which game goes on (after :meth:`resume`) and show it."""
+        game = self.game
+        assert game is not None
+        self.view.note("info", f"resuming game {self.game_id}: {', '.join(game.players)} — {self.rules.match}, "
+                               f"{len(game.to_events())} events replayed")
+        self._evaluate()
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def handle(self, item: LinkEvent | Typed | InputClosed) -> None:
+        """Take one link event or typed line."""
+        if isinstance(item, Received):
+            message = item.message
+            if isinstance(message, Snapshot):
+                self.on_box(message.shut_tiles)
+                self.latency = time.perf_counter() - item.arrived
+            elif isinstance(message, Hello):
+                self.firmware = f"firmware {message.firmware}, {message.board}"
+            elif isinstance(message, Bye):
+                self.connected = False
+                self.view.note("link", "the box left for its REPL; restart it to go on")
+                self.view.show(self)
+        elif isinstance(item, Typed):
+            self.typed(item.text)
+        elif isinstance(item, Connected):
+            self.device = item.device
+            self.view.note("link", f"connected to the box on {item.device}")
+        elif isinstance(item, Disconnected):
+            self.connected = False
+            self.view.note("link", f"lost the box on {item.device} ({item.reason}); waiting for it to come back")
+            self.view.show(self)
+        elif isinstance(item, Noise):
+            self.noise += 1
+        elif isinstance(item, Failed):
+            raise item.error
+        elif isinstance(item, InputClosed):
+            self.stop()
+
+    def stop(self) -> None:
+        self.done = True
+        self.quit = not (self.game is not None and self.game.finished)
+
+    def on_box(self, shut: Iterable[int]) -> None:
+        """The box reports these tiles shut."""
+        self.box = frozenset(shut)
+        self.connected = True
+        self._evaluate()
+
+    def typed(self, text: str) -> None:
+        """A typed line: a throw, or a command."""
+        word = text.strip().lower()
+        if not word:
+            self.view.show(self)
+            return
+        if word in ("quit", "q", "exit"):
+            self.stop()
+            return
+        if word in ("help", "?"):
+            self.view.note("info", HELP)
+            return
+        if word == "hint":
+            self.view.note("hint", self.hint_text())
+            return
+        if word == "undo":
+            self._undo()
+            return
+        match = _DICE.match(word)
+        if word != "end" and match is None:
+            self.view.note("refused", f"{text.strip()!r}: not understood; {HELP}")
+            return
+        refusal = self._not_ready()
+        if refusal:
+            self.view.note("refused", refusal)
+            return
+        if word == "end":
+            event = ev.end_turn()
+        else:
+            assert match is not None
+            dice = [int(d) for d in match.groups() if d is not None]
+            event = ev.throw(*dice)
+        self._try(event)
+
+    def _not_ready(self) -> str | None:
+        if self.game is None:
+            return "no players yet"
+        if self.game.finished:
+            return "the game is over"
+        if self.box is None or not self.connected:
+            return "waiting for the box: the throw counts once the box is connected"
+        verdict = self.verdict
+        if verdict is not None and verdict.kind in ("setup", "flag"):
+            return f"put the box right first: {verdict.message}"
+        return None
+
+    def _undo(self) -> None:
+        if self.game is None:
+            self.view.note("refused", "no players yet")
+            return
+        live = effective(self.game.to_events())
+        if len(live) <= 1:
+            self.view.note("refused", "there is nothing to undo")
+            return
+        if live[-1]["type"] in ("shut", "open"):
+            self.view.note("refused", "a move made on the box stands; undo withdraws only a typed throw or end")
+            return
+        self._try(ev.undo())
+
+    def _try(self, event: dict[str, Any]) -> None:
+        try:
+            self._commit(event)
+        except IllegalMove as exc:
+            self.view.note("refused", str(exc))
+        self._evaluate()
+
+    # -- recording -----------------------------------------------------------------------------
+
+    def _commit(self, event: dict[str, Any]) -> None:
+        """Check, save, then show one event (IllegalMove leaves everything unchanged)."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        event = dict(event, at=_now())
+        turns_before = [(t.number, t.ended) for t in game.turns]
+        rounds_done = sum(r.finished for r in game.rounds)
+        game.apply(event)
+        try:
+            self.store.append(self.game_id, event, finished=game.finished)
+        except ShutboxError:
+            self.game = Game.from_events(self.rules, self.store.events(self.game_id))  # back to what is saved
+            raise
+        self.view.note("recorded", describe(event, game))
+        if event["type"] != "undo":
+            self._announce(turns_before, rounds_done)
+        if game.finished:
+            self.done = True
+        elif event["type"] == "throw" and game.pending is not None and self.auto_hint:
+            self.view.note("hint", self.hint_text())
+
+    def _announce(self, turns_before: list[tuple[int, bool]], rounds_done: int) -> None:
+        game = self.game
+        assert game is not None
+        was_open = {n for n, ended in turns_before if not ended}
+        known = {n for n, _ in turns_before}
+        for turn in game.turns:
+            if turn.number in known and turn.number not in was_open:
+                continue
+            last = turn.throws[-1] if turn.throws else None
+            if last is not None and last.extra and not turn.ended:
+                self.view.note("turn", f"a double with no move: {turn.player} throws again")
+            if not turn.ended:
+                continue
+            if turn.shut_box:
+                self.view.note("win", f"{turn.player} SHUT THE BOX — an instant win!")
+            elif turn.uncovered_box:
+                self.view.note("win", f"{turn.player} uncovered every tile — an instant win!")
+            else:
+                why = f"no move for {last.total}" if last is not None and last.total is not None else "no move"
+                self.view.note("turn", f"{why}: {turn_score_text(game, turn)}")
+            if turn.player in game.eliminated:
+                self.view.note("turn", f"{turn.player} reached {game.rules.limit} and drops out")
+        for r in game.rounds[rounds_done:]:
+            if r.finished and game.rules.match != "long-game":
+                self.view.note("round", round_result_text(game, r))
+        if game.finished:
+            self.view.note("win", game_result_text(game))
+
+    # -- the referee -----------------------------------------------------------------------------
+
+    def _evaluate(self) -> None:
+        """Judge the box against the game; record a complete move; show the result."""
+        game = self.game
+        if game is None or self.box is None:
+            self.verdict = None
+            self.view.show(self)
+            return
+        while True:
+            verdict = judge(game, self.box)
+            if verdict.kind != "complete" or verdict.event is None:
+                break
+            try:
+                self._commit(verdict.event)
+            except IllegalMove as exc:  # the referee checks moves first; this is a safety net
+                verdict = Verdict("flag", f"{exc}: put {plus(verdict.tiles)} back", verdict.tiles)
+                break
+        if verdict.kind == "flag" and verdict.message != self._last_flag:
+            self.view.note("flag", verdict.message)
+        self._last_flag = verdict.message if verdict.kind == "flag" else ""
+        self.verdict = verdict
+        self.view.show(self)
+
+    # -- hints ---------------------------------------------------------------------------------
+
+    def hint_text(self) -> str:
+        """The solver's best move for the pending throw."""
+        game = self.game
+        if game is None or game.finished:
+            return "no game in progress"
+        if game.pending is None or game.pending.total is None:
+            return "throw first; the hint ranks the moves for a throw"
+        from shutbox.companion import solver
+
+        objective = "shut" if self.rules.match == "long-game" else "score"
+        ranked = solver.rank_moves(solver.solve(self.rules, objective), game.in_play, game.pending.total)
+        best = ranked[0]
+        verb = "uncover" if game.phase == UNCOVER else "shut"
+        also = f"; {len(ranked) - 1} other move{'s' if len(ranked) != 2 else ''}" if len(ranked) > 1 else ""
+        return (f"best: {verb} {plus(best.tiles)} — chance to finish the box {best.p_shut:.1%}, "
+                f"expected score {best.expected_score:.1f}{also}")
+
+
+def _now() -> float:
+    return round(time.time(), 3)

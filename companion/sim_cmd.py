@@ -1,0 +1,78 @@
+"""``shutbox sim``: play a script (or a random demo game) on the real firmware, scored by the real scorekeeper."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit
+
+
+def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "sim", parents=common, help="play a scripted or random game on a simulated box",
+        description="Run the real firmware in the MicroPython interpreter with simulated switches, connect it "
+                    "over a pseudo-terminal to the real scorekeeper, and play a script (--script) or a random "
+                    "game (--demo). Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'shut T [T ...]', "
+                    "'open T [T ...]' or 'open all', 'end'; '#' starts a comment.")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--script", type=Path, metavar="FILE", help="the script to play")
+    what.add_argument("--demo", action="store_true", help="play a random game at human speed")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object at the end: players (name, score, shut_box), winner, turns")
+    p.add_argument("--speed", type=float, default=1.0, metavar="X",
+                   help="demo speed: X times human speed [> 0; default 1]")
+    p.add_argument("--seed", type=int, metavar="N", help="demo dice seed [default: random]")
+    p.add_argument("--players", metavar="NAMES", help='demo players, comma separated [default "Ann,Bob"]')
+    p.add_argument("--hint", action="store_true", help="show the solver's best move after each throw")
+    p.add_argument("--db", type=Path, metavar="FILE", help="save the game in this database [default: not kept]")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, kit: Kit) -> int:
+    import random
+
+    from shutbox.companion.report import result, standing_lines
+    from shutbox.companion.simgame import SimTable, open_store
+    from shutbox.companion.simscript import read_script
+    from shutbox.companion.terminal import Notes, TextView
+
+    actions = []
+    if args.script is not None:
+        for flag, value in (("--players", args.players), ("--seed", args.seed)):
+            if value is not None:
+                raise ShutboxError(f"{flag} {value}: only for --demo (the script names the players)")
+        actions = read_script(args.script, kit.rules)
+    if not args.speed > 0 or args.speed != args.speed or args.speed == float("inf"):
+        raise ShutboxError(f"--speed {args.speed:g}: must be a number > 0")
+    names = ["Ann", "Bob"]
+    if args.players is not None:
+        from shutbox.companion.play_cmd import parse_players
+
+        names = parse_players(args.players)
+    notes = Notes()
+    view = notes if args.json else TextView()
+    with tempfile.TemporaryDirectory(prefix="shutbox-sim-db-") as scratch:
+        store = open_store(args.db, Path(scratch))
+        try:
+            with SimTable(kit, store, view, hint=args.hint) as table:
+                if args.demo:
+                    table.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
+                else:
+                    table.play(actions, str(args.script))
+                game = table.session.game
+        finally:
+            store.close()
+    assert game is not None
+    if args.json:
+        record = result(game)
+        record["messages"] = [{"kind": kind, "text": text} for kind, text in notes.items
+                              if kind in ("flag", "refused", "win", "turn", "round")]
+        print(json.dumps(record))
+    else:
+        for line in standing_lines(game):
+            print(line)
+    return 0

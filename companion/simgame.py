@@ -1,0 +1,147 @@
+"""The simulated table: the real firmware (:class:`~shutbox.companion.simbox.SimBox`) wired over its
+pseudo-terminal, pyserial and :class:`~shutbox.companion.link.BoxLink` to a real
+:class:`~shutbox.companion.session.LiveSession`, played by a script or by the demo player.
+
+Nothing is short-cut: a tile flipped here reaches the session only as a snapshot line the firmware
+wrote, and each flip waits until the session has seen it.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from shutbox.companion.game import UNCOVER
+from shutbox.companion.link import BoxLink
+from shutbox.companion.live import expected_shut
+from shutbox.companion.rules import IllegalMove
+from shutbox.companion.session import LiveSession, Typed, View
+from shutbox.companion.simbox import SimBox
+from shutbox.companion.simscript import Action
+from shutbox.companion.store import GameStore
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit
+
+WAIT_S = 5.0  #: longest wait for the session to see a flipped tile
+MAX_DEMO_STEPS = 2000
+
+
+class SimTable:
+    """A simulated box, its link and a live session; use as a context manager."""
+
+    def __init__(self, kit: Kit, store: GameStore, view: View, *, hint: bool = False) -> None:
+        self.kit = kit
+        self.box = SimBox(kit, connect=False)
+        self.events: queue.Queue[Any] = queue.Queue()
+        self.link: BoxLink | None = None
+        self.session = LiveSession(kit.rules, store, view, hint=hint)
+
+    def __enter__(self) -> SimTable:
+        self.box.start()
+        try:
+            self.link = BoxLink(self.box.port, self.kit.rules.tiles, self.events.put, retry_s=0.1).start()
+            self.pump(lambda: self.session.box is not None, "the simulated box's first snapshot")
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.stop()
+        self.box.close()
+
+    def pump(self, until: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
+        """Hand link events to the session until ``until()`` holds; ShutboxError after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while not until():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                detail = self.box.stderr_text().strip().splitlines()
+                raise ShutboxError(f"the simulated box did not report {what} within {timeout:g} s"
+                                   + (f" (firmware: {detail[-1]})" if detail else ""))
+            try:
+                item = self.events.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            self.session.handle(item)
+
+    def settle(self, seconds: float) -> None:
+        """Keep the session fed for ``seconds``."""
+        end = time.monotonic() + seconds
+        self.pump(lambda: time.monotonic() >= end, "anything", timeout=seconds + 1)
+
+    def flip(self, tile: int, shut: bool) -> None:
+        """Move one tile on the box and wait until the session has seen it there."""
+        self.box.set_tile(tile, shut)
+        self.pump(lambda: self.session.box is not None and (tile in self.session.box) == shut,
+                  f"tile {tile} {'shut' if shut else 'open'}")
+
+    def type(self, text: str) -> None:
+        self.session.handle(Typed(text))
+
+    # -- scripts -------------------------------------------------------------------------------
+
+    def play(self, actions: list[Action], where: str = "script") -> None:
+        for action in actions:
+            if action.kind == "players":
+                try:
+                    self.session.start(action.names)
+                except IllegalMove as exc:
+                    raise ShutboxError(f"{where}:{action.line}: {exc}") from None
+            elif action.kind == "throw":
+                self.type(" ".join(map(str, action.numbers)))
+            elif action.kind == "end":
+                self.type("end")
+            else:
+                for tile in action.numbers:
+                    self.flip(tile, action.kind == "shut")
+
+    # -- the demo player -----------------------------------------------------------------------
+
+    def demo(self, players: list[str], rng: random.Random, pause_s: float) -> None:
+        """Play a whole game with random dice, choosing the solver's best move, at ``pause_s`` per step."""
+        from shutbox.companion import solver
+
+        self.session.start(players)
+        game = self.session.game
+        assert game is not None
+        rules = game.rules
+        objective = "shut" if rules.match == "long-game" else "score"
+        solution = solver.solve(rules, objective)
+        for _ in range(MAX_DEMO_STEPS):
+            if game.finished or self.session.done:
+                break
+            self.settle(pause_s)
+            if game.current_turn is None:  # set the board the next turn starts from
+                want = expected_shut(game)
+                for tile in rules.tile_numbers:
+                    if (tile in self.box.shut_tiles) != (tile in want):
+                        self.flip(tile, tile in want)
+                        self.settle(pause_s / 4)
+            counts = game.dice_counts()
+            dice_count = 1 if counts == (1,) or (1 in counts and sum(game.in_play) <= 6) else 2
+            self.type(" ".join(str(rng.randint(1, 6)) for _ in range(dice_count)))
+            if game.pending is None or game.pending.total is None:
+                continue
+            ranked = solver.rank_moves(solution, game.in_play, game.pending.total)
+            move = ranked[0].tiles if rng.random() < 0.85 else rng.choice(ranked).tiles
+            uncovering = game.phase == UNCOVER
+            for tile in rng.sample(move, len(move)):
+                self.settle(pause_s / 2)
+                self.flip(tile, not uncovering)
+        else:
+            raise ShutboxError(f"the demo game did not end within {MAX_DEMO_STEPS} throws")
+        self.settle(pause_s)
+
+
+def open_store(db: Path | None, scratch: Path) -> GameStore:
+    """The store for a simulated game: ``--db FILE``, or a scratch database that goes away afterwards."""
+    return GameStore(db if db is not None else scratch / "sim.sqlite3")

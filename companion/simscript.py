@@ -1,0 +1,95 @@
+"""The script ``shutbox sim --script FILE`` plays: one action per line, ``#`` starts a comment.
+
+- ``players NAME [NAME …]`` — the players, in turn order (once, before any throw)
+- ``throw A [B]`` — the dice shown (one value means one die)
+- ``shut T [T …]`` — flip those tiles to shut on the box, one after another
+- ``open T [T …]`` or ``open all`` — flip tiles back open
+- ``end`` — end the turn by command
+
+Parsing checks the form of every line against the settings (dice 1 to 6, tiles on the box) before
+anything runs; whether a throw or a move is legal is for the scorekeeper to say while it plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from shutbox.errors import ShutboxError
+from shutbox.model import Rules
+
+ACTIONS = ("players", "throw", "shut", "open", "end")
+
+
+@dataclass(frozen=True)
+class Action:
+    line: int
+    kind: str
+    names: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()  #: dice for ``throw``; tiles for ``shut``/``open`` (``open all``: every tile)
+
+
+def parse_script(text: str, rules: Rules, where: str) -> list[Action]:
+    """The actions of a script; ShutboxError naming ``where:line`` for the first bad line."""
+    actions: list[Action] = []
+    players_line = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        kind, args = words[0].lower(), words[1:]
+
+        def bad(problem: str, line: int = number) -> ShutboxError:
+            return ShutboxError(f"{where}:{line}: {problem}")
+
+        if kind == "players":
+            if players_line:
+                raise bad(f"'players' again (the players were set on line {players_line})")
+            if not args:
+                raise bad("'players' needs at least one name, e.g. 'players Ann Bob'")
+            players_line = number
+            actions.append(Action(number, kind, names=tuple(args)))
+        elif kind == "throw":
+            if not players_line:
+                raise bad("'throw' before 'players': name the players first")
+            if len(args) not in (1, 2):
+                raise bad(f"'throw' takes one or two dice, e.g. 'throw 3 5' or 'throw 4', not {len(args)}")
+            actions.append(Action(number, kind, numbers=tuple(_number(a, 1, 6, "a die shows", bad) for a in args)))
+        elif kind in ("shut", "open"):
+            if kind == "open" and [a.lower() for a in args] == ["all"]:
+                actions.append(Action(number, kind, numbers=rules.tile_numbers))
+                continue
+            if not args:
+                example = "'open 3 5' or 'open all'" if kind == "open" else "'shut 3 5'"
+                raise bad(f"'{kind}' needs tile numbers, e.g. {example}")
+            tiles = tuple(_number(a, 1, rules.tiles, "tiles are", bad) for a in args)
+            if len(set(tiles)) != len(tiles):
+                raise bad(f"'{kind}' lists a tile twice")
+            actions.append(Action(number, kind, numbers=tiles))
+        elif kind == "end":
+            if args:
+                raise bad(f"'end' takes nothing, not {' '.join(args)!r}")
+            if not players_line:
+                raise bad("'end' before 'players': name the players first")
+            actions.append(Action(number, kind))
+        else:
+            raise bad(f"unknown action {words[0]!r}; allowed: {', '.join(ACTIONS)} (and # comments)")
+    if not players_line:
+        raise ShutboxError(f"{where}: no 'players' line; the script must name the players, e.g. 'players Ann Bob'")
+    return actions
+
+
+def _number(text: str, low: int, high: int, what: str, bad) -> int:  # noqa: ANN001 - the local error factory
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise bad(f"{text!r}: {what} {low} to {high}")
+    return int(text)
+
+
+def read_script(path: Path, rules: Rules) -> list[Action]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ShutboxError(f"--script {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ShutboxError(f"--script {path}: cannot read ({exc})") from None
+    return parse_script(text, rules, str(path))
