@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shutbox import __version__
+from shutbox.companion.protocol import MAX_TILES
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
-#: Bits the protocol carries for tiles (``companion.protocol.MAX_TILES``).
-MAX_TILES = 32
 CHAIN_INPUTS = "HGFEDCBA"  # order in which a 74HC165 shifts its inputs out
 #: 74HC165 (DIP/SOIC-16) pin numbers.
 HC165_PINS = {"SH/LD": 1, "CLK": 2, "E": 3, "F": 4, "G": 5, "H": 6, "/QH": 7, "GND": 8, "QH": 9, "SER": 10,
