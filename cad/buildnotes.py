@@ -32,8 +32,8 @@ def bill_of_materials(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[tupl
              f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter, one per tile"),
             ("Raspberry Pi Pico (or a board of the same size)", "1",
              f"{s.board_length_mm:g} x {s.board_width_mm:g} mm, runs the firmware"),
-            ("countersunk self-tapping screw 2.9 mm (DIN 7982 / ISO 7050)", "4",
-             f"{COVER_THICKNESS + SCREW_DEPTH:.0f} mm long or shorter, hold the electronics cover"),
+            ("countersunk self-tapping screw 2.9 x 9.5 mm (DIN 7982 / ISO 7050)", "4",
+             f"at most {COVER_THICKNESS + SCREW_DEPTH:.1f} mm long, hold the electronics cover"),
             ("hook-up wire, 26-30 AWG", f"{metres:g} m",
              f"one signal wire per switch plus a shared ground, {n + 1} runs"),
             ("micro-USB cable", "1", "to the computer running the scorekeeper"),
@@ -93,7 +93,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec]) -
             "bend its top lead down along the glass, and lead both wires along the channel to the "
             "electronics cavity.",
             "Join one lead of every switch to a shared ground wire; take the other lead of switch k to the "
-            "Pico input listed by `shutbox firmware` for tile k.",
+            "GPIO the firmware settings assign to tile k (`shutbox config show` lists them).",
             "Fit the Pico on the cover's pins with its USB socket towards the opening in the end wall, "
             "put the cover into its seat and fix it with the four countersunk screws.",
         ]
@@ -107,3 +107,18 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec]) -
     ]
     lines += [f"{i}. {text}" for i, text in enumerate(steps, 1)]
     return "\n".join(lines) + "\n"
+
+
+def write_repo_notes(path: str = "docs/build.md") -> None:
+    """Regenerate the repository's ``docs/build.md`` for the default kit."""
+    from pathlib import Path
+
+    from shutbox.cad.export import plan
+
+    kit = Kit()
+    lay, split, specs = plan(kit)
+    Path(path).write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_repo_notes()

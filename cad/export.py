@@ -13,9 +13,9 @@ from shutbox import __version__
 from shutbox.cad import cache
 from shutbox.cad.layout import Layout, layout
 from shutbox.cad.parts import PRINT_SETTINGS, Builder, PartSpec, part_specs
-from shutbox.cad.split import SplitPlan, plan_split
+from shutbox.cad.split import SplitPlan, fits, plan_split
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit, kit_as_dict
+from shutbox.model import BED_PRESETS, Kit, kit_as_dict
 
 FORMATS = ("stl", "3mf", "step")
 COLOURS = {"box": (205, 170, 115), "tile": (235, 225, 200), "die": (240, 240, 240), "cover": (90, 120, 160)}
@@ -33,6 +33,10 @@ def parse_formats(text: str) -> tuple[str, ...]:
 def plan(kit: Kit) -> tuple[Layout, SplitPlan, list[PartSpec]]:
     """Everything decided before geometry: dimensions, the split and the part list (or a ShutboxError)."""
     lay = layout(kit)
+    s = kit.dice.size_mm
+    if fits((s, s, s), kit.printer.bed_mm) is None:
+        raise ShutboxError(f"--bed {kit.printer.bed}: smaller than a die ({s:g} x {s:g} x {s:g} mm); "
+                           f"allowed: a bed that holds the box pieces, e.g. {', '.join(BED_PRESETS)}")
     split = plan_split(lay, kit.printer.bed_mm)
     return lay, split, part_specs(kit, lay, split)
 

@@ -232,6 +232,9 @@ def layout(kit: Kit) -> Layout:
     n = kit.rules.tiles
     c = fit.clearance_mm
     wall = box.wall_mm
+    die = kit.dice.size_mm
+    if die > 40 or die < 8:
+        raise ShutboxError(f"--dice-size {die:g}: allowed: 8 to 40 mm")
     if c > fit.detent_mm - 0.1:
         raise ShutboxError(
             f"--clearance {c:g}: too wide for the tile detent ({fit.detent_mm:g} mm) to hold a tile; "
@@ -249,7 +252,6 @@ def layout(kit: Kit) -> Layout:
     pitch = (box.length_mm - 2 * wall) / n
     tile_width = pitch - RIB_MIN - 2 * FLARE - 2 * c * (1 + SQRT2)
     deck = TRAVEL + TILE_LENGTH + c + wall
-    die = kit.dice.size_mm
     min_tray = 2.5 * die
     min_width = deck + wall + min_tray
     if box.width_mm < min_width:
@@ -270,8 +272,6 @@ def layout(kit: Kit) -> Layout:
             f"--box-height {box.height_mm:g}: too low for the tiles, the dice and the sensors; "
             f"allowed: >= {math.ceil(min_height * 10) / 10:g} mm"
         )
-    if die > 40 or die < 8:
-        raise ShutboxError(f"--dice-size {die:g}: allowed: 8 to 40 mm")
     number_size = min(10.0, (tile_width - 3.0) / 1.45, TRAVEL - 8.0)
     lay = Layout(
         kit=kit, length=box.length_mm, width=box.width_mm, height=box.height_mm, wall=wall, tiles=n,

@@ -49,7 +49,7 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
                   "bed": list(kit.printer.bed_mm)}
     specs = [PartSpec(p.name, "box", 1, {**box_inputs, "piece": p.name}, p.size) for p in plan.pieces]
     tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
-    tile_size = (lay.tile_foot + kit.tile_fit.detent_mm, lay.tile_length, lay.tile_thickness)
+    tile_size = (max(lay.tile_foot, lay.tile_width + kit.tile_fit.detent_mm), lay.tile_length, lay.tile_thickness)
     for n in kit.rules.tile_numbers:
         specs.append(PartSpec(f"tile-{n:02d}", "tile", 1, {**tile_inputs, "number": n}, tile_size))
     s = kit.dice.size_mm

@@ -258,7 +258,7 @@ def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
     if key.axis == "x":
         plan_xy = [(a + u, c + v) for u, v in plan]
         side_shape = (cq.Workplane("XZ").workplane(offset=-(c + 20.0)).polyline([(a + u, z) for u, z in side])
-                      .close().extrude(-40.0).val())
+                      .close().extrude(40.0).val())
     else:
         plan_xy = [(c + v, a + u) for u, v in plan]
         side_shape = (cq.Workplane("YZ").workplane(offset=c - 20.0).polyline([(a + u, z) for u, z in side])

@@ -1,0 +1,203 @@
+"""CAD build of the default kit (built once per session): files, manifest, solids, meshes, checks, slicing."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import require_tool
+
+pytest.importorskip("cadquery")
+
+from shutbox.cad.check import check_folder, check_mesh  # noqa: E402
+from shutbox.cad.layout import layout  # noqa: E402
+from shutbox.cad.mesh import load_mesh  # noqa: E402
+from shutbox.model import build_kit  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def cad_cache(tmp_path_factory):
+    old = os.environ.get("SHUTBOX_CACHE_DIR")
+    path = tmp_path_factory.mktemp("cad-cache")
+    os.environ["SHUTBOX_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("SHUTBOX_CACHE_DIR", None)
+    else:
+        os.environ["SHUTBOX_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def built(cad_cache, tmp_path_factory):
+    """The default kit (9 tiles, mk4 bed, reed sensors), all three formats, built through the CLI."""
+    out = tmp_path_factory.mktemp("cad") / "out"
+    env = {**os.environ, "SHUTBOX_CACHE_DIR": str(cad_cache)}
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "cad", "--out", str(out)], capture_output=True,
+                          text=True, env=env, cwd=out.parent, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return out, proc
+
+
+@pytest.fixture(scope="session")
+def manifest(built):
+    return json.loads((built[0] / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def findings(built):
+    return check_folder(built[0])
+
+
+def test_build_reports_progress_and_its_own_check(built):
+    _, proc = built
+    assert re.search(r"\[1/\d+\].*box-tiles-1-4", proc.stderr)
+    assert "0 failed" in proc.stdout
+
+
+def test_parts_and_quantities(manifest):
+    parts = {p["name"]: p for p in manifest["parts"]}
+    assert [n for n in parts if n.startswith("box")] == ["box-tiles-1-4", "box-tiles-5-9"]
+    assert [n for n in parts if n.startswith("tile")] == [f"tile-{k:02d}" for k in range(1, 10)]
+    assert parts["die-19mm"]["quantity"] == 2
+    assert parts["electronics-cover"]["quantity"] == 1
+    assert all(p["quantity"] == 1 for n, p in parts.items() if n != "die-19mm")
+    assert manifest["settings"]["rules"]["tiles"] == 9
+    assert manifest["bed_mm"] == [250.0, 210.0, 220.0]
+    assert set(manifest["formats"]) == {"stl", "3mf", "step"}
+    for p in manifest["parts"]:
+        assert set(p["files"]) == {"stl", "3mf", "step"}
+        assert p["files"]["stl"] == f"stl/{p['name']}.stl"
+
+
+def test_bounding_boxes(built, manifest):
+    out, _ = built
+    lay = layout(build_kit({}))
+    parts = {p["name"]: p for p in manifest["parts"]}
+    for p in manifest["parts"]:
+        mesh = load_mesh(out / p["files"]["stl"])
+        assert np.allclose(mesh.bounds[1] - mesh.bounds[0], p["bbox_mm"], atol=0.01)
+    assert parts["die-19mm"]["bbox_mm"] == pytest.approx([19, 19, 19], abs=0.01)
+    tile = parts["tile-05"]["bbox_mm"]
+    assert tile == pytest.approx([lay.tile_foot, lay.tile_length, lay.tile_thickness], abs=0.01)
+    left, right = parts["box-tiles-1-4"]["bbox_mm"], parts["box-tiles-5-9"]["bbox_mm"]
+    cut = manifest["split"]["cuts_x_mm"][0]
+    assert left == pytest.approx([cut + 6.0, lay.width, lay.height], abs=0.01)  # plus the dovetail keys
+    assert right == pytest.approx([lay.length - cut, lay.width, lay.height], abs=0.01)
+
+
+def test_every_check_passes(findings):
+    failed = [f.line() for f in findings if not f.ok]
+    assert not failed
+    kinds = {f.check for f in findings}
+    assert {"manifold", "bed", "overhang", "solid", "interference", "clearance", "tiles", "number"} <= kinds
+    assert sum(f.check == "clearance" for f in findings) == 9
+    assert sum(f.check == "number" for f in findings) == 18  # 9 tiles + 9 lanes
+
+
+def test_assembly_holds_separate_named_solids(built):
+    import cadquery as cq
+
+    assy = cq.Assembly.importStep(str(built[0] / "assembly.step"))
+    names = [c.name for c in assy.children]
+    assert names[:2] == ["box-tiles-1-4", "box-tiles-5-9"]
+    assert [n for n in names if n.startswith("tile")] == [f"tile-{k:02d}" for k in range(1, 10)]
+    assert {"die-19mm-1", "die-19mm-2", "electronics-cover"} <= set(names)
+    assert all(len(c.obj.Solids()) == 1 for c in assy.children)
+
+
+def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
+    slicer = require_tool("prusa-slicer")
+    out, _ = built
+    for p in manifest["parts"]:
+        for fmt in ("stl", "3mf"):
+            info = subprocess.run([slicer, "--info", str(out / p["files"][fmt])], capture_output=True, text=True,
+                                  timeout=120).stdout
+            assert "manifold = yes" in info, (p["name"], fmt, info)
+            assert re.search(r"number_of_parts =\s+1\b", info), (p["name"], fmt, info)
+
+
+def test_a_die_slices_in_prusaslicer(built, manifest, tmp_path):
+    slicer = require_tool("prusa-slicer")
+    out, _ = built
+    gcode = tmp_path / "die.gcode"
+    die = next(p for p in manifest["parts"] if p["kind"] == "die")
+    proc = subprocess.run(
+        [slicer, "--export-gcode", str(out / die["files"]["3mf"]), "--output", str(gcode),
+         "--bed-shape", "0x0,250x0,250x210,0x210", "--max-print-height", "220", "--center", "125,105",
+         "--nozzle-diameter", "0.4", "--filament-diameter", "1.75", "--layer-height", "0.15",
+         "--first-layer-height", "0.2", "--perimeters", "4", "--fill-density", "20%", "--fill-pattern", "gyroid",
+         "--temperature", "215", "--bed-temperature", "60"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = gcode.read_text()
+    layers = text.count(";LAYER_CHANGE")
+    assert layers == pytest.approx(1 + (19 - 0.2) / 0.15, abs=2)
+    assert "; support material" not in text.lower() or "support_material = 0" in text
+
+
+def test_previews_are_pictures(built, manifest):
+    from PIL import Image
+
+    out, _ = built
+    for rel in manifest["previews"]:
+        with Image.open(out / rel) as image:
+            assert image.format == "PNG"
+            colours = image.convert("L").getextrema()
+            assert colours[1] - colours[0] > 50, rel
+
+
+def test_build_notes_quantities_follow_the_model(built):
+    notes = (built[0] / "build.md").read_text()
+    assert "| disc magnet, axially magnetised (N35 or stronger) | 9 |" in notes
+    assert "| reed switch, normally open, glass body | 9 |" in notes
+    assert "| Raspberry Pi Pico (or a board of the same size) | 1 |" in notes
+    assert "| printed: die-19mm | 2 |" in notes
+
+
+def test_docs_build_md_is_the_default_kits_notes():
+    from shutbox.cad.buildnotes import build_notes
+    from shutbox.cad.export import plan
+
+    kit = build_kit({})
+    lay, split, specs = plan(kit)
+    repo_doc = Path(__file__).resolve().parent.parent / "docs" / "build.md"
+    assert repo_doc.read_text() == build_notes(kit, lay, split, specs), "run `python -m shutbox.cad.buildnotes`"
+
+
+def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_path):
+    import shutil
+
+    from shutbox.cad.check import check_numbers
+
+    out, _ = built
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    (copy / "stl" / "tile-06.stl").write_bytes((out / "stl" / "tile-09.stl").read_bytes())
+    kit = build_kit({})
+    bad = [f for f in check_numbers(copy, [], manifest, kit, layout(kit)) if not f.ok]
+    assert [f.subject for f in bad if f.subject.startswith("tile")] == ["tile-06"]
+    import trimesh
+
+    mesh = load_mesh(out / "stl" / "tile-01.stl")
+    holed = trimesh.Trimesh(mesh.vertices, mesh.faces[:-5], process=False)
+    holed.export(str(tmp_path / "holed.stl"))
+    results = {f.check: f.ok for f in check_mesh(tmp_path / "holed.stl", (250, 210, 220))}
+    assert results["manifold"] is False
+    results = {f.check: f.ok for f in check_mesh(out / "stl" / "box-tiles-5-9.stl", (150, 150, 220))}
+    assert results["bed"] is False
+
+
+def test_cad_check_command(cli, built):
+    proc = cli("cad", "check", str(built[0]))
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert proc.stdout.strip().splitlines()[-1].endswith(" 0 failed")
+    proc = cli("cad", "check", str(built[0] / "nowhere"))
+    assert proc.returncode == 2 and "no manifest.json" in proc.stderr

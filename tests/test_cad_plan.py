@@ -1,0 +1,124 @@
+"""CAD planning without geometry: dimensions follow the kit, the bed splitter, refusals before building."""
+
+from __future__ import annotations
+
+import pytest
+
+from shutbox.cad.export import parse_formats, plan
+from shutbox.cad.layout import RIB_MIN, TILE_MIN_WIDTH, layout
+from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, fits, plan_split, y_cut_range
+from shutbox.errors import SettingsError, ShutboxError
+from shutbox.model import BED_PRESETS, build_kit
+
+EXPECTED_PIECES = {"mk4": 2, "core-one": 2, "mini": 4, "xl": 1, "ender3": 2, "bambu": 2}
+
+
+@pytest.mark.parametrize("tiles", [9, 10, 12])
+@pytest.mark.parametrize("bed", list(BED_PRESETS))
+def test_splitter_fits_every_preset(tiles, bed):
+    kit = build_kit({"rules.tiles": tiles, "printer.bed": bed})
+    lay = layout(kit)
+    split = plan_split(lay, kit.printer.bed_mm)
+    assert len(split.pieces) == EXPECTED_PIECES[bed]
+    bw, bh, bz = kit.printer.bed_mm
+    for piece in split.pieces:
+        a, b, h = piece.size
+        assert h <= bz
+        turned = (b, a) if piece.rotate else (a, b)
+        assert turned[0] <= bw + 1e-9 and turned[1] <= bh + 1e-9, piece
+    ribs = allowed_x_cuts(lay)
+    assert all(any(abs(x - r) < 1e-9 for r in ribs) for x in split.xs), "x cuts must fall on ribs"
+    lo, hi = y_cut_range(lay)
+    assert all(lo <= y <= hi for y in split.ys)
+    # The pieces tile the box exactly: spans without the keys add up to the box.
+    row = [p for p in split.pieces if p.row == 0]
+    assert sum(p.x1 - p.x0 for p in row) == pytest.approx(lay.length)
+    column = [p for p in split.pieces if p.column == 0]
+    assert sum(p.y1 - p.y0 for p in column) == pytest.approx(lay.width)
+    for piece in split.pieces:
+        has_right = any(q.column == piece.column + 1 for q in split.pieces)
+        assert piece.size[0] == pytest.approx(piece.x1 - piece.x0 + (JOINT_DEPTH if has_right else 0))
+    cuts = len(split.xs) * len(column) + len(split.ys) * len(row)
+    assert (len(split.keys) >= cuts) and (cuts == 0) == (len(split.pieces) == 1)
+    names = [p.name for p in split.pieces]
+    assert len(set(names)) == len(names)
+
+
+def test_split_only_when_needed_and_fewest_pieces():
+    kit = build_kit({"printer.bed": "300x200x100"})  # box 279.4 x 183.7 fits as is
+    assert len(plan_split(layout(kit), kit.printer.bed_mm).pieces) == 1
+    kit = build_kit({"printer.bed": "200x300x100"})  # fits turned
+    split = plan_split(layout(kit), kit.printer.bed_mm)
+    assert len(split.pieces) == 1 and split.pieces[0].rotate
+    kit = build_kit({"printer.bed": "120x120x80"})
+    split = plan_split(layout(kit), kit.printer.bed_mm)
+    assert all(fits(p.size, kit.printer.bed_mm) is not None for p in split.pieces)
+    assert len(split.pieces) == 3 * 2
+
+
+def test_tile_width_follows_from_tile_count():
+    widths = [layout(build_kit({"rules.tiles": n})).tile_width for n in (9, 10, 12)]
+    assert widths[0] > widths[1] > widths[2] >= TILE_MIN_WIDTH
+    for n in (9, 10, 12):
+        lay = layout(build_kit({"rules.tiles": n}))
+        assert lay.rib == pytest.approx(RIB_MIN)
+        assert lay.lane_x(n) + lay.pitch / 2 == pytest.approx(lay.length - lay.wall)
+        assert lay.tile_z + lay.tile_thickness == pytest.approx(lay.height)  # flush with the box top
+
+
+@pytest.mark.parametrize(
+    ("values", "needle"),
+    [
+        ({"tile_fit.clearance_mm": 0.45}, "--clearance 0.45: too wide"),
+        ({"tile_fit.clearance_mm": 0.9, "tile_fit.detent_mm": 1.5}, "--clearance 0.9: tiles would rattle"),
+        ({"rules.tiles": 12, "box.length_mm": 200}, "--box-length 200: too short for 12 tiles"),
+        ({"box.width_mm": 100}, "--box-width 100: too narrow"),
+        ({"box.height_mm": 20}, "--box-height 20: too low"),
+        ({"printer.bed": "300x300x40"}, "the box is 54.8 mm tall"),
+        ({"printer.bed": "15x15x15"}, "smaller than a die (19 x 19 x 19 mm)"),
+        ({"printer.bed": "40x40x60"}, "too small to print the box"),
+        ({"dice.size_mm": 60}, "--dice-size 60"),
+        ({"sensors.board_width_mm": 40}, "--board-width 40"),
+        ({"sensors.magnet_diameter_mm": 10, "rules.tiles": 12}, "--magnet-diameter 10"),
+    ],
+)
+def test_bad_combinations_are_refused_before_geometry(values, needle):
+    with pytest.raises(ShutboxError) as err:
+        plan(build_kit(values))
+    message = str(err.value)
+    assert needle in message and "\n" not in message and "allowed" in message
+
+
+def test_negative_sizes_are_refused_by_the_model():
+    for key in ("box.length_mm", "box.width_mm", "box.height_mm", "dice.size_mm", "tile_fit.clearance_mm"):
+        with pytest.raises(SettingsError, match="allowed"):
+            build_kit({key: -1})
+
+
+def test_formats():
+    assert parse_formats("stl,3mf,step") == ("stl", "3mf", "step")
+    assert parse_formats(" STL ") == ("stl",)
+    for bad in ("obj", "", "stl,obj"):
+        with pytest.raises(ShutboxError, match="allowed"):
+            parse_formats(bad)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--clearance", "0.45"],
+        ["--tiles", "12", "--box-length", "200"],
+        ["--bed", "15x15x15"],
+        ["--bed", "300x300x40"],
+        ["--box-width", "-3"],
+        ["--formats", "obj"],
+    ],
+)
+def test_cli_refuses_bad_input_with_one_line_and_writes_nothing(cli, tmp_path, args):
+    out = tmp_path / "out"
+    proc = cli("cad", *args, "--out", str(out), cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
