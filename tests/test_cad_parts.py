@@ -1,0 +1,113 @@
+"""Single parts built directly: dice (pips, arrangement), tiles, a plain box without sensors, the cache."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cadquery")
+
+from scipy import ndimage  # noqa: E402
+
+from shutbox.cad.dice import FACES, build_die, face_axes  # noqa: E402
+from shutbox.cad.layout import layout  # noqa: E402
+from shutbox.cad.mesh import tessellate  # noqa: E402
+from shutbox.cad.numbers import raster_section  # noqa: E402
+from shutbox.cad.tiles import build_tile  # noqa: E402
+from shutbox.model import build_kit  # noqa: E402
+
+
+def _pips_on_face(mesh, normal, size):
+    """Count the pits on one face: a section just under the face, pits are the empty blobs."""
+    n = np.array(normal, dtype=float)
+    # Turn the face to +z so a horizontal section cuts it.
+    import trimesh
+
+    rot = trimesh.geometry.align_vectors(n, [0, 0, 1])
+    m = mesh.copy()
+    m.apply_transform(rot)
+    half = size / 2 - 2.2
+    empty = raster_section(m, size / 2 - 0.3, (-half, half, -half, half))
+    labels, count = ndimage.label(empty)
+    centres = ndimage.center_of_mass(empty, labels, range(1, count + 1))
+    return count, centres, rot
+
+
+@pytest.mark.parametrize("size", [19.0, 16.0])
+def test_die_pips_opposites_and_western_arrangement(size):
+    die = build_die(size)
+    assert die.isValid()
+    bb = die.BoundingBox()
+    assert (bb.xlen, bb.ylen, bb.zlen) == pytest.approx((size, size, size), abs=1e-6)
+    mesh = tessellate(die, 0.02, 10)
+    assert mesh.is_watertight
+    counts = {value: _pips_on_face(mesh, normal, size)[0] for value, normal in FACES.items()}
+    assert counts == {v: v for v in range(1, 7)}
+    for value, normal in FACES.items():
+        opposite = next(v for v, n in FACES.items() if n == tuple(-c for c in normal))
+        assert value + opposite == 7
+    n1, n2, n3 = (np.array(FACES[v], dtype=float) for v in (1, 2, 3))
+    corner = n1 + n2 + n3  # the corner the three faces share, seen from outside
+    assert np.dot(np.cross(n2 - n1, n3 - n1), corner) > 0  # 1 -> 2 -> 3 counter-clockwise
+    for normal in FACES.values():
+        u, v = face_axes(normal)
+        assert abs(u.dot(v)) < 1e-9
+
+
+def test_tiles_carry_a_magnet_pocket_only_with_sensors():
+    with_sensors = layout(build_kit({"rules.tiles": 12}))
+    plain = layout(build_kit({"rules.tiles": 12, "sensors.kind": "none"}))
+    a, b = build_tile(with_sensors, 12), build_tile(plain, 12)
+    assert a.isValid() and b.isValid()
+    d, depth = with_sensors.magnet_pocket
+    pocket = np.pi * (d / 2) ** 2 * depth
+    assert b.Volume() - a.Volume() > pocket
+    bb = a.BoundingBox()
+    assert (bb.xlen, bb.ylen, bb.zlen) == pytest.approx(
+        (with_sensors.tile_foot, with_sensors.tile_length, with_sensors.tile_thickness), abs=1e-6)
+
+
+@pytest.fixture
+def tmp_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
+    from shutbox.cad.check import check_folder
+    from shutbox.cad.export import build_cad
+
+    kit = build_kit({"rules.tiles": 12, "sensors.kind": "none", "printer.bed": "xl"})
+    out = tmp_path / "plain"
+    out.mkdir()
+    manifest = build_cad(kit, out, ("stl",), progress=False)
+    names = [p["name"] for p in manifest["parts"]]
+    assert names == ["box"] + [f"tile-{k:02d}" for k in range(1, 13)] + ["die-19mm"]
+    assert manifest["parts"][0]["bbox_mm"] == pytest.approx([279.4, 183.7, 54.8], abs=0.01)
+    failed = [f.line() for f in check_folder(out) if not f.ok]
+    assert not failed
+    assert not any("magnet" in line for line in (out / "build.md").read_text().splitlines() if "|" in line)
+
+
+def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path, capsys):
+    from shutbox.cad.export import build_cad
+
+    first = tmp_path / "a"
+    first.mkdir()
+    build_cad(build_kit({"printer.bed": "xl", "sensors.kind": "none"}), first, ("stl",))
+    capsys.readouterr()
+    second = tmp_path / "b"
+    second.mkdir()
+    manifest = build_cad(build_kit({"printer.bed": "xl", "sensors.kind": "none", "dice.size_mm": 16}), second,
+                         ("stl",))
+    lines = [line for line in capsys.readouterr().err.splitlines() if "] " in line]
+    built = [line for line in lines if "built in" in line]
+    assert len(built) == 1 and "die-16mm" in built[0]
+    assert sum("(cached)" in line for line in lines) == len(manifest["parts"]) - 1
+    entries = [p for p in tmp_cache.iterdir() if (p / "entry.json").is_file()]
+    assert len(entries) == len(manifest["parts"]) + 1  # both dice sizes are kept
+    assert json.loads((second / "manifest.json").read_text())["settings"]["dice"]["size_mm"] == 16
+    assert os.environ["SHUTBOX_CACHE_DIR"] == str(tmp_cache)
