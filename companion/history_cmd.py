@@ -67,8 +67,10 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
 
 
 def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
+    from shutbox.companion.game import UNCOVER
     from shutbox.companion.gamefile import game_from_dict, game_to_dict
-    from shutbox.companion.report import game_result_text, standing_lines, throw_text, tiles_text
+    from shutbox.companion.report import game_result_text, left_tiles, standing_lines, throw_text, tiles_text
+    from shutbox.companion.rules import plus
     from shutbox.companion.store import GameStore
 
     db = _db(args)
@@ -86,15 +88,16 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
           f"{rules.scoring} scoring" + (f", stake {rules.stake:g}" if rules.stake else ""))
     for turn in game.turns:
         moves = []
+        verb = "uncovered" if turn.phase == UNCOVER else "shut"
         for t in turn.throws:
-            shown = throw_text(list(t.dice) if t.dice else None, t.total) if t.total is not None else "no move"
-            done = f" → {'+'.join(map(str, t.tiles))}" if t.tiles else (" (no move)" if t.dead else "")
-            moves.append(shown + done)
-        end = f"score {turn.score}" if turn.ended else "in progress"
-        if turn.shut_box:
-            end = "SHUT THE BOX"
+            if t.total is None:
+                moves.append("ended: no move possible")
+                continue
+            shown = throw_text(list(t.dice) if t.dice else None, t.total)
+            moves.append(shown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
+        end = ("SHUT THE BOX" if turn.shut_box else f"score {turn.score}") if turn.ended else "in progress"
         print(f"  round {turn.round}, turn {turn.number}: {turn.player} ({turn.phase}) — {'; '.join(moves) or '-'}"
-              f" — left {tiles_text(turn.open_tiles)} — {end}")
+              f" — left {tiles_text(left_tiles(rules, turn))} — {end}")
     for line in standing_lines(game):
         print(f"  {line}")
     if not game.finished:

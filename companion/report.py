@@ -10,6 +10,7 @@ from typing import Any
 
 from shutbox.companion.game import UNCOVER, Game, Round, Turn
 from shutbox.companion.rules import plus
+from shutbox.model import Rules
 
 
 def tiles_text(tiles: tuple[int, ...] | list[int]) -> str:
@@ -42,6 +43,12 @@ def describe(event: Mapping[str, Any], game: Game) -> str:
     return "undone: the last typed entry is withdrawn"
 
 
+def and_list(names: tuple[str, ...] | list[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    items = list(names)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
 def money(value: float) -> str:
     return f"{value:+.2f}"
 
@@ -49,16 +56,17 @@ def money(value: float) -> str:
 def turn_score_text(game: Game, turn: Turn) -> str:
     """``Ann scores 23`` with the running total in the cumulative formats."""
     left = "left shut" if turn.phase == UNCOVER else "left open"
-    text = f"{turn.player} scores {turn.score} ({left}: {tiles_text(_left(game, turn))})"
+    text = f"{turn.player} scores {turn.score} ({left}: {tiles_text(left_tiles(game.rules, turn))})"
     rules = game.rules
     if rules.match in ("drop-out", "tournament"):
         text += f"; total {game.totals[turn.player]} of {rules.limit}"
     return text
 
 
-def _left(game: Game, turn: Turn) -> tuple[int, ...]:
+def left_tiles(rules: Rules, turn: Turn) -> tuple[int, ...]:
+    """The tiles a turn left undone: open ones when shutting, shut ones when uncovering."""
     if turn.phase == UNCOVER:
-        return tuple(t for t in game.rules.tile_numbers if t not in turn.open_tiles)
+        return tuple(t for t in rules.tile_numbers if t not in turn.open_tiles)
     return turn.open_tiles
 
 
@@ -67,7 +75,7 @@ def round_result_text(game: Game, r: Round) -> str:
         text = f"round {r.number}: {r.shut_box_by} shut the box and wins the round"
     else:
         low = r.scores.get(r.winners[0]) if r.winners else None
-        who = " and ".join(r.winners)
+        who = and_list(r.winners)
         text = f"round {r.number}: {who} {'win' if len(r.winners) > 1 else 'wins'} with {low}"
     if game.rules.stake:
         text += "; " + ", ".join(f"{p} {money(v)}" for p, v in r.net.items())
@@ -83,7 +91,7 @@ def game_result_text(game: Game) -> str:
     if not game.finished:
         return "the game is not over"
     rules = game.rules
-    who = " and ".join(game.winners)
+    who = and_list(game.winners)
     verb = "share the win" if len(game.winners) > 1 else "wins"
     if rules.match == "tournament" and game.loser:
         return f"game over: {game.loser} reached {rules.limit}; {who} {verb}"

@@ -288,8 +288,8 @@ class LiveSession:
                 self.view.note("turn", f"{why}: {turn_score_text(game, turn)}")
             if turn.player in game.eliminated:
                 self.view.note("turn", f"{turn.player} reached {game.rules.limit} and drops out")
-        for r in game.rounds[rounds_done:]:
-            if r.finished and game.rules.match != "long-game":
+        for r in game.rounds[rounds_done:]:  # a round's winners matter for the stakes
+            if r.finished and game.rules.stake and game.rules.match != "long-game":
                 self.view.note("round", round_result_text(game, r))
         if game.finished:
             self.view.note("win", game_result_text(game))

@@ -76,7 +76,12 @@ class SimTable:
     def settle(self, seconds: float) -> None:
         """Keep the session fed for ``seconds``."""
         end = time.monotonic() + seconds
-        self.pump(lambda: time.monotonic() >= end, "anything", timeout=seconds + 1)
+        while (left := end - time.monotonic()) > 0:
+            try:
+                item = self.events.get(timeout=left)
+            except queue.Empty:
+                return
+            self.session.handle(item)
 
     def flip(self, tile: int, shut: bool) -> None:
         """Move one tile on the box and wait until the session has seen it there."""

@@ -1,0 +1,278 @@
+"""The live session on its own: typed lines and box snapshots in, events saved before they are shown.
+
+Snapshots are handed to the session as the link would (``Received`` of a decoded line); the
+end-to-end tests through the firmware, the pseudo-terminal and pyserial are in test_companion_live_sim/play.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from shutbox.companion import events as ev
+from shutbox.companion.game import Game
+from shutbox.companion.link import Connected, Disconnected, Failed, Noise, Received
+from shutbox.companion.protocol import Rejected, Snapshot
+from shutbox.companion.session import InputClosed, LiveSession, Typed, effective
+from shutbox.companion.store import GameStore
+from shutbox.errors import ShutboxError
+from shutbox.model import Rules
+
+
+class Recorder:
+    """A view that checks, for every 'recorded' message, that the event is already in the store."""
+
+    def __init__(self) -> None:
+        self.notes: list[tuple[str, str]] = []
+        self.session: LiveSession | None = None
+        self.saved_when_shown: list[int] = []
+
+    def note(self, kind: str, text: str) -> None:
+        self.notes.append((kind, text))
+        if kind == "recorded" and self.session is not None and self.session.game_id is not None:
+            self.saved_when_shown.append(len(self.session.store.events(self.session.game_id)))
+
+    def show(self, session: LiveSession) -> None:
+        pass
+
+    def kinds(self, kind: str) -> list[str]:
+        return [text for k, text in self.notes if k == kind]
+
+
+def snapshot(tiles: int, shut: set[int], seq: int = 1) -> Received:
+    return Received(Snapshot(seq, tuple(t in shut for t in range(1, tiles + 1)), False, 0, "change"),
+                    time.perf_counter(), time.time())
+
+
+@pytest.fixture
+def make(tmp_path: Path):
+    stores: list[GameStore] = []
+
+    def factory(rules: Rules | None = None, players: tuple[str, ...] = ("Ann", "Bob"), hint: bool = False):
+        rules = rules or Rules()
+        store = GameStore(tmp_path / "games.sqlite3")
+        stores.append(store)
+        view = Recorder()
+        session = LiveSession(rules, store, view, hint=hint)
+        view.session = session
+        session.handle(Connected("/dev/test"))
+        session.handle(snapshot(rules.tiles, set()))
+        session.start(players)
+        return session, view
+
+    yield factory
+    for s in stores:
+        s.close()
+
+
+def box(session: LiveSession, shut: set[int]) -> None:
+    session.handle(snapshot(session.rules.tiles, shut))
+
+
+def clean(events: list[dict]) -> list[dict]:
+    return [{k: v for k, v in e.items() if k != "at"} for e in events]
+
+
+def test_a_move_on_the_box_is_saved_before_it_is_shown(make):
+    session, view = make()
+    session.handle(Typed("3 4"))
+    box(session, {4})
+    assert session.verdict.kind == "partial"
+    box(session, {4, 3})
+    saved = clean(session.store.events(session.game_id))
+    assert saved == [ev.players(["Ann", "Bob"]), ev.throw(3, 4), ev.shut(3, 4)]
+    # each 'recorded' line was shown only once its event was in the database (players + n events)
+    assert view.saved_when_shown == [2, 3]
+    assert view.kinds("recorded") == ["Ann threw 3 + 4 = 7", "Ann shut 4 + 3"]
+
+
+def test_every_event_carries_the_time_it_was_recorded(make):
+    session, _ = make()
+    before = time.time()
+    session.handle(Typed("6,6"))
+    saved = session.store.events(session.game_id)
+    assert before - 1 <= saved[-1]["at"] <= time.time() + 1
+
+
+def test_one_die_when_the_rule_forbids_it_is_refused_at_once_with_the_engines_reason(make):
+    session, view = make()
+    session.handle(Typed("4"))
+    assert view.kinds("refused") == ["one die is not allowed while 7, 8 or 9 is open"]
+    assert len(session.store.events(session.game_id)) == 1
+
+
+def test_one_die_is_taken_once_the_rule_allows_it(make):
+    session, view = make(Rules(one_die="sum-6"))
+    # Shut 9 3, 8 4, 7 5 with three double sixes: 1, 2, 6 stay open (9 > 6: still two dice).
+    for shut in ({9, 3}, {9, 3, 8, 4}, {9, 3, 8, 4, 7, 5}):
+        session.handle(Typed("6 6"))
+        box(session, shut)
+    session.handle(Typed("4"))
+    assert view.kinds("refused")[-1].startswith("one die is allowed only when the open tiles add up to 6 or less")
+    session.handle(Typed("3 3"))  # 6 shuts the 6; 1 and 2 are left (3 <= 6)
+    box(session, {9, 3, 8, 4, 7, 5, 6})
+    session.handle(Typed("3"))
+    assert clean(session.store.events(session.game_id))[-1] == ev.throw(3)
+
+
+def test_a_typed_throw_with_no_move_ends_the_turn_and_scores_it(make):
+    session, view = make()
+    for shut in ({9, 3}, {9, 3, 8, 4}, {9, 3, 8, 4, 7, 5}):
+        session.handle(Typed("6 6"))
+        box(session, shut)
+    session.handle(Typed("6 6"))  # 1, 2, 6 open: 12 cannot be made
+    assert "no move for 12: Ann scores 9 (left open: 1 2 6)" in view.kinds("turn")
+    assert session.game.current_player == "Bob"
+    # Bob's turn starts only when every tile is open again: until then throws are refused.
+    assert session.verdict.kind == "setup"
+    session.handle(Typed("3 4"))
+    assert view.kinds("refused")[-1].startswith("put the box right first: Bob's turn starts with every tile open")
+    box(session, set())
+    session.handle(Typed("3 4"))
+    assert clean(session.store.events(session.game_id))[-1] == ev.throw(3, 4)
+
+
+def test_flags_are_shown_once_and_cleared_by_putting_the_tiles_back(make):
+    session, view = make()
+    session.handle(Typed("3 4"))
+    box(session, {6})
+    box(session, {6, 4})
+    box(session, {6, 4})  # a heartbeat repeating the same state does not repeat the message
+    assert view.kinds("flag") == ["6 + 4 = 10, the throw was 7: open tiles 4, 6 again"]
+    session.handle(Typed("1 1"))  # no throw while the box is flagged (and the 7 is still pending)
+    assert view.kinds("refused")[-1].startswith("put the box right first")
+    box(session, set())
+    assert session.verdict.kind == "idle"
+    box(session, {7})
+    assert clean(session.store.events(session.game_id))[-1] == ev.shut(7)
+
+
+def test_shutting_the_box_is_announced_as_an_instant_win(make):
+    session, view = make(players=("Ann", "Bob", "Cy"))
+    shut: set[int] = set()
+    for throw, tiles in (("6 6", {9, 3}), ("6 6", {8, 4}), ("6 6", {7, 5}), ("5 4", {6, 2, 1})):
+        session.handle(Typed(throw))
+        shut |= tiles
+        box(session, shut)
+    assert view.kinds("win") == ["Ann SHUT THE BOX — an instant win!", "game over: Ann wins"]
+    assert session.done and not session.quit
+    assert session.game.finished and session.game.winners == ("Ann",)
+    # the game is marked finished in the same transaction as its last event
+    assert session.store.latest_unfinished() is None
+
+
+def test_undo_withdraws_a_typed_throw_but_not_a_move_made_on_the_box(make):
+    session, view = make()
+    session.handle(Typed("undo"))
+    assert view.kinds("refused") == ["there is nothing to undo"]
+    session.handle(Typed("2 3"))
+    session.handle(Typed("undo"))  # a mistyped throw
+    assert session.game.pending is None
+    session.handle(Typed("3 3"))
+    box(session, {6})
+    session.handle(Typed("undo"))
+    assert view.kinds("refused")[-1] == "a move made on the box stands; undo withdraws only a typed throw or end"
+    record = clean(session.store.events(session.game_id))
+    assert [e["type"] for e in record] == ["players", "throw", "undo", "throw", "shut"]
+    assert [e["type"] for e in effective(record)] == ["players", "throw", "shut"]
+
+
+def test_throws_wait_for_the_box(make):
+    session, view = make()
+    session.handle(Disconnected("/dev/test", "unplugged"))
+    session.handle(Typed("3 4"))
+    assert view.kinds("refused")[-1].startswith("waiting for the box")
+    session.handle(Connected("/dev/test"))
+    box(session, set())
+    session.handle(Typed("3 4"))
+    assert clean(session.store.events(session.game_id))[-1] == ev.throw(3, 4)
+
+
+def test_a_move_made_while_unplugged_is_scored_from_the_next_snapshot(make):
+    session, _ = make()
+    session.handle(Typed("6 6"))
+    box(session, {9})
+    session.handle(Disconnected("/dev/test", "unplugged"))
+    session.handle(Connected("/dev/test"))
+    box(session, {9, 3})
+    assert clean(session.store.events(session.game_id))[-1] == ev.shut(3, 9)
+
+
+def test_resume_replays_the_game_exactly(make):
+    session, _ = make(Rules(match="drop-out", limit=20))
+    session.handle(Typed("6 6"))
+    box(session, {9, 3})
+    session.handle(Typed("6 6"))
+    box(session, {9})  # half a move
+    resumed = LiveSession.resume(session.store, Recorder(), session.game_id)
+    assert resumed.rules == session.rules
+    assert resumed.game.to_events() == session.game.to_events()
+    resumed.handle(snapshot(9, {9, 3, 8, 4}))
+    assert clean(resumed.store.events(session.game_id))[-1] == ev.shut(4, 8)
+
+
+def test_hint_shows_the_solvers_best_move(make):
+    session, view = make(hint=True)
+    session.handle(Typed("hint"))
+    assert view.kinds("hint") == ["throw first; the hint ranks the moves for a throw"]
+    session.handle(Typed("1 2"))  # 3: shut 3, or 2 + 1
+    hint = view.kinds("hint")[-1]
+    assert hint.startswith("best: shut ") and "expected score" in hint and "1 other move" in hint
+
+
+def test_commands_and_nonsense(make):
+    session, view = make()
+    session.handle(Typed("help"))
+    session.handle(Typed("three"))
+    session.handle(Typed("7 1"))
+    assert view.kinds("info")[-1].startswith("type a throw")
+    assert view.kinds("refused")[0].startswith("'three': not understood")
+    assert view.kinds("refused")[1] == "a die shows 1 to 6, not 7"
+    session.handle(Noise(Rejected("checksum", "bad")))
+    assert session.noise == 1
+    session.handle(Typed("quit"))
+    assert session.done and session.quit
+
+
+def test_end_of_input_quits_and_keeps_the_game(make):
+    session, _ = make()
+    session.handle(InputClosed())
+    assert session.done and session.quit
+    assert session.store.latest_unfinished().id == session.game_id
+
+
+def test_a_failed_link_stops_the_session_with_its_error(make):
+    session, _ = make()
+    with pytest.raises(ShutboxError, match="10 tiles"):
+        session.handle(Failed(ShutboxError("the box on /dev/x has 10 tiles but the settings are for 9")))
+
+
+def test_players_are_checked_by_the_rules(tmp_path):
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        session = LiveSession(Rules(match="long-game"), store, Recorder())
+        with pytest.raises(ShutboxError, match="exactly 2 players"):
+            session.start(["Ann", "Bob", "Cy"])
+        assert store.games() == []
+
+
+def test_long_game_uncovering_through_the_box(make):
+    session, view = make(Rules(match="long-game"))
+    shut: set[int] = set()
+    for tiles in ({9, 3}, {8, 4}, {7, 5}):
+        session.handle(Typed("6 6"))
+        shut |= tiles
+        box(session, shut)
+    session.handle(Typed("6 6"))  # a dead double: Ann throws again
+    assert "a double with no move: Ann throws again" in view.kinds("turn")
+    session.handle(Typed("5 6"))  # dead, not a double: Bob uncovers 3, 4, 5, 7, 8, 9
+    assert session.game.phase == "uncover" and session.verdict.kind == "idle"
+    for tiles in ({9, 3}, {8, 4}, {7, 5}):
+        session.handle(Typed("6 6"))
+        shut -= tiles
+        box(session, shut)
+    assert session.game.finished and session.game.winners == ("Bob",)
+    assert view.kinds("win")[0] == "Bob uncovered every tile — an instant win!"
+    replayed = Game.from_events(session.rules, session.store.events(session.game_id))
+    assert replayed.winners == ("Bob",)
