@@ -93,7 +93,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec]) -
             "bend its top lead down along the glass, and lead both wires along the channel to the "
             "electronics cavity.",
             "Join one lead of every switch to a shared ground wire; take the other lead of switch k to the "
-            "GPIO the firmware settings assign to tile k (`shutbox config show` lists them).",
+            "GPIO given for tile k in `wiring.md` (`shutbox firmware build`, or `out/firmware/wiring.md` "
+            "from `make kit`).",
             "Fit the Pico on the cover's pins with its USB socket towards the opening in the end wall, "
             "put the cover into its seat and fix it with the four countersunk screws.",
         ]

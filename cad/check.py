@@ -10,6 +10,7 @@ and in the lanes read as those numbers with strokes at least 0.6 mm wide.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,27 @@ class Finding:
 
     def line(self) -> str:
         return f"{'ok  ' if self.ok else 'FAIL'} {self.check:<12} {self.subject}: {self.detail}"
+
+
+def _remembered(kind: str, path: Path, extra: Any, compute) -> list[Finding]:
+    """Findings of a per-file check, kept in the part cache by the file's content (same file, same answer)."""
+    import hashlib
+
+    from shutbox.cad import cache
+
+    root = cache.cache_root()
+    if root is None:
+        return list(compute())
+    blob = json.dumps([kind, hashlib.sha256(path.read_bytes()).hexdigest(), extra, cache.code_digest()])
+    entry = root / "checks" / (hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
+    if entry.is_file():
+        return [Finding(**item) for item in json.loads(entry.read_text(encoding="utf-8"))]
+    found = list(compute())
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    tmp = entry.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps([f.__dict__ for f in found]), encoding="utf-8")
+    os.replace(tmp, entry)
+    return found
 
 
 def _manifest(folder: Path) -> dict[str, Any]:
@@ -172,14 +194,21 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
         fmt = next(f for f in ("stl", "3mf") if f in part["files"]) if set(part["files"]) & {"stl", "3mf"} else None
         if fmt is None:
             continue
-        mesh = load_mesh(folder / part["files"][fmt])
-        lo = mesh.bounds[0]
-        # Tile frame: x centred, y from the front end; the exported file keeps that frame.
-        x = lo[0] + lay.tile_foot / 2
-        iou, kept = compare(mesh, str(k), lay.number_size, x, lo[1] + number_centre_y(lay),
-                            lo[2] + lay.tile_thickness, depth)
-        yield Finding("number", part["name"], iou >= IOU_MIN and kept >= STROKE_KEEP,
-                      f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}, {depth:g} mm deep")
+        path = folder / part["files"][fmt]
+
+        def tile_number(path: Path = path, k: int = k, name: str = part["name"]) -> list[Finding]:
+            mesh = load_mesh(path)
+            lo = mesh.bounds[0]
+            # Tile frame: x centred, y from the front end; the exported file keeps that frame.
+            x = lo[0] + lay.tile_foot / 2
+            iou, kept = compare(mesh, str(k), lay.number_size, x, lo[1] + number_centre_y(lay),
+                                lo[2] + lay.tile_thickness, depth)
+            return [Finding("number", name, iou >= IOU_MIN and kept >= STROKE_KEEP,
+                            f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}, "
+                            f"{depth:g} mm deep")]
+
+        extra = [k, lay.number_size, lay.tile_foot, lay.tile_thickness, depth]
+        yield from _remembered("tile-number", path, extra, tile_number)
     boxes = [(name, shape) for name, kind, shape in solids if kind == "box"]
     meshes = [tessellate(shape, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg) for _, shape in boxes]
     y0, y1 = lay.number_zone
@@ -213,9 +242,9 @@ def check_folder(folder: Path) -> list[Finding]:
                 findings.append(Finding("files", rel, False, "missing"))
                 continue
             if fmt in ("stl", "3mf"):
-                findings += list(check_mesh(path, bed))
+                findings += _remembered("mesh", path, bed, lambda path=path: check_mesh(path, bed))
             elif fmt == "step":
-                findings.append(_check_step(path))
+                findings += _remembered("step", path, None, lambda path=path: [_check_step(path)])
     solids = _assembly(folder, manifest)
     findings += list(check_assembly(solids, manifest, kit, lay))
     findings += list(check_numbers(folder, solids, manifest, kit, lay))

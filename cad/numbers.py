@@ -46,22 +46,29 @@ def raster_polygons(polys: list[np.ndarray], window: tuple[float, float, float, 
     return inside.reshape(shape)
 
 
+def _crossings(seg: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """How many segments a ray from each point towards +x crosses."""
+    ax, ay = seg[:, 0, 0], seg[:, 0, 1]
+    bx, by = seg[:, 1, 0], seg[:, 1, 1]
+    straddle = (ay <= py) != (by <= py)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cross_x = ax + (py - ay) * (bx - ax) / (by - ay)
+    return np.sum(straddle & (cross_x > px), axis=1)
+
+
 def raster_section(mesh: trimesh.Trimesh, z: float, window: tuple[float, float, float, float]) -> np.ndarray:
-    """Where the mesh's section at height ``z`` is empty (no material) over the window."""
+    """Where the mesh's section at height ``z`` is empty (no material) over the window (even-odd rule)."""
     segments = trimesh.intersections.mesh_plane(mesh, [0, 0, 1], [0, 0, z])[:, :, :2]
     x0, x1, y0, y1 = window
     lo = segments.min(axis=1)
     hi = segments.max(axis=1)
-    keep = (hi[:, 1] >= y0) & (lo[:, 1] <= y1) & (hi[:, 0] >= x0)
-    seg = segments[keep]
+    rows = (hi[:, 1] >= y0) & (lo[:, 1] <= y1) & (hi[:, 0] >= x0)
+    near = segments[rows & (lo[:, 0] <= x1)]
+    far = segments[rows & (lo[:, 0] > x1)]  # wholly right of the window: the same for a whole row
     pts, shape = _grid(window)
-    ax, ay = seg[:, 0, 0], seg[:, 0, 1]
-    bx, by = seg[:, 1, 0], seg[:, 1, 1]
-    px, py = pts[:, 0:1], pts[:, 1:2]
-    straddle = (ay <= py) != (by <= py)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cross_x = ax + (py - ay) * (bx - ax) / (by - ay)
-    crossings = np.sum(straddle & (cross_x > px), axis=1)
+    row_y = pts[:: shape[1], 1:2]
+    far_count = np.repeat(_crossings(far, np.full_like(row_y, x1), row_y), shape[1])
+    crossings = _crossings(near, pts[:, 0:1], pts[:, 1:2]) + far_count
     material = crossings % 2 == 1
     return (~material).reshape(shape)
 
