@@ -111,3 +111,19 @@ def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path
     assert len(entries) == len(manifest["parts"]) + 1  # both dice sizes are kept
     assert json.loads((second / "manifest.json").read_text())["settings"]["dice"]["size_mm"] == 16
     assert os.environ["SHUTBOX_CACHE_DIR"] == str(tmp_cache)
+
+
+def test_missing_font_is_an_error_not_a_silent_fallback(tmp_path, monkeypatch):
+    from shutbox.cad import shapes
+    from shutbox.errors import ShutboxError
+
+    monkeypatch.setattr(shapes.resources, "files", lambda package: tmp_path)
+    shapes.font_path.cache_clear()
+    try:
+        with pytest.raises(ShutboxError, match="DejaVuSans-Bold.ttf is missing"):
+            shapes.font_path()
+    finally:
+        monkeypatch.undo()
+        shapes.font_path.cache_clear()
+    assert shapes.font_path().name == "DejaVuSans-Bold.ttf"
+    assert (shapes.font_path().parent / "LICENSE-DejaVu.txt").is_file()
