@@ -33,7 +33,7 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, tuple[int, int, int]]], path:
     extent = max(float(np.max(m.bounds[1] - m.bounds[0])) for m, _ in meshes)
     for mesh, colour in meshes:
         # Small triangles keep painter's order honest where big faces meet small ones.
-        verts, faces = trimesh.remesh.subdivide_to_size(mesh.vertices, mesh.faces, max_edge=extent / 60,
+        verts, faces = trimesh.remesh.subdivide_to_size(mesh.vertices, mesh.faces, max_edge=extent / 35,
                                                         max_iter=12)
         mesh = trimesh.Trimesh(verts, faces, process=False)
         tri = mesh.triangles @ view.T  # (n, 3, 3): screen x, y, depth

@@ -201,3 +201,32 @@ def test_cad_check_command(cli, built):
     assert proc.stdout.strip().splitlines()[-1].endswith(" 0 failed")
     proc = cli("cad", "check", str(built[0] / "nowhere"))
     assert proc.returncode == 2 and "no manifest.json" in proc.stderr
+
+
+def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, manifest):
+    import cadquery as cq
+
+    from shutbox.cad.layout import USB_WIDTH
+
+    assy = cq.Assembly.importStep(str(built[0] / "assembly.step"))
+    pieces = [c.obj.moved(c.loc) for c in assy.children if c.name.startswith("box")]
+    lay = layout(build_kit({}))
+
+    def solid_at(x, y, z):
+        return any(p.isInside(cq.Vector(x, y, z)) for p in pieces)
+
+    cx0, cx1, cy0, cy1 = lay.cavity
+    for n in range(1, 10):
+        x = lay.lane_x(n)
+        assert not solid_at(x, lay.switch_y, lay.shaft_top - 1.0), f"shaft {n}"
+        assert not solid_at(x, lay.switch_y, 2.0), f"channel under switch {n}"
+        assert solid_at(x, lay.switch_y, lay.lane_floor - 0.5), f"lane floor over switch {n}"
+    for x in np.linspace(lay.lane_x(1), cx0 + 5.0, 40):
+        assert not solid_at(x, lay.switch_y, 2.0), f"wire channel at x={x:.1f}"
+    for y in np.linspace(lay.switch_y, cy0 + 2.0, 10):
+        assert not solid_at(cx0 + 5.0, y, 2.0), f"branch at y={y:.1f}"
+    usb_y = lay.cover_origin[1] + lay.board_origin[1] + 21.0 / 2
+    assert not solid_at((cx0 + cx1) / 2, (cy0 + cy1) / 2, 8.0)
+    for x in np.linspace(cx1 - 0.5, lay.length - 0.1, 10):
+        assert not solid_at(x, usb_y, 8.0), f"USB opening at x={x:.1f}"
+    assert solid_at(lay.length - 1.0, usb_y + USB_WIDTH / 2 + 1.0, 8.0)

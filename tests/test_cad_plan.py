@@ -122,3 +122,19 @@ def test_cli_refuses_bad_input_with_one_line_and_writes_nothing(cli, tmp_path, a
     assert len(lines) == 1 and "Traceback" not in proc.stderr
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("tiles", [9, 10, 12])
+def test_shut_tile_puts_its_magnet_over_the_switch(tiles):
+    from shutbox.cad.layout import FLOOR_SKIN, MAGNET_AT
+
+    lay = layout(build_kit({"rules.tiles": tiles}))
+    assert lay.tile_y(shut=True) + MAGNET_AT == pytest.approx(lay.switch_y)
+    assert lay.tile_y(shut=False) + MAGNET_AT - lay.switch_y == pytest.approx(lay.travel)
+    # Magnet face to the switch's top end: the tile's clearance, the lane floor skin and the shaft's cone.
+    gap = lay.tile_z - (lay.shaft_top)
+    assert gap == pytest.approx(lay.clearance + FLOOR_SKIN + lay.shaft_radius)
+    assert gap < 5.0
+    y0, y1 = lay.number_zone
+    assert y1 < lay.switch_y - lay.shaft_radius  # the lane's number is not over a shaft
+    assert y1 - y0 <= lay.travel  # and is covered by a shut tile
