@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shutbox.cad.layout import (
-    COVER_FLANGE_X,
     COVER_GAP,
     FELT_MARGIN,
     FLOOR,
@@ -236,7 +235,6 @@ def _keys(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...]) -> list[Key
             n = max(1, min(3, int((hi - lo) // 60) + 1))
             for k in range(n):
                 keys.append(Key("y", y, lo + (hi - lo) * (k + 0.5) / n if n > 1 else (lo + hi) / 2, FLOOR, False))
-    assert all(k.top > 0 for k in keys) and COVER_FLANGE_X > 0
     return keys
 
 
