@@ -127,3 +127,46 @@ def test_missing_font_is_an_error_not_a_silent_fallback(tmp_path, monkeypatch):
         shapes.font_path.cache_clear()
     assert shapes.font_path().name == "DejaVuSans-Bold.ttf"
     assert (shapes.font_path().parent / "LICENSE-DejaVu.txt").is_file()
+
+
+def test_overhang_check_flags_a_part_that_needs_support(tmp_path):
+    import trimesh
+
+    from shutbox.cad.check import check_mesh
+
+    stem = trimesh.creation.box((5, 5, 10))
+    stem.apply_translation((0, 0, 5))
+    cap = trimesh.creation.box((20, 20, 2))
+    cap.apply_translation((0, 0, 11))
+    mushroom = trimesh.boolean.union([stem, cap], engine="manifold")
+    mushroom.export(str(tmp_path / "mushroom.stl"))
+    results = {f.check: f for f in check_mesh(tmp_path / "mushroom.stl", (250, 210, 220))}
+    assert results["manifold"].ok and results["bed"].ok
+    assert not results["overhang"].ok and "375.00 mm2" in results["overhang"].detail
+    upright = trimesh.creation.box((20, 20, 2))
+    upright.apply_translation((0, 0, 1))
+    upright.export(str(tmp_path / "plate.stl"))
+    assert all(f.ok for f in check_mesh(tmp_path / "plate.stl", (250, 210, 220)))
+
+
+def test_detent_holds_the_tile_at_each_end_and_clicks_between():
+    import cadquery as cq
+
+    from shutbox.cad.box import build_box
+    from shutbox.cad.tiles import place_tile
+
+    lay = layout(build_kit({"sensors.kind": "none"}))
+    box = build_box(lay)
+    tile = build_tile(lay, 5)
+    c = lay.clearance
+    for shut in (True, False):
+        placed = place_tile(lay, tile, 5, shut=shut)
+        assert box.intersect(placed).Volume() == pytest.approx(0.0, abs=1e-6)
+        assert box.distance(placed) == pytest.approx(c, abs=1e-3)
+    # Half way, the bump rides on the lane wall: the arm must flex by detent - clearance.
+    half = place_tile(lay, tile, 5, shut=True).translate(cq.Vector(0, lay.travel / 2, 0))
+    overlap = box.intersect(half)
+    assert overlap.Volume() > 0.1
+    bb = overlap.BoundingBox()
+    assert bb.xlen == pytest.approx(lay.kit.tile_fit.detent_mm - c, abs=0.02)
+    assert bb.xmin == pytest.approx(lay.lane_x(5) + lay.tile_width / 2 + c, abs=0.02)
