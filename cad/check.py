@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,25 +39,45 @@ class Finding:
         return f"{'ok  ' if self.ok else 'FAIL'} {self.check:<12} {self.subject}: {self.detail}"
 
 
-def _remembered(kind: str, path: Path, extra: Any, compute) -> list[Finding]:
-    """Findings of a per-file check, kept in the part cache by the file's content (same file, same answer)."""
+def _memo(kind: str, identity: Any, compute: Callable[[], Any]) -> Any:
+    """A check's JSON result, kept in the cache folder under what it was computed from."""
     import hashlib
 
     from shutbox.cad import cache
 
     root = cache.cache_root()
     if root is None:
-        return list(compute())
-    blob = json.dumps([kind, hashlib.sha256(path.read_bytes()).hexdigest(), extra, cache.code_digest()])
+        return compute()
+    blob = json.dumps([kind, identity, cache.code_digest()], default=str)
     entry = root / "checks" / (hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
     if entry.is_file():
-        return [Finding(**item) for item in json.loads(entry.read_text(encoding="utf-8"))]
-    found = list(compute())
+        return json.loads(entry.read_text(encoding="utf-8"))
+    value = compute()
     entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = entry.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps([f.__dict__ for f in found]), encoding="utf-8")
+    tmp.write_text(json.dumps(value), encoding="utf-8")
     os.replace(tmp, entry)
-    return found
+    return value
+
+
+def _remembered(kind: str, path: Path, extra: Any, compute: Callable[[], Any]) -> list[Finding]:
+    """Findings of a per-file check, remembered by the file's content (same file, same answer)."""
+    import hashlib
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    items = _memo(kind, [digest, extra], lambda: [f.__dict__ for f in compute()])
+    return [Finding(**item) for item in items]
+
+
+def _fingerprint(shape: Any) -> list[Any]:
+    """What identifies a solid for remembering results: its size, mass properties and topology."""
+    import cadquery as cq
+
+    bb = shape.BoundingBox()
+    centre = cq.Shape.centerOfMass(shape)
+    values = [shape.Volume(), shape.Area(), bb.xmin, bb.ymin, bb.zmin, bb.xmax, bb.ymax, bb.zmax,
+              centre.x, centre.y, centre.z]
+    return [round(v, 6) for v in values] + [len(shape.Faces()), len(shape.Edges())]
 
 
 def _manifest(folder: Path) -> dict[str, Any]:
@@ -129,6 +149,7 @@ def check_assembly(solids: list[tuple[str, str, Any]], manifest: dict[str, Any],
               and ymax <= lay.width + TOL and zmax <= lay.height + TOL)
     yield Finding("assembly", "size", inside, f"{xmax - xmin:.2f} x {ymax - ymin:.2f} x {zmax - zmin:.2f} mm "
                   f"within {lay.length:g} x {lay.width:g} x {lay.height:g}")
+    prints = {name: _fingerprint(shape) for name, _, shape in solids}
     worst, pairs = 0.0, 0
     clashes = []
     gaps: dict[str, float] = {}
@@ -140,15 +161,13 @@ def check_assembly(solids: list[tuple[str, str, Any]], manifest: dict[str, Any],
                 continue
             pairs += 1
             (na, ka, a), (nb, kb, b) = (second, first) if second[1] == "box" and first[1] != "box" else (first, second)
-            if ka == "box" and kb != "box":
-                # Crop the big piece around the small part first: the same answer, far faster.
-                a = _crop(a, boxes[nb])
-            volume = _common_volume(a, b)
+            volume, gap = _memo("pair", [prints[na], prints[nb], kb == "tile"],
+                                lambda a=a, b=b, ka=ka, kb=kb, nb=nb: _pair(a, b, ka, kb, boxes[nb]))
             worst = max(worst, volume)
             if volume > TOL:
                 clashes.append(f"{na}/{nb} {volume:.3f} mm3")
-            if ka == "box" and kb == "tile" and a.Solids():
-                gaps[nb] = min(gaps.get(nb, float("inf")), a.distance(b))
+            if gap is not None:
+                gaps[nb] = min(gaps.get(nb, float("inf")), gap)
     yield Finding("interference", "assembly", not clashes,
                   f"{pairs} touching pairs, largest common volume {worst:.2e} mm3"
                   + (": " + ", ".join(clashes) if clashes else ""))
@@ -157,6 +176,16 @@ def check_assembly(solids: list[tuple[str, str, Any]], manifest: dict[str, Any],
         if kind == "tile":
             gap = gaps.get(name, float("inf"))
             yield Finding("clearance", name, abs(gap - c) <= TOL, f"{gap:.3f} mm to the box, setting {c:g} mm")
+
+
+def _pair(a: Any, b: Any, ka: str, kb: str, around: Any) -> tuple[float, float | None]:
+    """(common volume, distance if ``b`` is a tile sliding in box piece ``a``)."""
+    if ka == "box" and kb != "box":
+        # Crop the big piece around the small part first: the same answer, far faster.
+        a = _crop(a, around)
+    volume = _common_volume(a, b)
+    gap = a.distance(b) if ka == "box" and kb == "tile" and a.Solids() else None
+    return volume, gap
 
 
 def _common_volume(a, b) -> float:
@@ -210,17 +239,30 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
         extra = [k, lay.number_size, lay.tile_foot, lay.tile_thickness, depth]
         yield from _remembered("tile-number", path, extra, tile_number)
     boxes = [(name, shape) for name, kind, shape in solids if kind == "box"]
-    meshes = [tessellate(shape, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg) for _, shape in boxes]
+    meshes: dict[str, Any] = {}
+
+    def mesh_of(name: str, shape: Any) -> Any:
+        if name not in meshes:
+            meshes[name] = tessellate(shape, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg)
+        return meshes[name]
+
     y0, y1 = lay.number_zone
     for k in range(1, n + 1):
         x = lay.lane_x(k)
-        host = next((m for m, (_, s) in zip(meshes, boxes, strict=True)
-                     if s.BoundingBox().xmin <= x <= s.BoundingBox().xmax
-                     and s.BoundingBox().ymin <= (y0 + y1) / 2 <= s.BoundingBox().ymax), None)
-        if host is None:
+        found = next(((name, s) for name, s in boxes
+                      if s.BoundingBox().xmin <= x <= s.BoundingBox().xmax
+                      and s.BoundingBox().ymin <= (y0 + y1) / 2 <= s.BoundingBox().ymax), None)
+        if found is None:
             yield Finding("number", f"lane {k}", False, "no box piece holds this lane")
             continue
-        iou, kept = compare(host, str(k), lay.number_size, x, (y0 + y1) / 2, lay.lane_floor, depth)
+        host_print = _fingerprint(found[1])
+
+        def host(found: tuple[str, Any] = found) -> Any:
+            return mesh_of(*found)
+
+        iou, kept = _memo("lane-number", [host_print, k, x, y0, y1, lay.number_size, lay.lane_floor, depth],
+                          lambda host=host, k=k, x=x: compare(host(), str(k), lay.number_size, x, (y0 + y1) / 2,
+                                                              lay.lane_floor, depth))
         yield Finding("number", f"lane {k}", iou >= IOU_MIN and kept >= STROKE_KEEP,
                       f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}")
 
