@@ -120,12 +120,14 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
             files[fmt] = rel
         shutil.copy2(entry / "preview.png", folder / "preview" / f"{spec.name}.png")
         info = json.loads((entry / "entry.json").read_text(encoding="utf-8"))
+        solids = [cq.Shape.importBrep(str(entry / f"placed-{i}.brep")) for i in range(spec.quantity)]
+        if cache.cache_root() is None:  # caching off: the entry was a scratch folder
+            shutil.rmtree(entry, ignore_errors=True)
         parts.append({
             "name": spec.name, "kind": spec.kind, "quantity": spec.quantity, "files": files,
             "bbox_mm": info["bbox_mm"], "preview": f"preview/{spec.name}.png", "print": PRINT_SETTINGS[spec.kind],
         })
-        for i in range(spec.quantity):
-            solid = cq.Shape.importBrep(str(entry / f"placed-{i}.brep"))
+        for i, solid in enumerate(solids):
             label = spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}"
             placed.append((label, spec, solid))
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
