@@ -121,6 +121,8 @@ def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
                                   timeout=120).stdout
             assert "manifold = yes" in info, (p["name"], fmt, info)
             assert re.search(r"number_of_parts =\s+1\b", info), (p["name"], fmt, info)
+            size = [float(re.search(rf"size_{axis} = ([\d.]+)", info).group(1)) for axis in "xyz"]
+            assert size == pytest.approx(p["bbox_mm"], abs=0.01), (p["name"], fmt)  # millimetres, as exported
 
 
 def test_a_die_slices_in_prusaslicer(built, manifest, tmp_path):
