@@ -6,6 +6,7 @@ import argparse
 import json
 import queue
 import sys
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from typing import Any
 from shutbox.errors import ShutboxError
 from shutbox.model import SETTINGS, Kit
 
+#: How long a new game waits for the box's first snapshot before starting without it.
+BOX_WAIT_S = 3.0
 PORT_HELP = "serial port of the box (a device such as /dev/ttyACM0, or auto: the one connected Pico) [default auto]"
 
 
@@ -87,11 +90,12 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
     link = BoxLink(args.port, session.rules.tiles, events.put)
     try:
         link.start()  # a port that cannot be opened stops here, before a game is created
+        if names is None:
+            session.resumed()
+        _meet_the_box(session, events)  # a box with the wrong tile count stops here too
         if names is not None:
             session.start(names)
-        else:
-            session.resumed()
-        read_input(sys.stdin, events.put)
+        read_input(sys.stdin, events.put)  # typed lines wait in the pipe until the box has been heard
         while not session.done:
             try:
                 item = events.get(timeout=0.5)
@@ -107,6 +111,16 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
+
+
+def _meet_the_box(session: Any, events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> None:
+    """Hand link events to the session until the box's first snapshot (or ``wait_s``)."""
+    deadline = time.monotonic() + wait_s
+    while session.box is None and (left := deadline - time.monotonic()) > 0:
+        try:
+            session.handle(events.get(timeout=left))
+        except queue.Empty:
+            return
 
 
 def snapshot_record(message: Any, wall: float) -> dict[str, Any]:
