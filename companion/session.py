@@ -332,9 +332,10 @@ class LiveSession:
         objective = "shut" if self.rules.match == "long-game" else "score"
         ranked = solver.rank_moves(solver.solve(self.rules, objective), game.in_play, game.pending.total)
         best = ranked[0]
-        verb = "uncover" if game.phase == UNCOVER else "shut"
+        uncovering = game.phase == UNCOVER
+        verb, goal = ("uncover", "uncover every tile") if uncovering else ("shut", "shut the box")
         also = f"; {len(ranked) - 1} other move{'s' if len(ranked) != 2 else ''}" if len(ranked) > 1 else ""
-        return (f"best: {verb} {plus(best.tiles)} — chance to finish the box {best.p_shut:.1%}, "
+        return (f"best: {verb} {plus(best.tiles)} — chance to {goal} {best.p_shut:.1%}, "
                 f"expected score {best.expected_score:.1f}{also}")
 
 
