@@ -64,6 +64,9 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
 
     db = args.db or default_db_path()
     view = TextView()
+    events: queue.Queue[Any] = queue.Queue()
+    session: LiveSession | None = None
+    store: GameStore | None = None
     if args.resume:
         for given in ([f"--players {args.players}"] if args.players is not None else []) + _given_rule_flags(args):
             raise ShutboxError(f"{given}: not allowed with --resume (the saved game keeps its players and rules)")
@@ -72,9 +75,10 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
         store = GameStore(db)
         row = store.latest_unfinished()
         if row is None:
+            store.close()
             raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
         session = LiveSession.resume(store, view, row.id, hint=args.hint)
-        names = None
+        rules, names = session.rules, None
     else:
         if args.players is None:
             raise ShutboxError("--players is required to start a game, e.g. --players \"Ann,Bob\" "
@@ -84,15 +88,18 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
             Game(kit.rules).apply({"v": 1, "type": "players", "names": names})
         except IllegalMove as exc:
             raise ShutboxError(f"--players {args.players!r}: {exc}") from None
-        store = GameStore(db)
-        session = LiveSession(kit.rules, store, view, hint=args.hint)
-    events: queue.Queue[Any] = queue.Queue()
-    link = BoxLink(args.port, session.rules.tiles, events.put)
+        rules = kit.rules
+    link = BoxLink(args.port, rules.tiles, events.put)
     try:
-        link.start()  # a port that cannot be opened stops here, before a game is created
-        if names is None:
+        link.start()  # a port that cannot be opened stops here, before anything is written
+        if session is not None:
             session.resumed()
-        _meet_the_box(session, events)  # a box with the wrong tile count stops here too
+        heard = _meet_the_box(events)  # so does a box with the wrong tile count
+        if session is None:
+            store = GameStore(db)
+            session = LiveSession(rules, store, view, hint=args.hint)
+        for item in heard:
+            session.handle(item)
         if names is not None:
             session.start(names)
         read_input(sys.stdin, events.put)  # typed lines wait in the pipe until the box has been heard
@@ -103,24 +110,37 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
                 continue
             session.handle(item)
     except KeyboardInterrupt:
-        print(f"\ngame {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
+        if session is not None and session.game_id is not None:
+            print(f"\ngame {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
         return 130
     finally:
         link.stop()
-        store.close()
+        if store is not None:
+            store.close()
+    assert session is not None
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
 
 
-def _meet_the_box(session: Any, events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> None:
-    """Hand link events to the session until the box's first snapshot (or ``wait_s``)."""
+def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[Any]:
+    """The link events up to the box's first snapshot (or ``wait_s``); the link's failure is raised."""
+    from shutbox.companion.link import Failed, Received
+    from shutbox.companion.protocol import Snapshot
+
+    heard: list[Any] = []
     deadline = time.monotonic() + wait_s
-    while session.box is None and (left := deadline - time.monotonic()) > 0:
+    while (left := deadline - time.monotonic()) > 0:
         try:
-            session.handle(events.get(timeout=left))
+            item = events.get(timeout=left)
         except queue.Empty:
-            return
+            break
+        if isinstance(item, Failed):
+            raise item.error
+        heard.append(item)
+        if isinstance(item, Received) and isinstance(item.message, Snapshot):
+            break
+    return heard
 
 
 def snapshot_record(message: Any, wall: float) -> dict[str, Any]:
