@@ -109,6 +109,7 @@ class SimBox:
         """Plug the cable back in: the firmware starts again behind the same :attr:`port`."""
         if self.running():
             raise RuntimeError("the simulated box is plugged in")
+        self._stop_process()  # the firmware may have ended by itself: release its terminal first
         self._plug()
 
     def _plug(self) -> None:
