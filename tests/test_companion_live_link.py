@@ -265,3 +265,9 @@ def test_the_link_survives_the_same_fuzz_over_a_pseudo_terminal(tmp_path_factory
     messages = [x.message for x in got if isinstance(x, Received)]
     assert set(messages) <= GOOD_MESSAGES | {decode(marker)}
     assert not any(isinstance(x, Failed) for x in got)
+
+
+def test_a_port_another_scorekeeper_holds_is_refused(port):
+    with BoxLink(port.name, 9, lambda e: None):
+        with pytest.raises(ShutboxError, match=r"cannot open \(it is in use by another program"):
+            BoxLink(port.name, 9, lambda e: None).start()
