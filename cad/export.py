@@ -72,10 +72,8 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
             shutil.copy2(item, folder / item.name)
         printed = cq.Shape.importBrep(str(folder / "print.brep"))
     else:
-        printed, placed = builder.build(spec)
+        printed = builder.build(spec)
         printed.exportBrep(str(folder / "print.brep"))
-        for i, solid in enumerate(placed):
-            solid.exportBrep(str(folder / f"placed-{i}.brep"))
     mesh = tessellate(printed, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg)
     for fmt in formats:
         target = folder / f"part.{fmt}"
@@ -120,7 +118,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
             files[fmt] = rel
         shutil.copy2(entry / "preview.png", folder / "preview" / f"{spec.name}.png")
         info = json.loads((entry / "entry.json").read_text(encoding="utf-8"))
-        solids = [cq.Shape.importBrep(str(entry / f"placed-{i}.brep")) for i in range(spec.quantity)]
+        solids = builder.place(spec, cq.Shape.importBrep(str(entry / "print.brep")))
         if cache.cache_root() is None:  # caching off: the entry was a scratch folder
             shutil.rmtree(entry, ignore_errors=True)
         parts.append({

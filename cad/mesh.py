@@ -54,8 +54,59 @@ def weld(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
     if not area_ok.all():
         mesh.update_faces(area_ok)
         mesh.remove_unreferenced_vertices()
+    if not mesh.is_watertight:
+        mesh = close_t_junctions(mesh)
     trimesh.repair.fix_normals(mesh)
     return mesh
+
+
+def _open_edges(faces: np.ndarray) -> dict[tuple[int, int], int]:
+    """Directed edges that have no opposite edge, mapped to their face."""
+    directed = {}
+    for f, (a, b, c) in enumerate(faces):
+        for u, v in ((a, b), (b, c), (c, a)):
+            directed[(int(u), int(v))] = f
+    return {e: f for e, f in directed.items() if (e[1], e[0]) not in directed}
+
+
+def close_t_junctions(mesh: trimesh.Trimesh, tol: float = 1e-6) -> trimesh.Trimesh:
+    """Split triangles whose edge has another face's vertex lying on it (a T-junction).
+
+    OCCT meshes two faces that meet along geometrically equal but distinct edges independently, so one
+    side of the seam may have extra vertices; splitting the other side's triangles there closes it.
+    """
+    faces = mesh.faces.copy()
+    verts = mesh.vertices
+    for _ in range(4):
+        open_edges = _open_edges(faces)
+        if not open_edges:
+            break
+        candidates = np.unique(np.array(list(open_edges)).ravel())
+        replace: dict[int, list[list[int]]] = {}
+        for (a, b), f in open_edges.items():
+            pa, pb = verts[a], verts[b]
+            d = pb - pa
+            length2 = float(d @ d)
+            if length2 == 0 or f in replace:
+                continue
+            t = (verts[candidates] - pa) @ d / length2
+            foot = pa + np.outer(t, d)
+            near = np.linalg.norm(verts[candidates] - foot, axis=1) < tol
+            inner = near & (t > 1e-9) & (t < 1 - 1e-9)
+            if not inner.any():
+                continue
+            chain = [a, *candidates[inner][np.argsort(t[inner])].tolist(), b]
+            tri = [int(x) for x in faces[f]]
+            k = tri.index(a)
+            c = tri[(k + 2) % 3]  # the corner opposite edge a->b, keeping the winding
+            replace[f] = [[chain[i], chain[i + 1], c] for i in range(len(chain) - 1)]
+        if not replace:
+            break
+        keep = np.ones(len(faces), dtype=bool)
+        keep[list(replace)] = False
+        extra = np.array([t for tris in replace.values() for t in tris], dtype=faces.dtype)
+        faces = np.vstack([faces[keep], extra])
+    return trimesh.Trimesh(verts, faces, process=False)
 
 
 def write_mesh(mesh: trimesh.Trimesh, path: Path) -> None:

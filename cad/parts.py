@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from shutbox.cad.layout import COVER_THICKNESS, STANDOFF, Layout
-from shutbox.cad.split import SplitPlan, fits
+from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
 
@@ -83,34 +83,51 @@ class Builder:
             self._box = build_box(self.lay)
         return self._box
 
-    def build(self, spec: PartSpec) -> tuple[cq.Shape, list[cq.Shape]]:
-        """(the part as printed, its copies in their assembled places)."""
-        import cadquery as cq
-
+    def build(self, spec: PartSpec) -> cq.Shape:
+        """The part as printed (what the cache keeps: it depends only on ``spec.inputs``)."""
         lay = self.lay
         if spec.kind == "box":
             from shutbox.cad.split import cut_piece, print_piece
 
-            piece = next(p for p in self.plan.pieces if p.name == spec.name)
-            placed = cut_piece(lay, self.whole_box(), self.plan, piece)
-            return print_piece(piece, placed), [placed]
+            piece = self._piece(spec)
+            return print_piece(piece, cut_piece(lay, self.whole_box(), self.plan, piece))
         if spec.kind == "tile":
-            from shutbox.cad.tiles import build_tile, place_tile
+            from shutbox.cad.tiles import build_tile
 
-            n = spec.inputs["number"]
-            tile = build_tile(lay, n)
-            return tile, [place_tile(lay, tile, n)]
+            return build_tile(lay, spec.inputs["number"])
         if spec.kind == "die":
             from shutbox.cad.dice import build_die, print_die
 
             size = spec.inputs["size"]
-            die = build_die(size)
-            z = lay.tray_floor + size / 2
-            places = [die.translate(cq.Vector(x, y, z)) for x, y in lay.die_places()]
-            return print_die(die, size), places
+            return print_die(build_die(size), size)
         if spec.kind == "cover":
-            from shutbox.cad.cover import build_cover, place_cover
+            from shutbox.cad.cover import build_cover
 
-            cover = build_cover(lay)
-            return cover, [place_cover(lay, cover)]
+            return build_cover(lay)
         raise KeyError(spec.kind)
+
+    def place(self, spec: PartSpec, printed: cq.Shape) -> list[cq.Shape]:
+        """Each copy of the printed part moved to its place in the assembled kit (box frame)."""
+        import cadquery as cq
+
+        lay = self.lay
+        if spec.kind == "box":
+            piece = self._piece(spec)
+            solid = printed.rotate(cq.Vector(0, 0, 0), cq.Vector(0, 0, 1), -90) if piece.rotate else printed
+            bb = solid.BoundingBox()
+            return [solid.translate(cq.Vector(piece.x0 - bb.xmin, piece.y0 - bb.ymin, -bb.zmin))]
+        if spec.kind == "tile":
+            from shutbox.cad.tiles import place_tile
+
+            return [place_tile(lay, printed, spec.inputs["number"])]
+        if spec.kind == "die":
+            half = spec.inputs["size"] / 2
+            return [printed.translate(cq.Vector(x - half, y - half, lay.tray_floor)) for x, y in lay.die_places()]
+        if spec.kind == "cover":
+            from shutbox.cad.cover import place_cover
+
+            return [place_cover(lay, printed)]
+        raise KeyError(spec.kind)
+
+    def _piece(self, spec: PartSpec) -> Piece:
+        return next(p for p in self.plan.pieces if p.name == spec.name)

@@ -170,3 +170,21 @@ def test_detent_holds_the_tile_at_each_end_and_clicks_between():
     bb = overlap.BoundingBox()
     assert bb.xlen == pytest.approx(lay.kit.tile_fit.detent_mm - c, abs=0.02)
     assert bb.xmin == pytest.approx(lay.lane_x(5) + lay.tile_width / 2 + c, abs=0.02)
+
+
+def test_welding_closes_a_t_junction():
+    import trimesh
+
+    from shutbox.cad.mesh import close_t_junctions
+
+    box = trimesh.creation.box((2, 2, 2))
+    faces = box.faces.tolist()
+    a, b, c = faces[0]
+    mid = len(box.vertices)
+    verts = np.vstack([box.vertices, (box.vertices[a] + box.vertices[b]) / 2])
+    faces[0:1] = [[a, mid, c], [mid, b, c]]  # one side of edge a-b gets an extra vertex, the other does not
+    broken = trimesh.Trimesh(verts, faces, process=False)
+    assert not broken.is_watertight
+    fixed = close_t_junctions(broken)
+    assert fixed.is_watertight and fixed.is_winding_consistent
+    assert fixed.volume == pytest.approx(8.0)
