@@ -188,3 +188,20 @@ def test_welding_closes_a_t_junction():
     fixed = close_t_junctions(broken)
     assert fixed.is_watertight and fixed.is_winding_consistent
     assert fixed.volume == pytest.approx(8.0)
+
+
+def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
+    import cadquery as cq
+
+    from shutbox.cad.export import build_cad
+
+    for name, width in (("a", 183.7), ("b", 200.0)):
+        out = tmp_path / name
+        out.mkdir()
+        kit = build_kit({"printer.bed": "xl", "sensors.kind": "none", "box.width_mm": width})
+        build_cad(kit, out, ("stl",), progress=False)
+    lay = layout(kit)
+    assy = cq.Assembly.importStep(str(out / "assembly.step"))
+    dice = [c.obj.moved(c.loc).BoundingBox() for c in assy.children if c.name.startswith("die")]
+    for bb, (x, y) in zip(dice, lay.die_places(), strict=True):
+        assert ((bb.xmin + bb.xmax) / 2, (bb.ymin + bb.ymax) / 2, bb.zmin) == pytest.approx((x, y, lay.tray_floor))
