@@ -14,7 +14,6 @@ import statistics
 import time
 
 from shutbox.companion import solver
-
 from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, TILE_COUNTS, Rules
 
 BUDGET_MS = 100.0

@@ -55,7 +55,6 @@ from shutbox.companion.rules import (
     score,
     throw_totals,
 )
-
 from shutbox.model import Rules
 
 SHUT, UNCOVER = "shut", "uncover"

@@ -20,7 +20,6 @@ from typing import Any
 
 from shutbox.companion.game import Game
 from shutbox.companion.rules import IllegalMove
-
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, Rules, build_kit, kit_as_dict
 from shutbox.output import staged_file

@@ -30,6 +30,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
+
 from shutbox.companion.rules import (
     DIE_FACES,
     HIGH_TILE,
@@ -37,7 +38,6 @@ from shutbox.companion.rules import (
     legal_moves,
     move_preference,
 )
-
 from shutbox.model import Rules
 
 OBJECTIVES = ("shut", "score")

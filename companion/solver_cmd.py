@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from shutbox.companion.rules import IllegalMove, check_total, parse_tiles, score
-
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, Rules, kit_as_dict
 

@@ -7,6 +7,7 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from shutbox.companion.rules import (
     IllegalMove,
     check_dice,
@@ -17,7 +18,6 @@ from shutbox.companion.rules import (
     one_die_allowed,
     score,
 )
-
 from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, TILE_COUNTS, Rules
 
 NINE = Rules()

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+
 from shutbox.companion import events as ev
 from shutbox.companion.game import Game
 from shutbox.companion.gamefile import game_from_dict, game_to_dict, load_game, save_game
 from shutbox.companion.rules import IllegalMove
-
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
 

@@ -6,8 +6,8 @@ import json
 from fractions import Fraction
 
 import pytest
-from shutbox.companion.solver import solve
 
+from shutbox.companion.solver import solve
 from shutbox.model import Rules
 
 
