@@ -19,6 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from shutbox.typefaces import BOLD, font_file
+
 ENV = "SHUTBOX_CACHE_DIR"
 
 
@@ -42,7 +44,7 @@ def code_digest() -> str:
     for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
         h.update(name.encode())
         h.update(package.joinpath(name).read_bytes())
-    h.update(package.joinpath("fonts", "DejaVuSans-Bold.ttf").read_bytes())
+    h.update(font_file(BOLD).read_bytes())
     return h.hexdigest()[:20]
 
 

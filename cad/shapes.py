@@ -6,30 +6,18 @@ a part get a gabled or conical roof instead of a flat ceiling, so nothing needs 
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import cadquery as cq
 
-from shutbox.errors import ShutboxError
-
-FONT_NAME = "DejaVuSans-Bold.ttf"
+from shutbox.typefaces import BOLD, font_file
 
 
 @cache
 def font_path() -> Path:
-    """The font the numbers are cut in, shipped in ``shutbox.cad/fonts``; missing is an error, not a fallback."""
-    path = Path(str(resources.files("shutbox.cad").joinpath("fonts", FONT_NAME)))
-    if not path.is_file() or path.stat().st_size < 10_000:
-        raise ShutboxError(f"font {path} is missing; reinstall shutbox (CadQuery would silently use another font)")
-    return path
-
-
-@cache
-def font_digest() -> str:
-    return hashlib.sha256(font_path().read_bytes()).hexdigest()[:16]
+    """The bold font the numbers are cut in (shipped with the kit); missing is an error, not a fallback."""
+    return font_file(BOLD)
 
 
 def text_solid(label: str, size: float, depth: float, x: float, y: float, z_top: float) -> cq.Shape:

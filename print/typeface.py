@@ -1,4 +1,4 @@
-"""The embedded typeface: DejaVu Sans (regular and bold), shipped in ``fonts/`` with its licence.
+"""The embedded typeface: DejaVu Sans (regular and bold), shipped in ``shutbox/fonts/`` with its licence.
 
 Fonts are registered with ReportLab once, on first use; ReportLab embeds only the glyphs a PDF uses.
 """
@@ -6,11 +6,12 @@ Fonts are registered with ReportLab once, on first use; ReportLab embeds only th
 from __future__ import annotations
 
 from functools import cache
-from importlib.resources import files
+
+from shutbox import typefaces
 
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
-_FILES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
+_FILES = {REGULAR: typefaces.REGULAR, BOLD: typefaces.BOLD}
 
 
 @cache
@@ -19,9 +20,8 @@ def register() -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    folder = files("shutbox.print") / "fonts"
     for name, filename in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+        pdfmetrics.registerFont(TTFont(name, str(typefaces.font_file(filename))))
 
 
 def font(bold: bool = False) -> str:

@@ -114,10 +114,11 @@ def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path
 
 
 def test_missing_font_is_an_error_not_a_silent_fallback(tmp_path, monkeypatch):
+    from shutbox import typefaces
     from shutbox.cad import shapes
     from shutbox.errors import ShutboxError
 
-    monkeypatch.setattr(shapes.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr(typefaces.resources, "files", lambda package: tmp_path)
     shapes.font_path.cache_clear()
     try:
         with pytest.raises(ShutboxError, match="DejaVuSans-Bold.ttf is missing"):
@@ -126,7 +127,7 @@ def test_missing_font_is_an_error_not_a_silent_fallback(tmp_path, monkeypatch):
         monkeypatch.undo()
         shapes.font_path.cache_clear()
     assert shapes.font_path().name == "DejaVuSans-Bold.ttf"
-    assert (shapes.font_path().parent / "LICENSE-DejaVu.txt").is_file()
+    assert (shapes.font_path().parent / "LICENSE_DEJAVU").is_file()
 
 
 def test_overhang_check_flags_a_part_that_needs_support(tmp_path):
