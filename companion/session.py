@@ -26,6 +26,7 @@ from shutbox.companion import events as ev
 from shutbox.companion.game import UNCOVER, Game
 from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
 from shutbox.companion.live import Verdict, judge
+from shutbox.companion.policy import hint_objective
 from shutbox.companion.protocol import Bye, Hello, Snapshot
 from shutbox.companion.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.companion.rules import IllegalMove, plus
@@ -329,8 +330,8 @@ class LiveSession:
             return "throw first; the hint ranks the moves for a throw"
         from shutbox.companion import solver
 
-        objective = "shut" if self.rules.match == "long-game" else "score"
-        ranked = solver.rank_moves(solver.solve(self.rules, objective), game.in_play, game.pending.total)
+        ranked = solver.rank_moves(solver.solve(self.rules, hint_objective(self.rules)), game.in_play,
+                                   game.pending.total)
         best = ranked[0]
         uncovering = game.phase == UNCOVER
         verb, goal = ("uncover", "uncover every tile") if uncovering else ("shut", "shut the box")

@@ -18,6 +18,7 @@ from typing import Any
 from shutbox.companion.game import UNCOVER
 from shutbox.companion.link import BoxLink
 from shutbox.companion.live import expected_shut
+from shutbox.companion.policy import hint_objective
 from shutbox.companion.rules import IllegalMove
 from shutbox.companion.session import LiveSession, Typed, View
 from shutbox.companion.simbox import SimBox
@@ -119,8 +120,7 @@ class SimTable:
         game = self.session.game
         assert game is not None
         rules = game.rules
-        objective = "shut" if rules.match == "long-game" else "score"
-        solution = solver.solve(rules, objective)
+        solution = solver.solve(rules, hint_objective(rules))
         for _ in range(MAX_DEMO_STEPS):
             if game.finished or self.session.done:
                 break

@@ -31,6 +31,7 @@ from itertools import combinations
 
 import numpy as np
 
+from shutbox.companion.policy import OBJECTIVES, STRATEGIES
 from shutbox.companion.rules import (
     DIE_FACES,
     HIGH_TILE,
@@ -40,8 +41,6 @@ from shutbox.companion.rules import (
 )
 from shutbox.model import Rules
 
-OBJECTIVES = ("shut", "score")
-STRATEGIES = ("optimal", "greedy-largest", "fewest-tiles", "random")
 MAX_THROW = 12
 #: Probability of each total 1..12 with one die and with two dice.
 P_ONE = np.array([1 / 6 if t in DIE_FACES else 0.0 for t in range(1, MAX_THROW + 1)])

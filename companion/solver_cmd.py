@@ -7,12 +7,11 @@ import json
 import re
 from typing import Any
 
+from shutbox.companion.policy import OBJECTIVES, STRATEGIES
 from shutbox.companion.rules import IllegalMove, check_total, parse_tiles, score
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, Rules, kit_as_dict
 
-OBJECTIVES = ("shut", "score")  # = solver.OBJECTIVES; the solver (numpy) is imported only by run()
-STRATEGIES = ("optimal", "greedy-largest", "fewest-tiles", "random")
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
 
 
