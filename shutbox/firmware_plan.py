@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from shutbox import __version__
 from shutbox.companion.protocol import MAX_TILES
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit
+from shutbox.model import LEVELS, Kit
 
 CHAIN_INPUTS = "HGFEDCBA"  # order in which a 74HC165 shifts its inputs out
 #: 74HC165 (DIP/SOIC-16) pin numbers.
@@ -81,6 +81,11 @@ class PinMap:
     debounce_ms: int
     scan_ms: int
     firmware: str = __version__
+
+    @property
+    def shut_level_name(self) -> str:
+        """The level meaning shut, spelt as the ``--shut-level`` setting (``low`` or ``high``)."""
+        return LEVELS[self.shut_level]
 
     @property
     def chips(self) -> int:
@@ -155,7 +160,7 @@ def pin_map(kit: Kit) -> PinMap:
         pins=pins,
         button=fw.button_pin,
         pull=fw.pull,
-        shut_level=0 if fw.shut_level == "low" else 1,
+        shut_level=LEVELS.index(fw.shut_level),
         debounce_ms=fw.debounce_ms,
         scan_ms=fw.scan_ms,
     )

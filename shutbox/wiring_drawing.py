@@ -105,8 +105,7 @@ def _title(sheet: _Sheet, pins: PinMap, subtitle: str) -> None:
 def _draw_gpio(pins: PinMap) -> Image.Image:
     sheet = _Sheet(1120, 820)
     x0, x1, top = 470.0, 650.0, 130.0
-    level = "low" if pins.shut_level == 0 else "high"
-    _title(sheet, pins, f"one switch per GPIO, pull {pins.pull}; shut = {level}; "
+    _title(sheet, pins, f"one switch per GPIO, pull {pins.pull}; shut = {pins.shut_level_name}; "
                         f"debounce {pins.debounce_ms} ms, scan {pins.scan_ms} ms")
     _draw_board(sheet, pins, x0, x1, top)
     label, supply_pins, colour = _supply(pins)
@@ -138,8 +137,7 @@ def _draw_chain(pins: PinMap) -> Image.Image:
     height = max(860, 200 + chips * (chip_h + 50))
     sheet = _Sheet(1230, height)
     x0, x1, top = 200.0, 380.0, 190.0
-    level = "low" if pins.shut_level == 0 else "high"
-    _title(sheet, pins, f"{chips} x 74HC165 chain; shut = {level}; debounce {pins.debounce_ms} ms, "
+    _title(sheet, pins, f"{chips} x 74HC165 chain; shut = {pins.shut_level_name}; debounce {pins.debounce_ms} ms, "
                         f"scan {pins.scan_ms} ms; every tile input has a 10 kOhm resistor to the idle level")
     _draw_board(sheet, pins, x0, x1, top)
     load, clock, data = pins.pins
