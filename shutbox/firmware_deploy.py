@@ -27,11 +27,16 @@ class FoundPort:
     description: str
 
 
+def known_usb_ids() -> set[tuple[int, int]]:
+    """The USB VID:PID of every board the firmware runs on."""
+    return {i for board in BOARDS.values() for i in board.usb_ids}
+
+
 def board_ports(ids: set[tuple[int, int]] | None = None) -> list[FoundPort]:
     """Serial ports whose USB VID:PID is one of ``ids`` (default: every known board's)."""
     from serial.tools import list_ports
 
-    wanted = ids if ids is not None else {i for board in BOARDS.values() for i in board.usb_ids}
+    wanted = ids if ids is not None else known_usb_ids()
     found = []
     for info in list_ports.comports():
         if info.vid is not None and (info.vid, info.pid) in wanted:
@@ -43,7 +48,7 @@ def choose_port(port: str, ids: set[tuple[int, int]] | None = None) -> str:
     """``port`` itself, or for ``auto`` the one connected board; a clear error for none or several."""
     if port != "auto":
         return port
-    wanted = ids if ids is not None else {i for board in BOARDS.values() for i in board.usb_ids}
+    wanted = ids if ids is not None else known_usb_ids()
     id_text = ", ".join(f"{vid:04X}:{pid:04X}" for vid, pid in sorted(wanted))
     found = board_ports(wanted)
     if not found:
