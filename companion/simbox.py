@@ -28,7 +28,7 @@ import time
 import tty
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from shutbox.companion.protocol import Message, Rejected, StreamDecoder, command
 from shutbox.errors import ShutboxError
@@ -84,6 +84,7 @@ class SimBox:
         self._master = -1
         self._ctl = -1
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._stderr: BinaryIO | None = None  # the firmware's stderr, kept across replugging
         self._link: serial.Serial | None = None
         self.decoder = StreamDecoder()
         self._unread: list[Message | Rejected] = []
@@ -146,7 +147,7 @@ class SimBox:
             env["SHUTBOX_SIM_CHAIN"] = ",".join(str(p) for p in self.pins.pins)
         else:
             env.pop("SHUTBOX_SIM_CHAIN", None)
-        if getattr(self, "_stderr", None) is None or self._stderr.closed:
+        if self._stderr is None or self._stderr.closed:
             self._stderr = open(tmp / "stderr.txt", "w+b")  # noqa: SIM115 - closed in close()
         try:
             self.process = subprocess.Popen(
@@ -163,7 +164,7 @@ class SimBox:
             self._link.close()
             self._link = None
         self._stop_process()
-        if getattr(self, "_stderr", None) is not None:
+        if self._stderr is not None:
             self._stderr.close()
         if self._tmp is not None:
             self._tmp.cleanup()
@@ -194,16 +195,16 @@ class SimBox:
 
     def stderr_text(self) -> str:
         """What the firmware printed on stderr (tracebacks), for diagnostics."""
-        if getattr(self, "_stderr", None) is None or self._stderr.closed:
+        if self._stderr is None or self._stderr.closed:
             return ""
         self._stderr.seek(0)
         return self._stderr.read().decode("utf-8", "replace")
 
     # -- switches ------------------------------------------------------------------------------
 
-    def tile_numbers(self) -> range:
+    def tile_numbers(self) -> tuple[int, ...]:
         """The tile numbers of this box, 1..N."""
-        return range(1, self.pins.tiles + 1)
+        return self.kit.rules.tile_numbers
 
     def set_tile(self, tile: int, shut: bool) -> None:
         """Shut (``True``) or open tile ``tile`` (1-based): its switch changes level at once."""
