@@ -67,7 +67,7 @@ def measure(settings: dict[str, object]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "boxcfg.py").write_text(config_module(pin_map(kit)))
         script = Path(tmp) / "bench.py"
-        script.write_text(DEVICE.replace("N)", f"{SCANS})"))
+        script.write_text(f"N = {SCANS}\n" + DEVICE)
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(map(str, [sim_dir(), tmp, firmware_dir()])))
         env.pop("SHUTBOX_SIM_CTL", None)
         proc = subprocess.run([find_micropython(), "-X", f"heapsize={HEAP}", str(script)], capture_output=True,
