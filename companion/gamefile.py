@@ -23,6 +23,7 @@ from shutbox.companion.rules import IllegalMove
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, Rules, build_kit, kit_as_dict
 from shutbox.output import staged_file
+from shutbox.userfile import read_user_text
 
 FORMAT = "shutbox-game"
 VERSION = 1
@@ -63,12 +64,7 @@ def game_from_dict(data: Any, where: str = "game") -> Game:
 def load_game(path: str | Path) -> Game:
     """Read and replay a game file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ShutboxError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ShutboxError(f"{path}: cannot read game file ({exc})") from None
+    text = read_user_text(path, "game file")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
+from shutbox.userfile import read_user_text
 
 ACTIONS = ("players", "throw", "shut", "open", "end")
 
@@ -86,10 +87,4 @@ def _number(text: str, low: int, high: int, what: str, bad) -> int:  # noqa: ANN
 
 
 def read_script(path: Path, rules: Rules) -> list[Action]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ShutboxError(f"--script {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ShutboxError(f"--script {path}: cannot read ({exc})") from None
-    return parse_script(text, rules, str(path))
+    return parse_script(read_user_text(path, "script", "--script"), rules, str(path))

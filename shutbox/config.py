@@ -10,18 +10,17 @@ from typing import Any
 
 from shutbox.errors import SettingsError
 from shutbox.model import SECTIONS, SETTINGS, Kit, build_kit, kit_as_dict, suggest_key
+from shutbox.userfile import read_user_text
 
 DEFAULT_CONFIG = "shutbox.toml"
 
 
-def load_toml(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
-    """Read a settings file into ``{"section.name": value}`` plus where each value came from."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise SettingsError(f"--config {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{path}: cannot read settings file ({exc})") from None
+def load_toml(path: Path, flag: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """Read a settings file into ``{"section.name": value}`` plus where each value came from.
+
+    ``flag`` is the option that named the file, for error messages.
+    """
+    text = read_user_text(path, "settings file", flag, SettingsError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -51,7 +50,7 @@ def resolve(args: argparse.Namespace | None = None) -> Kit:
     config = getattr(args, "config", None)
     path = Path(config) if config else Path(DEFAULT_CONFIG)
     if config or path.is_file():
-        values, sources = load_toml(path)
+        values, sources = load_toml(path, "--config" if config else None)
     for setting in SETTINGS:
         raw = getattr(args, setting.dest, None) if args is not None else None
         if raw is not None:
