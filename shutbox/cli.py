@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from shutbox import __version__
 from shutbox.errors import ShutboxError
-from shutbox.model import SETTINGS, Setting
+from shutbox.model import SETTINGS, Setting, show_value
 
 #: Modules providing ``register(subparsers, common_parents)``, in the order shown in --help.
 COMMAND_MODULES: list[str] = [
@@ -53,7 +53,7 @@ def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser
             dest=s.dest,
             default=None,
             metavar=_metavar(s),
-            help=f"{s.help} [{allowed}; default {_default(s.default)}]",
+            help=f"{s.help} [{allowed}; default {show_value(s.default)}]",
             **extra,
         )
     return rules, kit
@@ -61,18 +61,10 @@ def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser
 
 def _metavar(s: Setting) -> str:
     if s.choices is not None:
-        return "{" + ",".join(_default(c) for c in s.choices) + "}"
+        return "{" + ",".join(show_value(c) for c in s.choices) + "}"
     if s.allowed() == "on, off":
         return "{on,off}"
     return s.name.upper()
-
-
-def _default(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -365,7 +365,7 @@ class Setting:
         if self.parse is parse_bed:
             return f"a preset ({', '.join(BED_PRESETS)}) or WxHxZ in mm, e.g. 250x210x220"
         if self.choices is not None:
-            return ", ".join(_show(c) for c in self.choices)
+            return ", ".join(show_value(c) for c in self.choices)
         if self.parse is _parse_bool:
             return "on, off"
         if self.parse is parse_pins:
@@ -399,7 +399,8 @@ class Setting:
         return parsed
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A setting value as a user writes it: ``none``, ``on``/``off``, or the value itself."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -470,7 +471,7 @@ def build_kit(values: Mapping[str, Any], sources: Mapping[str, str] | None = Non
 def _show_raw(raw: Any) -> str:
     if isinstance(raw, str):
         return repr(raw) if raw.strip() != raw or not raw else raw
-    return _show(raw)
+    return show_value(raw)
 
 
 def kit_as_dict(kit: Kit) -> dict[str, dict[str, Any]]:
