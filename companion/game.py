@@ -254,7 +254,7 @@ class Game:
         match = self.rules.match
         if match == "long-game" and len(cleaned) != 2:
             raise IllegalMove(f"the long game is for exactly 2 players, not {len(cleaned)}")
-        if match in ("drop-out", "tournament") and len(cleaned) < 2:
+        if self.rules.cumulative and len(cleaned) < 2:
             raise IllegalMove(f"a {match} match needs at least 2 players")
         self.players = tuple(cleaned)
         self.totals = {p: 0 for p in cleaned}
@@ -391,7 +391,7 @@ class Game:
                 self._finish((turn.player,))
             return
         self.totals[turn.player] += points
-        if rules.match in ("drop-out", "tournament"):
+        if rules.cumulative:
             if self.totals[turn.player] >= (rules.limit or 0):
                 if rules.match == "tournament":
                     self.loser = turn.player

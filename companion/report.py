@@ -58,7 +58,7 @@ def turn_score_text(game: Game, turn: Turn) -> str:
     left = "left shut" if turn.phase == UNCOVER else "left open"
     text = f"{turn.player} scores {turn.score} ({left}: {tiles_text(left_tiles(game.rules, turn))})"
     rules = game.rules
-    if rules.match in ("drop-out", "tournament"):
+    if rules.cumulative:
         text += f"; total {game.totals[turn.player]} of {rules.limit}"
     return text
 
@@ -108,7 +108,7 @@ def player_score(game: Game, name: str) -> int | None:
     played = [t for t in game.turns if t.player == name and t.ended]
     if not played:
         return None
-    if game.rules.match in ("drop-out", "tournament"):
+    if game.rules.cumulative:
         return game.totals[name]
     return played[-1].score
 
@@ -122,7 +122,7 @@ def standing_lines(game: Game) -> list[str]:
     if rules.match == "round":
         scores = " · ".join(f"{p} {_dash(player_score(game, p))}" for p in game.players)
         lines.append(f"scores: {scores} (lowest wins)")
-    elif rules.match in ("drop-out", "tournament"):
+    elif rules.cumulative:
         parts = []
         for p in game.players:
             mark = " out" if p in game.eliminated else (" lost" if p == game.loser else "")

@@ -75,7 +75,6 @@ class SheetBuilder:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.rules = game.rules
-        self.cumulative = self.rules.match in ("drop-out", "tournament")
         self.long = self.rules.match == "long-game"
         self.totals: dict[str, int] = {p: 0 for p in game.players}
         self.after: dict[int, int] = {}  # turn number -> the player's running total after it
@@ -86,7 +85,7 @@ class SheetBuilder:
         names = Column(46.0, 0.5, 100.0)
         throws = Column(110.0, 3.0)
         score = Column(22.0, 0.5, 60.0)  # printed values widen these as needed (Box.need)
-        total = [Column(22.0, 0.5, 60.0)] if self.cumulative else []
+        total = [Column(22.0, 0.5, 60.0)] if self.rules.cumulative else []
         self.columns = (names, *[TILE_COL] * self.rules.tiles, throws, score, *total)
         self.n = len(self.columns)
 
@@ -124,7 +123,7 @@ class SheetBuilder:
                                   span=self.rules.tiles),
                              Text("throws → tiles", size=6, gray=0.4),
                              Text("left" if self.long else "score", size=6.5, align="center")]
-        if self.cumulative:
+        if self.rules.cumulative:
             cells.append(Text("total", size=6.5, align="center", bold=True))
         return row("head", *cells)
 
@@ -133,7 +132,7 @@ class SheetBuilder:
         score = "" if turn.score is None else str(turn.score)
         cells: list[Cell] = [Text(name, size=7), *tile_states(self.rules.tile_numbers, turn),
                              Para(" · ".join(throw_text(t) for t in turn.throws)), Box(value=score)]
-        if self.cumulative:
+        if self.rules.cumulative:
             cells.append(Box(value=str(self.after.get(turn.number, "")), strong=True))
         return row("entry", *cells)
 
@@ -177,7 +176,7 @@ class SheetBuilder:
         else:
             result = f"{'Winners' if len(game.winners) > 1 else 'Winner'}: {_names(game.winners)}"
         rows = [row("gap", Blank(span=n)), row("title", Banner(result, size=9, span=n))]
-        if self.cumulative:
+        if self.rules.cumulative:
             if self.totals != game.totals:
                 raise AssertionError(f"sheet totals {self.totals} differ from the engine's {game.totals}")
             parts = [f"{p} {game.totals[p]}" + (" (out)" if p in game.eliminated else "") for p in game.players]

@@ -212,6 +212,11 @@ class Rules:
             object.__setattr__(self, "limit", None)
 
     @property
+    def cumulative(self) -> bool:
+        """Scores add up over the rounds towards ``limit`` (drop-out and tournament)."""
+        return self.match in DEFAULT_LIMITS
+
+    @property
     def tile_numbers(self) -> tuple[int, ...]:
         """The tile labels, 1..N."""
         return tuple(range(1, self.tiles + 1))
