@@ -31,7 +31,7 @@ from itertools import combinations
 
 import numpy as np
 
-from shutbox.companion.policy import OBJECTIVES, STRATEGIES
+from shutbox.companion.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.companion.rules import (
     DIE_FACES,
     HIGH_TILE,
@@ -46,26 +46,6 @@ MAX_THROW = 12
 P_ONE = np.array([1 / 6 if t in DIE_FACES else 0.0 for t in range(1, MAX_THROW + 1)])
 P_TWO = np.array([(6 - abs(t - 7)) / 36 if t >= 2 else 0.0 for t in range(1, MAX_THROW + 1)])
 _TOL = 1e-12
-
-
-@dataclass(frozen=True)
-class Setup:
-    """The settings that change a single player's odds (everything but match and stake)."""
-
-    tiles: int
-    one_die: str
-    one_die_forced: bool
-    max_tiles_per_throw: int | None
-    scoring: str
-
-    @classmethod
-    def of(cls, rules: Rules) -> Setup:
-        return cls(rules.tiles, rules.one_die, rules.one_die_forced, rules.max_tiles_per_throw, rules.scoring)
-
-    @property
-    def rules(self) -> Rules:
-        return Rules(tiles=self.tiles, one_die=self.one_die, one_die_forced=self.one_die_forced,
-                     max_tiles_per_throw=self.max_tiles_per_throw, scoring=self.scoring)
 
 
 def mask_of(tiles: tuple[int, ...] | list[int] | set[int]) -> int:

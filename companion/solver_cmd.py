@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 from typing import Any
 
-from shutbox.companion.policy import OBJECTIVES, STRATEGIES
+from shutbox.companion.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.companion.rules import IllegalMove, check_total, parse_tiles, score
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit, Rules, kit_as_dict
+from shutbox.model import Kit, Rules
 
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
 
@@ -57,8 +58,7 @@ def parse_open(rules: Rules, text: str | None, flag: str) -> tuple[int, ...]:
 
 
 def _settings(rules: Rules) -> dict[str, Any]:
-    names = ("tiles", "one_die", "one_die_forced", "max_tiles_per_throw", "scoring")
-    return {k: v for k, v in kit_as_dict(Kit(rules=rules))["rules"].items() if k in names}
+    return dataclasses.asdict(Setup.of(rules))
 
 
 def _describe(rules: Rules) -> str:
