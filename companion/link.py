@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from shutbox.companion.protocol import Hello, Message, Rejected, Snapshot, StreamDecoder, command
+from shutbox.companion.protocol import HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
 from shutbox.errors import ShutboxError
 from shutbox.model import TILE_COUNTS
 
@@ -97,7 +97,7 @@ class BoxLink:
     """A reader thread on the box's port; see the module docstring. Use as a context manager."""
 
     def __init__(self, port: str, tiles: int | None, sink: Callable[[LinkEvent], None], *,
-                 retry_s: float = 0.25, quiet_s: float = 2.5, read_timeout: float = 0.05) -> None:
+                 retry_s: float = 0.25, quiet_s: float = 2.5 * HEARTBEAT_S, read_timeout: float = 0.05) -> None:
         self.port = port
         self.tiles = tiles
         self.sink = sink

@@ -21,6 +21,7 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 120
 SEQ_MODULO = 10000
 PRESSES_MODULO = 10000
+#: The box sends a snapshot at least this often (the firmware's HEARTBEAT_MS).
 HEARTBEAT_S = 1.0
 REASONS = ("boot", "change", "beat", "ask")
 MAX_TILES = 32
