@@ -208,19 +208,20 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
     """N tiles numbered 1..N; engraved numbers on tiles and lanes read right with strokes >= 0.6 mm."""
     from shutbox.cad.mesh import load_mesh, tessellate
     from shutbox.cad.numbers import compare
+    from shutbox.cad.parts import tile_part_name
     from shutbox.cad.tiles import number_centre_y
 
     n = kit.rules.tiles
     tiles = {p["name"]: p for p in manifest["parts"] if p["kind"] == "tile"}
-    wanted = {f"tile-{k:02d}" for k in range(1, n + 1)}
+    wanted = {tile_part_name(k) for k in kit.rules.tile_numbers}
     yield Finding("tiles", "count", set(tiles) == wanted and all(p["quantity"] == 1 for p in tiles.values()),
                   f"{len(tiles)} tiles ({', '.join(sorted(tiles))}), {n} set")
     depth = kit.cad.engrave_depth_mm
-    for k in range(1, n + 1):
-        part = tiles.get(f"tile-{k:02d}")
+    for k in kit.rules.tile_numbers:
+        part = tiles.get(tile_part_name(k))
         if part is None:
             continue
-        fmt = next(f for f in ("stl", "3mf") if f in part["files"]) if set(part["files"]) & {"stl", "3mf"} else None
+        fmt = next((f for f in ("stl", "3mf") if f in part["files"]), None)
         if fmt is None:
             continue
         path = folder / part["files"][fmt]
@@ -247,7 +248,7 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
         return meshes[name]
 
     y0, y1 = lay.number_zone
-    for k in range(1, n + 1):
+    for k in kit.rules.tile_numbers:
         x = lay.lane_x(k)
         found = next(((name, s) for name, s in boxes
                       if s.BoundingBox().xmin <= x <= s.BoundingBox().xmax

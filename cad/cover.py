@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import cadquery as cq
 
-from shutbox.cad.layout import COVER_THICKNESS, PIN_DIAMETER, SCREW_CLEAR, SCREW_HEAD, STANDOFF, Layout
+from shutbox.cad.layout import (
+    COVER_HEIGHT,
+    COVER_THICKNESS,
+    PIN_DIAMETER,
+    SCREW_CLEAR,
+    SCREW_HEAD,
+    STANDOFF,
+    Layout,
+)
 from shutbox.cad.shapes import cut_all
 
 
@@ -17,8 +25,7 @@ def build_cover(lay: Layout) -> cq.Shape:
     body = cq.Solid.makeBox(w, h, COVER_THICKNESS)
     for x, y in lay.pin_points():
         body = body.fuse(cq.Solid.makeCylinder(2.0, COVER_THICKNESS + STANDOFF, cq.Vector(x, y, 0)))
-        body = body.fuse(cq.Solid.makeCylinder(PIN_DIAMETER / 2, COVER_THICKNESS + STANDOFF + 2.5,
-                                               cq.Vector(x, y, 0)))
+        body = body.fuse(cq.Solid.makeCylinder(PIN_DIAMETER / 2, COVER_HEIGHT, cq.Vector(x, y, 0)))
     tools = []
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():

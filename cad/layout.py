@@ -39,6 +39,8 @@ COVER_FLANGE_Y = 2.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 STANDOFF = 3.0  # board standoff height on the cover
 PIN_DIAMETER = 1.8  # pins through the board's mounting holes (Pico: 2.1 mm holes)
+PIN_TIP = 2.5  # how far the pins stand above the standoffs
+COVER_HEIGHT = COVER_THICKNESS + STANDOFF + PIN_TIP  # the cover as printed, pins included
 USB_WIDTH = 12.0  # opening for a micro-USB plug's overmould
 USB_MARGIN = 4.0
 SCREW_PILOT = 2.5  # pilot hole for a 2.9 mm / M3 self-tapping screw
@@ -51,6 +53,11 @@ JOINT_DEPTH = 6.0  # dovetail key length across a split
 JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
 JOINT_ANGLE = 15.0  # dovetail flank angle, degrees
 SQRT2 = math.sqrt(2.0)
+
+
+def lane_growth(clearance: float) -> float:
+    """How much wider a lane's foot is than its tile's foot: the clearance along every face of the dovetail."""
+    return 2 * clearance * (1 + SQRT2)
 
 
 @dataclass(frozen=True)
@@ -94,8 +101,7 @@ class Layout:
     @property
     def lane_foot(self) -> float:
         """Lane width at its floor: the tile foot offset by the clearance along every face."""
-        c = self.clearance
-        return self.tile_foot + 2 * c * (1 + SQRT2)
+        return self.tile_foot + lane_growth(self.clearance)
 
     @property
     def rib(self) -> float:
@@ -150,8 +156,13 @@ class Layout:
         x1 = self.length - self.wall - COVER_FLANGE_X
         x0 = x1 - (s.board_length_mm + 4.0)
         y1 = self.width - self.wall - COVER_FLANGE_Y - 1.0
-        y0 = y1 - (s.board_width_mm + 2.0)
+        y0 = y1 - self.cavity_width
         return (x0, x1, y0, y1)
+
+    @property
+    def cavity_width(self) -> float:
+        """Width (y) of the controller cavity: the board with 1 mm either side."""
+        return self.kit.sensors.board_width_mm + 2.0
 
     @property
     def cavity_height(self) -> float:
@@ -242,7 +253,7 @@ def layout(kit: Kit) -> Layout:
         )
     if c > 0.8:
         raise ShutboxError(f"--clearance {c:g}: tiles would rattle in their lanes; allowed: > 0 and <= 0.8")
-    per_tile = TILE_MIN_WIDTH + 2 * FLARE + 2 * c * (1 + SQRT2) + RIB_MIN
+    per_tile = TILE_MIN_WIDTH + 2 * FLARE + lane_growth(c) + RIB_MIN
     min_length = 2 * wall + n * per_tile
     if box.length_mm < min_length:
         raise ShutboxError(
@@ -250,7 +261,7 @@ def layout(kit: Kit) -> Layout:
             f"allowed: >= {math.ceil(min_length * 10) / 10:g} mm for {n} tiles"
         )
     pitch = (box.length_mm - 2 * wall) / n
-    tile_width = pitch - RIB_MIN - 2 * FLARE - 2 * c * (1 + SQRT2)
+    tile_width = pitch - RIB_MIN - 2 * FLARE - lane_growth(c)
     deck = TRAVEL + TILE_LENGTH + c + wall
     min_tray = 2.5 * die
     min_width = deck + wall + min_tray
@@ -261,17 +272,6 @@ def layout(kit: Kit) -> Layout:
         )
     tray_floor = FLOOR + box.felt_mm
     lane_floor = box.height_mm - TILE_THICKNESS - c
-    need_sensor_room = (
-        COVER_THICKNESS + STANDOFF + sensors.board_height_mm + 4.0 + (sensors.board_width_mm + 2.0) / 2 + 4.0
-        if sensors.kind != "none" else 0.0
-    )
-    need_sensor_room = max(need_sensor_room, sensors.reed_length_mm + 4.0 if sensors.kind != "none" else 0.0)
-    min_height = max(tray_floor + die + 2.0, TILE_THICKNESS + c + FLOOR + need_sensor_room)
-    if box.height_mm < min_height:
-        raise ShutboxError(
-            f"--box-height {box.height_mm:g}: too low for the tiles, the dice and the sensors; "
-            f"allowed: >= {math.ceil(min_height * 10) / 10:g} mm"
-        )
     number_size = min(10.0, (tile_width - 3.0) / 1.45, TRAVEL - 8.0)
     lay = Layout(
         kit=kit, length=box.length_mm, width=box.width_mm, height=box.height_mm, wall=wall, tiles=n,
@@ -279,6 +279,16 @@ def layout(kit: Kit) -> Layout:
         travel=TRAVEL, deck_front=box.width_mm - deck, lane_floor=lane_floor, tray_floor=tray_floor,
         felt_floor=FLOOR, number_size=number_size, sensors=sensors.kind != "none", die=die,
     )
+    # With sensors: the controller cavity (straight walls, a 45-degree roof, 4 mm above) and a reed switch shaft.
+    sensor_room = (
+        max(lay.cavity_height + lay.cavity_width / 2 + 4.0, sensors.reed_length_mm + 4.0) if lay.sensors else 0.0
+    )
+    min_height = max(tray_floor + die + 2.0, TILE_THICKNESS + c + FLOOR + sensor_room)
+    if box.height_mm < min_height:
+        raise ShutboxError(
+            f"--box-height {box.height_mm:g}: too low for the tiles, the dice and the sensors; "
+            f"allowed: >= {math.ceil(min_height * 10) / 10:g} mm"
+        )
     if lay.sensors:
         _check_sensors(lay)
     return lay

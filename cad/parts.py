@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from shutbox.cad.layout import COVER_THICKNESS, STANDOFF, Layout
+from shutbox.cad.layout import COVER_HEIGHT, Layout
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -37,6 +37,11 @@ class PartSpec:
     size: tuple[float, float, float]  # expected print extents, for the bed check before building
 
 
+def tile_part_name(number: int) -> str:
+    """The part name of tile ``number`` (``tile-01`` ...), as in the manifest and file names."""
+    return f"tile-{number:02d}"
+
+
 def _sections(kit: Kit, *names: str) -> dict[str, Any]:
     data = kit_as_dict(kit)
     return {name: data[name] for name in names}
@@ -45,19 +50,18 @@ def _sections(kit: Kit, *names: str) -> dict[str, Any]:
 def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     """Every part to print, box pieces first; refuses a bed too small for any of them."""
     mesh = _sections(kit, "cad")
-    box_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles,
-                  "bed": list(kit.printer.bed_mm)}
-    specs = [PartSpec(p.name, "box", 1, {**box_inputs, "piece": p.name}, p.size) for p in plan.pieces]
     tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
+    box_inputs = {**tile_inputs, "bed": list(kit.printer.bed_mm)}
+    specs = [PartSpec(p.name, "box", 1, {**box_inputs, "piece": p.name}, p.size) for p in plan.pieces]
     tile_size = (max(lay.tile_foot, lay.tile_width + kit.tile_fit.detent_mm), lay.tile_length, lay.tile_thickness)
     for n in kit.rules.tile_numbers:
-        specs.append(PartSpec(f"tile-{n:02d}", "tile", 1, {**tile_inputs, "number": n}, tile_size))
+        specs.append(PartSpec(tile_part_name(n), "tile", 1, {**tile_inputs, "number": n}, tile_size))
     s = kit.dice.size_mm
     specs.append(PartSpec(f"die-{s:g}mm", "die", 2, {"size": s, **mesh}, (s, s, s)))
     if lay.sensors:
         w, h = lay.cover_size
         specs.append(PartSpec("electronics-cover", "cover", 1, {**_sections(kit, "sensors"), **mesh},
-                              (w, h, COVER_THICKNESS + STANDOFF + 2.5)))
+                              (w, h, COVER_HEIGHT)))
     bed = kit.printer.bed_mm
     for spec in sorted(specs, key=lambda p: min(p.size[:2])):
         if fits(spec.size, bed) is None:
