@@ -59,10 +59,6 @@ def coned_hole(x: float, y: float, radius: float, z0: float, z1: float) -> cq.Sh
     return cyl.fuse(cone).clean()
 
 
-def compound(shapes: list[cq.Shape]) -> cq.Shape:
-    return cq.Compound.makeCompound(shapes)
-
-
 def cut_all(body: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
     """``body`` minus every tool, in one boolean (much faster and sturdier than one cut per tool)."""
     if not tools:

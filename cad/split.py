@@ -94,13 +94,9 @@ def y_cut_range(lay: Layout) -> tuple[float, float]:
     return (lay.wall + FELT_MARGIN + 15.0, lay.deck_front - FELT_MARGIN - 15.0)
 
 
-def _x_spans(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
-    edges = (0.0, *cuts, lay.length)
-    return [edges[i + 1] - edges[i] + (JOINT_DEPTH if i < len(cuts) else 0.0) for i in range(len(edges) - 1)]
-
-
-def _y_spans(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
-    edges = (0.0, *cuts, lay.width)
+def _spans(cuts: tuple[float, ...], end: float) -> list[float]:
+    """Extent of each piece between the cuts along 0..``end``, with the keys all but the last piece carry."""
+    edges = (0.0, *cuts, end)
     return [edges[i + 1] - edges[i] + (JOINT_DEPTH if i < len(cuts) else 0.0) for i in range(len(edges) - 1)]
 
 
@@ -108,7 +104,7 @@ def _best_x(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
     """Cuts giving ``count`` columns each at most ``limit`` long, as even as possible."""
     best: tuple[float, tuple[float, ...]] | None = None
     for cuts in itertools.combinations(allowed_x_cuts(lay), count - 1):
-        worst = max(_x_spans(lay, cuts))
+        worst = max(_spans(cuts, lay.length))
         if worst <= limit + EPS and (best is None or worst < best[0] - EPS):
             best = (worst, cuts)
     return best[1] if best else None
@@ -128,8 +124,7 @@ def _best_y(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
     cuts_t = tuple(cuts)
     if any(b - a < 20.0 for a, b in itertools.pairwise((0.0, *cuts_t, lay.width))):
         return None
-    if max(_y_spans(lay, cuts_t)) > limit + EPS:
-        # Even rows break the limit at the clamped ends; push the last cut back as far as allowed.
+    if max(_spans(cuts_t, lay.width)) > limit + EPS:  # clamping into the tray made a row too deep
         return None
     return cuts_t
 
@@ -150,7 +145,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
                 xs = _best_x(lay, nx, lim_x)
                 ys = _best_y(lay, ny, lim_y)
                 if xs is not None and ys is not None:
-                    worst = max(max(_x_spans(lay, xs)), max(_y_spans(lay, ys)))
+                    worst = max(max(_spans(xs, lay.length)), max(_spans(ys, lay.width)))
                     options.append((nx * ny, ny, worst, xs, ys))
     if not options:
         raise ShutboxError(
@@ -161,7 +156,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
     pieces = []
     x_edges = (0.0, *xs, lay.length)
     y_edges = (0.0, *ys, lay.width)
-    x_spans, y_spans = _x_spans(lay, xs), _y_spans(lay, ys)
+    x_spans, y_spans = _spans(xs, lay.length), _spans(ys, lay.width)
     for j in range(len(y_edges) - 1):
         for i in range(len(x_edges) - 1):
             size = (x_spans[i], y_spans[j], lay.height)
