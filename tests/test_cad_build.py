@@ -17,7 +17,7 @@ from tests.conftest import require_tool
 pytest.importorskip("cadquery")
 
 from shutbox.cad.check import check_folder, check_mesh  # noqa: E402
-from shutbox.cad.layout import layout  # noqa: E402
+from shutbox.cad.layout import JOINT_DEPTH, layout  # noqa: E402
 from shutbox.cad.mesh import load_mesh  # noqa: E402
 from shutbox.model import build_kit  # noqa: E402
 
@@ -88,7 +88,7 @@ def test_bounding_boxes(built, manifest):
     assert tile == pytest.approx([lay.tile_foot, lay.tile_length, lay.tile_thickness], abs=0.01)
     left, right = parts["box-tiles-1-4"]["bbox_mm"], parts["box-tiles-5-9"]["bbox_mm"]
     cut = manifest["split"]["cuts_x_mm"][0]
-    assert left == pytest.approx([cut + 6.0, lay.width, lay.height], abs=0.01)  # plus the dovetail keys
+    assert left == pytest.approx([cut + JOINT_DEPTH, lay.width, lay.height], abs=0.01)  # plus the dovetail keys
     assert right == pytest.approx([lay.length - cut, lay.width, lay.height], abs=0.01)
 
 
@@ -221,7 +221,7 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
         return any(p.isInside(cq.Vector(x, y, z)) for p in pieces)
 
     cx0, cx1, cy0, cy1 = lay.cavity
-    for n in range(1, 10):
+    for n in lay.kit.rules.tile_numbers:
         x = lay.lane_x(n)
         assert not solid_at(x, lay.switch_y, lay.shaft_top - 1.0), f"shaft {n}"
         assert not solid_at(x, lay.switch_y, 2.0), f"channel under switch {n}"
@@ -230,7 +230,7 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
         assert not solid_at(x, lay.switch_y, 2.0), f"wire channel at x={x:.1f}"
     for y in np.linspace(lay.switch_y, cy0 + 2.0, 10):
         assert not solid_at(cx0 + 5.0, y, 2.0), f"branch at y={y:.1f}"
-    usb_y = lay.cover_origin[1] + lay.board_origin[1] + 21.0 / 2
+    usb_y = lay.cover_origin[1] + lay.board_origin[1] + lay.kit.sensors.board_width_mm / 2
     assert not solid_at((cx0 + cx1) / 2, (cy0 + cy1) / 2, 8.0)
     for x in np.linspace(cx1 - 0.5, lay.length - 0.1, 10):
         assert not solid_at(x, usb_y, 8.0), f"USB opening at x={x:.1f}"
