@@ -38,10 +38,14 @@ def rules_from_settings(settings: Mapping[str, Any], where: str = "settings") ->
     return build_kit(values, sources).rules
 
 
+def settings_of(rules: Rules) -> dict[str, Any]:
+    """The rule settings as stored with a game (the game file's ``settings``); see :func:`rules_from_settings`."""
+    return kit_as_dict(Kit(rules=rules))["rules"]
+
+
 def game_to_dict(game: Game) -> dict[str, Any]:
     """A game as the JSON object of the game file."""
-    settings = kit_as_dict(Kit(rules=game.rules))["rules"]
-    return {"format": FORMAT, "version": VERSION, "settings": settings, "events": game.to_events()}
+    return {"format": FORMAT, "version": VERSION, "settings": settings_of(game.rules), "events": game.to_events()}
 
 
 def game_from_dict(data: Any, where: str = "game") -> Game:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from shutbox.companion import events as ev
 from shutbox.companion.game import UNCOVER, Game
+from shutbox.companion.gamefile import rules_from_settings, settings_of
 from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
 from shutbox.companion.live import Verdict, judge
 from shutbox.companion.policy import hint_objective
@@ -32,7 +33,7 @@ from shutbox.companion.report import describe, game_result_text, round_result_te
 from shutbox.companion.rules import IllegalMove, plus
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit, Rules, kit_as_dict
+from shutbox.model import Rules
 
 HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end, undo, hint, quit"
 _DICE = re.compile(r"^\s*([0-9]+)(?:\s*[ ,+]\s*([0-9]+))?\s*$")
@@ -58,11 +59,6 @@ class View(Protocol):
 
     def show(self, session: LiveSession) -> None:
         """Redraw the state (called after every change; may skip when nothing visible changed)."""
-
-
-def settings_of(rules: Rules) -> dict[str, Any]:
-    """The rule settings as stored with a game (the game file's ``settings``)."""
-    return kit_as_dict(Kit(rules=rules))["rules"]
 
 
 def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -104,8 +100,6 @@ class LiveSession:
     @classmethod
     def resume(cls, store: GameStore, view: View, game_id: int, **kwargs: Any) -> LiveSession:
         """The session of a stored game, replayed from its events."""
-        from shutbox.companion.gamefile import rules_from_settings
-
         row = store.game(game_id)
         rules = rules_from_settings(row.settings, f"game {game_id}")
         try:

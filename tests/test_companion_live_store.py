@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from shutbox.companion import events as ev
-from shutbox.companion.gamefile import load_game
-from shutbox.companion.session import settings_of
+from shutbox.companion.gamefile import load_game, settings_of
 from shutbox.companion.store import GameStore, default_db_path
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
