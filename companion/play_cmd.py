@@ -11,8 +11,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
-from shutbox.model import SETTINGS, Kit
+from shutbox.model import Kit
 
 #: How long a new game waits for the box's first snapshot before starting without it.
 BOX_WAIT_S = 3.0
@@ -50,10 +51,6 @@ def parse_players(text: str) -> list[str]:
     return names
 
 
-def _given_rule_flags(args: argparse.Namespace) -> list[str]:
-    return [f"{s.flag} {getattr(args, s.dest)}" for s in SETTINGS if s.rule and getattr(args, s.dest, None) is not None]
-
-
 def run_play(args: argparse.Namespace, kit: Kit) -> int:
     from shutbox.companion.game import Game
     from shutbox.companion.link import BoxLink
@@ -68,8 +65,10 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
     session: LiveSession | None = None
     store: GameStore | None = None
     if args.resume:
-        for given in ([f"--players {args.players}"] if args.players is not None else []) + _given_rule_flags(args):
-            raise ShutboxError(f"{given}: not allowed with --resume (the saved game keeps its players and rules)")
+        for flag, value in [("--players", args.players), *given_rule_flags(args)]:
+            if value is not None:
+                raise ShutboxError(f"{flag} {value}: not allowed with --resume (the saved game keeps its players "
+                                   "and rules)")
         if not Path(db).exists():
             raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
         store = GameStore(db)

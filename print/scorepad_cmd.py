@@ -9,13 +9,15 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
-from shutbox.model import SETTINGS, Kit, Rules
+from shutbox.model import Kit, Rules
+from shutbox.print.paper import PAPERS
 
 if TYPE_CHECKING:
     from shutbox.print.plan import PadPlan
 
-PAPER_CHOICES = ("a4", "letter")
+PAPER_CHOICES = tuple(PAPERS)
 TITLE = "Shut the Box score pad"
 
 
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace, kit: Kit) -> int:
 
         given = [(flag, getattr(args, dest)) for flag, dest in (("--players", "players"), ("--rounds", "rounds"),
                  ("--per-page", "per_page"), ("--pages", "pages"))]
-        given += [(s.flag, getattr(args, s.dest, None)) for s in SETTINGS if s.section == "rules"]
+        given += given_rule_flags(args)
         for flag, value in given:
             if value is not None:
                 raise ShutboxError(f"{flag} {value}: not allowed with --from-game (the game file holds the players, "

@@ -59,6 +59,11 @@ def resolve(args: argparse.Namespace | None = None) -> Kit:
     return build_kit(values, sources)
 
 
+def given_rule_flags(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """The rule flags given on the command line, as (flag, raw value)."""
+    return [(s.flag, getattr(args, s.dest)) for s in SETTINGS if s.rule and getattr(args, s.dest, None) is not None]
+
+
 def _toml_value(value: Any) -> str:
     if value is None:
         return '"none"'
