@@ -28,7 +28,7 @@ import tty
 from pathlib import Path
 
 from shutbox.companion.link import BoxLink, Received
-from shutbox.companion.protocol import Snapshot, StreamDecoder, encode
+from shutbox.companion.protocol import SEQ_MODULO, Snapshot, StreamDecoder, encode
 from shutbox.companion.session import LiveSession, Typed
 from shutbox.companion.store import GameStore
 from shutbox.companion.terminal import TextView
@@ -40,7 +40,7 @@ ROUNDS = 200
 
 
 def snapshot_line(seq: int, shut: set[int], tiles: int = 9) -> bytes:
-    return encode(Snapshot(seq % 10000, tuple(t in shut for t in range(1, tiles + 1)), False, 0, "change"))
+    return encode(Snapshot(seq % SEQ_MODULO, tuple(t in shut for t in range(1, tiles + 1)), False, 0, "change"))
 
 
 def decode_throughput() -> None:

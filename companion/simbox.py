@@ -160,10 +160,7 @@ class SimBox:
 
     def close(self) -> None:
         """Stop the firmware and release the terminal."""
-        if self._link is not None:
-            self._link.close()
-            self._link = None
-        self._stop_process()
+        self.unplug()
         if self._stderr is not None:
             self._stderr.close()
         if self._tmp is not None:

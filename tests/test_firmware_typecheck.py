@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-IN_CI = os.environ.get("SHUTBOX_CI") == "1"
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import IN_CI, REPO
+
 TYPINGS = REPO / ".cache" / "firmware-typings"
 REQUIREMENTS = REPO / "firmware" / "stubs-requirements.txt"
 CONFIG = REPO / "firmware" / "pyrightconfig.json"
