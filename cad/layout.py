@@ -30,6 +30,7 @@ ARM_LENGTH = 22.0
 BUMP_BASE = 3.0  # detent bump length along the lane
 BUMP_FROM_BACK = 3.0  # bump centre, from the tile's back end
 MAGNET_AT = 28.0  # magnet centre, from the tile's front end
+MAGNET_SLACK = 0.2  # magnet pocket over the magnet's size (diameter and depth)
 SCOOP_DEPTH = 1.2  # finger dimple on the tile top
 FLOOR_SKIN = 1.0  # plastic between a reed switch shaft and the lane floor
 GROOVE = 5.0  # wire channel width (and straight height)
@@ -147,7 +148,7 @@ class Layout:
     def magnet_pocket(self) -> tuple[float, float]:
         """(diameter, depth) of the magnet pocket in a tile's underside."""
         s = self.kit.sensors
-        return (s.magnet_diameter_mm + 0.2, s.magnet_height_mm + 0.2)
+        return (s.magnet_diameter_mm + MAGNET_SLACK, s.magnet_height_mm + MAGNET_SLACK)
 
     @property
     def cavity(self) -> tuple[float, float, float, float]:
@@ -297,15 +298,17 @@ def layout(kit: Kit) -> Layout:
 def _check_sensors(lay: Layout) -> None:
     s = lay.kit.sensors
     d, depth = lay.magnet_pocket
-    if d > lay.tile_width - 2 * (ARM_THICKNESS + SLIT) - 2.0:
+    widest = lay.tile_width - 2 * (ARM_THICKNESS + SLIT) - 2.0  # widest pocket beside the detent arm
+    if d > widest:
         raise ShutboxError(
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
-            f"{lay.tile_width:.1f} mm tile; allowed: <= {lay.tile_width - 2 * (ARM_THICKNESS + SLIT) - 2.2:.1f}"
+            f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - MAGNET_SLACK:.1f}"
         )
-    if depth + d / 2 > TILE_THICKNESS - SCOOP_DEPTH - 1.0:
+    deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0 - d / 2  # deepest pocket under the finger dimple
+    if depth > deepest:
         raise ShutboxError(
             f"--magnet-height {s.magnet_height_mm:g}: leaves too little plastic over the magnet in a "
-            f"{TILE_THICKNESS:g} mm tile; allowed: <= {TILE_THICKNESS - SCOOP_DEPTH - 1.2 - d / 2:.1f}"
+            f"{TILE_THICKNESS:g} mm tile; allowed: <= {deepest - MAGNET_SLACK:.1f}"
         )
     x0, x1, y0, y1 = lay.cavity
     spare = (y0 - COVER_FLANGE_Y - COVER_GAP) - (lay.switch_y + GROOVE / 2 + 1.5)
