@@ -245,8 +245,6 @@ def layout(kit: Kit) -> Layout:
     c = fit.clearance_mm
     wall = box.wall_mm
     die = kit.dice.size_mm
-    if die > 40 or die < 8:
-        raise ShutboxError(f"--dice-size {die:g}: allowed: 8 to 40 mm")
     if c > fit.detent_mm - 0.1:
         raise ShutboxError(
             f"--clearance {c:g}: too wide for the tile detent ({fit.detent_mm:g} mm) to hold a tile; "

@@ -242,8 +242,8 @@ class Box:
 class Dice:
     """The two dice."""
 
-    size_mm: float = param(19.0, "dice edge length, mm", flag="--dice-size", minimum=0,
-                           exclusive_minimum=True, parse=_parse_float)
+    size_mm: float = param(19.0, "dice edge length, mm", flag="--dice-size", minimum=8, maximum=40,
+                           parse=_parse_float)
 
 
 @dataclass(frozen=True)

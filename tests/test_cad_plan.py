@@ -77,7 +77,6 @@ def test_tile_width_follows_from_tile_count():
         ({"printer.bed": "300x300x40"}, "the box is 54.8 mm tall"),
         ({"printer.bed": "15x15x15"}, "smaller than a die (19 x 19 x 19 mm)"),
         ({"printer.bed": "40x40x60"}, "too small to print the box"),
-        ({"dice.size_mm": 60}, "--dice-size 60"),
         ({"sensors.board_width_mm": 40}, "--board-width 40"),
         ({"sensors.magnet_diameter_mm": 10, "rules.tiles": 12}, "--magnet-diameter 10"),
     ],
