@@ -5,7 +5,7 @@
 - link events (:mod:`shutbox.companion.link`): a box snapshot is judged by the referee
   (:func:`shutbox.companion.live.judge`); a complete move becomes a ``shut``/``open`` event;
 - typed lines (:class:`Typed`): ``3 5`` (two dice), ``4`` (one die), ``end``, ``undo``, ``hint``,
-  ``quit``, ``help``.
+  ``quit``, ``help``; a press of the box's button (a rise in the snapshot's press count) is ``end``.
 
 Every event is checked by the rules engine (``game.apply``), then committed to the
 :class:`~shutbox.companion.store.GameStore`, and only then shown. A throw is taken only while the box
@@ -28,14 +28,16 @@ from shutbox.companion.gamefile import rules_from_settings, settings_of
 from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
 from shutbox.companion.live import Verdict, judge
 from shutbox.companion.policy import hint_objective
-from shutbox.companion.protocol import Bye, Hello, Snapshot
+from shutbox.companion.protocol import PRESSES_MODULO, Bye, Hello, Snapshot
 from shutbox.companion.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.companion.rules import IllegalMove, plus
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
 
-HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end, undo, hint, quit"
+HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
+#: A count that jumps further than this between two snapshots is a restarted box, not presses.
+MAX_PRESSES_BETWEEN = 100
 _DICE = re.compile(r"^\s*([0-9]+)(?:\s*[ ,+]\s*([0-9]+))?\s*$")
 
 
@@ -94,6 +96,7 @@ class LiveSession:
         self.noise = 0  #: lines rejected by the decoder
         self.latency: float | None = None  #: seconds from the latest snapshot's arrival to its verdict
         self._last_flag = ""
+        self._presses: int | None = None  #: the box's button press count, as last reported on this connection
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -140,6 +143,7 @@ class LiveSession:
             if isinstance(message, Snapshot):
                 self.on_box(message.shut_tiles)
                 self.latency = time.perf_counter() - item.arrived
+                self._button(message.presses)
             elif isinstance(message, Hello):
                 self.firmware = f"firmware {message.firmware}, {message.board}"
             elif isinstance(message, Bye):
@@ -149,9 +153,11 @@ class LiveSession:
         elif isinstance(item, Typed):
             self.typed(item.text)
         elif isinstance(item, Connected):
+            self._presses = None
             self.device = item.device
             self.view.note("link", f"connected to the box on {item.device}")
         elif isinstance(item, Disconnected):
+            self._presses = None
             self.connected = False
             self.view.note("link", f"lost the box on {item.device} ({item.reason}); waiting for it to come back")
             self.view.show(self)
@@ -171,6 +177,14 @@ class LiveSession:
         self.box = frozenset(shut)
         self.connected = True
         self._evaluate()
+
+    def _button(self, presses: int) -> None:
+        """A press of the box's button ends the turn, as typing ``end`` does."""
+        last, self._presses = self._presses, presses
+        if last is None or not 0 < (presses - last) % PRESSES_MODULO <= MAX_PRESSES_BETWEEN:
+            return  # the first count of a connection, no press, or a count that restarted
+        self.view.note("info", "button pressed: end of turn")
+        self.typed("end")
 
     def typed(self, text: str) -> None:
         """A typed line: a throw, or a command."""

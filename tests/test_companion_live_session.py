@@ -41,8 +41,8 @@ class Recorder:
         return [text for k, text in self.notes if k == kind]
 
 
-def snapshot(tiles: int, shut: set[int], seq: int = 1) -> Received:
-    return Received(Snapshot(seq, tuple(t in shut for t in range(1, tiles + 1)), False, 0, "change"),
+def snapshot(tiles: int, shut: set[int], seq: int = 1, presses: int = 0) -> Received:
+    return Received(Snapshot(seq, tuple(t in shut for t in range(1, tiles + 1)), False, presses, "change"),
                     time.perf_counter(), time.time())
 
 
@@ -276,3 +276,27 @@ def test_long_game_uncovering_through_the_box(make):
     assert view.kinds("win")[0] == "Bob uncovered every tile — an instant win!"
     replayed = Game.from_events(session.rules, session.store.events(session.game_id))
     assert replayed.winners == ("Bob",)
+
+
+def test_the_box_button_ends_the_turn_like_typing_end(make):
+    session, view = make()
+    for dice, tiles in (("6 6", {9, 3}), ("4 4", {8}), ("3 4", {7}), ("6 5", {6, 5}), ("2 2", {4})):
+        session.handle(Typed(dice))
+        box(session, session.box | tiles)
+    assert sorted(session.game.board) == [1, 2]
+    # With 1 and 2 open a press reports a throw they cannot take, without entering the dice.
+    session.handle(snapshot(9, set(session.box), presses=1))
+    assert session.game.current_player == "Bob"
+    assert session.game.turns[0].score == 3
+    # Bob's turn, every tile open: every throw can shut something, so the press is refused.
+    session.handle(snapshot(9, set(), presses=2))
+    assert any("enter the throw" in text for text in view.kinds("refused"))
+    assert session.game.current_player == "Bob" and session.game.current_turn is None
+    # The first snapshot after a reconnect only sets the count, and a count that went back
+    # (the box restarted) is not a press either.
+    refused = len(view.kinds("refused"))
+    session.handle(Disconnected("/dev/test", "unplugged"))
+    session.handle(Connected("/dev/test"))
+    session.handle(snapshot(9, set(), presses=7))
+    session.handle(snapshot(9, set(), presses=0))
+    assert len(view.kinds("refused")) == refused
