@@ -47,7 +47,7 @@ def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser
     for s in SETTINGS:
         target = group if s.rule else kit_group
         allowed = s.allowed()
-        extra = {"nargs": "?", "const": "on"} if s.name == "one_die_forced" else {}
+        extra = {"nargs": "?", "const": "on"} if s.is_switch else {}
         target.add_argument(
             s.flag,
             dest=s.dest,
@@ -62,7 +62,7 @@ def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser
 def _metavar(s: Setting) -> str:
     if s.choices is not None:
         return "{" + ",".join(show_value(c) for c in s.choices) + "}"
-    if s.allowed() == "on, off":
+    if s.is_switch:
         return "{on,off}"
     return s.name.upper()
 

@@ -366,12 +366,17 @@ class Setting:
     def dest(self) -> str:
         return f"{self.section}__{self.name}"
 
+    @property
+    def is_switch(self) -> bool:
+        """An on/off setting (its flag may be given alone to mean on)."""
+        return self.parse is _parse_bool
+
     def allowed(self) -> str:
         if self.parse is parse_bed:
             return f"a preset ({', '.join(BED_PRESETS)}) or WxHxZ in mm, e.g. 250x210x220"
         if self.choices is not None:
             return ", ".join(show_value(c) for c in self.choices)
-        if self.parse is _parse_bool:
+        if self.is_switch:
             return "on, off"
         if self.parse is parse_pins:
             return "auto or distinct GPIO numbers separated by commas, e.g. 2,3,4"
