@@ -64,8 +64,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec]) -
     ]
     for p in specs:
         ps = PRINT_SETTINGS[p.kind]
-        lines.append(f"| {p.name} | {p.quantity} | {ps['layer_height_mm']} mm | {ps['perimeters']} | "
-                     f"{ps['infill']} | {ps['orientation']} |")
+        lines.append(f"| {p.name} | {p.quantity} | {ps.layer_height_mm:g} mm | {ps.perimeters} | "
+                     f"{ps.infill} | {ps.orientation} |")
     pieces = len(plan.pieces)
     lines += [
         "",

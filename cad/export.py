@@ -123,7 +123,8 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
             shutil.rmtree(entry, ignore_errors=True)
         parts.append({
             "name": spec.name, "kind": spec.kind, "quantity": spec.quantity, "files": files,
-            "bbox_mm": info["bbox_mm"], "preview": f"preview/{spec.name}.png", "print": PRINT_SETTINGS[spec.kind],
+            "bbox_mm": info["bbox_mm"], "preview": f"preview/{spec.name}.png",
+            "print": PRINT_SETTINGS[spec.kind].as_dict(),
         })
         for i, solid in enumerate(solids):
             label = spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}"

@@ -1,0 +1,139 @@
+"""Slicing a part with PrusaSlicer's command line and reading the G-code back.
+
+What the G-code tells: filament (grams at a stated density), the slicer's time estimate, whether
+auto support added anything, and where the extruded plastic sits (its centre of mass, each
+extrusion move weighted by its filament at the move's midpoint, half a layer below the nozzle).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from shutbox.errors import ShutboxError
+
+SLICER = "prusa-slicer"
+PLA_DENSITY = 1.24  # g/cm3, for the grams PrusaSlicer reports
+#: PrusaSlicer's built-in defaults with the 0.2 mm layers and 15% infill of its stock profiles.
+DEFAULT_ARGS: tuple[str, ...] = ("--layer-height", "0.2", "--first-layer-height", "0.2", "--fill-density", "15%")
+#: Auto support under the 45-degree rule: overhangs flatter than 40 degrees from horizontal get support.
+SUPPORT_CHECK_ARGS: tuple[str, ...] = ("--support-material-auto", "--support-material-threshold", "40")
+#: Extrusions that are not the part itself.
+NOT_THE_PART = ("Skirt/Brim", "Custom", "Wipe")
+
+
+@dataclass(frozen=True)
+class Sliced:
+    """What one slice of one part costs and where its plastic is."""
+
+    grams: float
+    hours: float
+    support_lines: int
+    gcode: Path
+
+
+def slicer_path() -> str:
+    """The PrusaSlicer executable, or a one-line error naming what to install."""
+    found = shutil.which(SLICER)
+    if found is None:
+        raise ShutboxError(f"{SLICER}: not found on PATH; allowed: install PrusaSlicer (apt-get install prusa-slicer)")
+    return found
+
+
+def bed_args(bed: tuple[float, float, float]) -> list[str]:
+    """``--bed-shape``, height and centre for a W x H x Z bed, the part centred on it."""
+    w, h, z = bed
+    return ["--bed-shape", f"0x0,{w:g}x0,{w:g}x{h:g},0x{h:g}", "--max-print-height", f"{z:g}",
+            "--center", f"{w / 2:g},{h / 2:g}"]
+
+
+def slice_part(mesh_file: Path, gcode: Path, args: Sequence[str], bed: tuple[float, float, float]) -> Sliced:
+    """Slice ``mesh_file`` into ``gcode`` with ``args`` (PrusaSlicer options) on ``bed``."""
+    cmd = [slicer_path(), "--export-gcode", *bed_args(bed), "--filament-density", f"{PLA_DENSITY:g}",
+           *args, "-o", str(gcode), str(mesh_file)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 or not gcode.is_file():
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:]
+        raise ShutboxError(f"{mesh_file.name}: PrusaSlicer failed ({' '.join(tail)})")
+    return read_summary(gcode)
+
+
+def _hours(text: str) -> float:
+    units = {"d": 24.0, "h": 1.0, "m": 1 / 60, "s": 1 / 3600}
+    return sum(float(v) * units[u] for v, u in re.findall(r"(\d+)([dhms])", text))
+
+
+def read_summary(gcode: Path) -> Sliced:
+    """Grams, estimated hours and support lines from a PrusaSlicer G-code file."""
+    grams = hours = None
+    support = 0
+    with gcode.open(encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith(";TYPE:Support material"):
+                support += 1
+            elif line.startswith("; total filament used [g] ="):
+                grams = float(line.split("=")[1])
+            elif line.startswith("; estimated printing time (normal mode) ="):
+                hours = _hours(line.split("=")[1])
+    if grams is None or hours is None:
+        raise ShutboxError(f"{gcode}: no filament or time summary; allowed: G-code written by PrusaSlicer")
+    return Sliced(grams, hours, support, gcode)
+
+
+def _words(line: str) -> dict[str, float]:
+    code = line.split(";", 1)[0].split()
+    return {w[0]: float(w[1:]) for w in code[1:] if len(w) > 1 and w[0] in "XYZEF"}
+
+
+def extrusion_centre(gcode: Path) -> tuple[np.ndarray, float]:
+    """(centre of mass of the part's extrusions, filament length in mm) from a G-code file.
+
+    Each extruding move counts with its filament length at its midpoint; its height is the middle of
+    its layer (``;Z:`` minus half of ``;HEIGHT:``). Skirt, brim, wipes and retractions do not count.
+    """
+    x = y = 0.0
+    e = 0.0
+    relative_e = False
+    z_mid = 0.0
+    layer_z = layer_h = 0.0
+    kind = ""
+    moment = np.zeros(3)
+    total = 0.0
+    with gcode.open(encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            if raw.startswith(";"):
+                if raw.startswith(";TYPE:"):
+                    kind = raw[6:].strip()
+                elif raw.startswith(";Z:"):
+                    layer_z = float(raw[3:])
+                    z_mid = layer_z - layer_h / 2
+                elif raw.startswith(";HEIGHT:"):
+                    layer_h = float(raw[8:])
+                    z_mid = layer_z - layer_h / 2
+                continue
+            if raw.startswith("M83"):
+                relative_e = True
+            elif raw.startswith("M82"):
+                relative_e = False
+            elif raw.startswith("G92"):
+                e = _words(raw).get("E", e)
+            elif raw.startswith(("G1 ", "G0 ")):
+                w = _words(raw)
+                nx, ny = w.get("X", x), w.get("Y", y)
+                de = 0.0
+                if "E" in w:
+                    de = w["E"] if relative_e else w["E"] - e
+                    e = e + w["E"] if relative_e else w["E"]
+                if de > 0 and (nx != x or ny != y) and kind not in NOT_THE_PART:
+                    moment += de * np.array([(x + nx) / 2, (y + ny) / 2, z_mid])
+                    total += de
+                x, y = nx, ny
+    if total == 0:
+        raise ShutboxError(f"{gcode}: no extrusion moves; allowed: G-code written by PrusaSlicer")
+    return moment / total, total
