@@ -16,8 +16,8 @@ import tempfile
 from pathlib import Path
 
 from shutbox.companion.simbox import find_micropython, sim_dir
-from shutbox.firmware_bundle import firmware_dir
-from shutbox.firmware_plan import config_module, pin_map
+from shutbox.firmware.host.bundle import firmware_dir
+from shutbox.firmware.host.plan import config_module, pin_map
 from shutbox.model import build_kit
 
 HEAP = "192K"  # about what gc.mem_free() shows on a Pico at the REPL

@@ -28,10 +28,10 @@ import tty
 from pathlib import Path
 
 from shutbox.companion.link import BoxLink, Received
-from shutbox.companion.protocol import SEQ_MODULO, Snapshot, StreamDecoder, encode
 from shutbox.companion.session import LiveSession, Typed
 from shutbox.companion.store import GameStore
 from shutbox.companion.terminal import TextView
+from shutbox.firmware.host.protocol import SEQ_MODULO, Snapshot, StreamDecoder, encode
 from shutbox.model import Rules
 
 BUDGET_MS = 50.0

@@ -9,8 +9,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from shutbox.commands.scorepad import write_blank_pads
 from shutbox.model import MATCHES, SCORINGS, Rules
-from shutbox.print.scorepad_cmd import write_blank_pads
 from shutbox.print.sheet import write_game_sheet
 
 REPO = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ import itertools
 import statistics
 import time
 
-from shutbox.companion import solver
+from shutbox.game import solver
 from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, TILE_COUNTS, Rules
 
 BUDGET_MS = 100.0

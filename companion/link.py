@@ -2,7 +2,7 @@
 
 :class:`BoxLink` opens ``--port PORT`` (a device, a pyserial URL such as ``loop://``, or ``auto``
 for the one connected Pico, found by USB VID:PID as ``shutbox firmware deploy`` finds it) and
-reads it on a thread with a :class:`~shutbox.companion.protocol.StreamDecoder`. What it hears is
+reads it on a thread with a :class:`~shutbox.firmware.host.protocol.StreamDecoder`. What it hears is
 handed to ``sink`` as :data:`LinkEvent` objects, in order:
 
 - :class:`Connected` after every (re)connection, which also asks the box for a hello and a snapshot;
@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from shutbox.companion.protocol import HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
 from shutbox.errors import ShutboxError
+from shutbox.firmware.host.protocol import HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
 from shutbox.model import TILE_COUNTS
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ LinkEvent = Connected | Disconnected | Received | Noise | Failed
 
 def resolve_port(port: str) -> str:
     """The device for ``--port``: itself, or for ``auto`` the one connected Pico (clear error for none or several)."""
-    from shutbox.firmware_deploy import choose_port
+    from shutbox.firmware.host.deploy import choose_port
 
     return choose_port(port)
 

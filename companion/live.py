@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import UNCOVER, Game
-from shutbox.companion.rules import IllegalMove, check_move, legal_moves, plus
+from shutbox.game import events as ev
+from shutbox.game.replay import UNCOVER, Game
+from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus
 
 VerdictKind = Literal["idle", "setup", "partial", "complete", "flag", "over"]
 

@@ -22,17 +22,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import UNCOVER, Game
-from shutbox.companion.gamefile import rules_from_settings, settings_of
 from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
 from shutbox.companion.live import Verdict, judge
-from shutbox.companion.policy import hint_objective
-from shutbox.companion.protocol import PRESSES_MODULO, Bye, Hello, Snapshot
-from shutbox.companion.report import describe, game_result_text, round_result_text, turn_score_text
-from shutbox.companion.rules import IllegalMove, plus
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
+from shutbox.firmware.host.protocol import PRESSES_MODULO, Bye, Hello, Snapshot
+from shutbox.game import events as ev
+from shutbox.game.gamefile import rules_from_settings, settings_of
+from shutbox.game.policy import hint_objective
+from shutbox.game.replay import UNCOVER, Game
+from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
+from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import Rules
 
 HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
@@ -336,7 +336,7 @@ class LiveSession:
             return "no game in progress"
         if game.pending is None or game.pending.total is None:
             return "throw first; the hint ranks the moves for a throw"
-        from shutbox.companion import solver
+        from shutbox.game import solver
 
         ranked = solver.rank_moves(solver.solve(self.rules, hint_objective(self.rules)), game.in_play,
                                    game.pending.total)

@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from shutbox.companion.protocol import Message, Rejected, StreamDecoder, command
 from shutbox.errors import ShutboxError
-from shutbox.firmware_bundle import DEVICE_DIR, firmware_dir
-from shutbox.firmware_plan import PinMap, config_module, pin_map
+from shutbox.firmware.host.bundle import DEVICE_DIR, firmware_dir
+from shutbox.firmware.host.plan import PinMap, config_module, pin_map
+from shutbox.firmware.host.protocol import Message, Rejected, StreamDecoder, command
 from shutbox.model import Kit
 
 if TYPE_CHECKING:

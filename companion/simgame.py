@@ -15,16 +15,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shutbox.companion.game import UNCOVER
 from shutbox.companion.link import BoxLink
 from shutbox.companion.live import expected_shut
-from shutbox.companion.policy import hint_objective
-from shutbox.companion.rules import IllegalMove
 from shutbox.companion.session import LiveSession, Typed, View
 from shutbox.companion.simbox import SimBox
 from shutbox.companion.simscript import Action
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
+from shutbox.game.policy import hint_objective
+from shutbox.game.replay import UNCOVER
+from shutbox.game.rules import IllegalMove
 from shutbox.model import Kit
 
 WAIT_S = 5.0  #: longest wait for the session to see a flipped tile
@@ -114,7 +114,7 @@ class SimTable:
 
     def demo(self, players: list[str], rng: random.Random, pause_s: float) -> None:
         """Play a whole game with random dice, choosing the solver's best move, at ``pause_s`` per step."""
-        from shutbox.companion import solver
+        from shutbox.game import solver
 
         self.session.start(players)
         game = self.session.game

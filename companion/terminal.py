@@ -14,9 +14,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import TextIO
 
-from shutbox.companion.game import UNCOVER
-from shutbox.companion.report import standing_lines, throw_text
 from shutbox.companion.session import HELP, InputClosed, LiveSession, Typed
+from shutbox.game.replay import UNCOVER
+from shutbox.game.report import standing_lines, throw_text
 
 #: How each message kind is marked at the start of its line.
 MARKS = {"recorded": "*", "turn": "#", "round": "#", "win": "#", "flag": "!", "refused": "!", "hint": "?",

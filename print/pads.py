@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shutbox.companion.rules import score
+from shutbox.game.rules import score
 from shutbox.model import Rules
 from shutbox.print.summary import FORMAT_TITLES, summary_lines
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Row, Table, Text, Tile, row

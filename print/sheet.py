@@ -1,6 +1,6 @@
 """A recorded game as a completed score sheet: each turn's tiles and throws, scores, totals, winners.
 
-The game file is read and replayed by the rules engine (:mod:`shutbox.companion.gamefile`); this
+The game file is read and replayed by the rules engine (:mod:`shutbox.game.gamefile`); this
 module only lays out what the replay reports, flowing onto as many pages as the game needs.
 """
 
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shutbox.companion.game import UNCOVER, Game, Round, Throw, Turn
-from shutbox.companion.gamefile import load_game
 from shutbox.errors import ShutboxError
+from shutbox.game.replay import UNCOVER, Game, Round, Throw, Turn
+from shutbox.gamefiles import load_game
 from shutbox.print.pads import TILE_COL, header, split_spans
 from shutbox.print.paper import grids
 from shutbox.print.summary import FORMAT_TITLES

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shutbox.companion.rules import ONE_DIE_SUM, high_tiles
+from shutbox.game.rules import ONE_DIE_SUM, high_tiles
 from shutbox.model import Rules
 
 FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}

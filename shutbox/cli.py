@@ -18,15 +18,15 @@ from shutbox.model import SETTINGS, Setting, show_value
 
 #: Modules providing ``register(subparsers, common_parents)``, in the order shown in --help.
 COMMAND_MODULES: list[str] = [
-    "shutbox.config_cmd",
-    "shutbox.kit",
-    "shutbox.print.scorepad_cmd",
-    "shutbox.companion.solver_cmd",
-    "shutbox.companion.play_cmd",
-    "shutbox.companion.history_cmd",
-    "shutbox.companion.sim_cmd",
-    "shutbox.firmware_cmd",
-    "shutbox.cad.command",
+    "shutbox.commands.config",
+    "shutbox.commands.kit",
+    "shutbox.commands.scorepad",
+    "shutbox.commands.solve",
+    "shutbox.commands.play",
+    "shutbox.commands.history",
+    "shutbox.commands.sim",
+    "shutbox.commands.firmware",
+    "shutbox.commands.cad",
 ]
 
 

@@ -19,8 +19,8 @@ import reportlab
 from PIL import Image
 from pypdf import PdfReader
 
-from shutbox.companion.game import Game
-from shutbox.companion.gamefile import game_to_dict
+from shutbox.game.gamefile import game_to_dict
+from shutbox.game.replay import Game
 from shutbox.model import Rules
 from tests.conftest import REPO, require_tool
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shutbox.companion.link import BoxLink, Connected, Disconnected, Failed, Noise, Received, resolve_port
-from shutbox.companion.protocol import MAX_LINE, Hello, Rejected, Snapshot, StreamDecoder, decode, encode
 from shutbox.errors import ShutboxError
+from shutbox.firmware.host.protocol import MAX_LINE, Hello, Rejected, Snapshot, StreamDecoder, decode, encode
 
 
 class FakePort:

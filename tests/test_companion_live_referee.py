@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import Game
 from shutbox.companion.live import expected_shut, judge
+from shutbox.game import events as ev
+from shutbox.game.replay import Game
 from shutbox.model import Rules
 
 ROUND = Rules()

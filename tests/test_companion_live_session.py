@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import Game
 from shutbox.companion.link import Connected, Disconnected, Failed, Noise, Received
-from shutbox.companion.protocol import Rejected, Snapshot
 from shutbox.companion.session import InputClosed, LiveSession, Typed, effective
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
+from shutbox.firmware.host.protocol import Rejected, Snapshot
+from shutbox.game import events as ev
+from shutbox.game.replay import Game
 from shutbox.model import Rules
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import Game
+from shutbox.game import events as ev
+from shutbox.game.replay import Game
 from shutbox.model import Rules
 
 E21 = "throw 6 6\nshut 9 3\nthrow 6 6\nshut 8 4\nend\nopen all\n"

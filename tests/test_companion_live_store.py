@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion import events as ev
-from shutbox.companion.gamefile import load_game, settings_of
 from shutbox.companion.store import GameStore, default_db_path
 from shutbox.errors import ShutboxError
+from shutbox.game import events as ev
+from shutbox.game.gamefile import settings_of
+from shutbox.gamefiles import load_game
 from shutbox.model import Rules
 
 from .test_companion_live_sim import E9, E21, FAST

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shutbox.companion.rules import (
+from shutbox.game.rules import (
     IllegalMove,
     check_dice,
     check_move,

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import Game
-from shutbox.companion.gamefile import game_from_dict, game_to_dict, load_game, save_game
-from shutbox.companion.rules import IllegalMove
 from shutbox.errors import ShutboxError
+from shutbox.game import events as ev
+from shutbox.game.gamefile import game_from_dict, game_to_dict
+from shutbox.game.replay import Game
+from shutbox.game.rules import IllegalMove
+from shutbox.gamefiles import load_game, save_game
 from shutbox.model import Rules
 
 # Whole turns on a nine-tile box, as events after the first throw of a turn (all tiles open):

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from shutbox.companion.solver import solve
+from shutbox.game.solver import solve
 from shutbox.model import Rules
 
 

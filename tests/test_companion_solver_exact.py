@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shutbox.companion import events as ev
-from shutbox.companion.game import Game
-from shutbox.companion.policy import OBJECTIVES, STRATEGIES
-from shutbox.companion.rules import dice_counts, legal_moves, move_preference, score
-from shutbox.companion.solver import mask_of, rank_moves, scores, solve
+from shutbox.game import events as ev
+from shutbox.game.policy import OBJECTIVES, STRATEGIES
+from shutbox.game.replay import Game
+from shutbox.game.rules import dice_counts, legal_moves, move_preference, score
+from shutbox.game.solver import mask_of, rank_moves, scores, solve
 from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
 
 ALL3, ALL4 = 0b111, 0b1111

@@ -8,9 +8,9 @@ import re
 import pytest
 from PIL import Image
 
-from shutbox.firmware_bundle import compile_module, device_modules, firmware_dir, write_bundle
-from shutbox.firmware_plan import BOARDS, config_module, pin_map
-from shutbox.kit import GENERATORS
+from shutbox.commands.kit import GENERATORS
+from shutbox.firmware.host.bundle import compile_module, device_modules, firmware_dir, write_bundle
+from shutbox.firmware.host.plan import BOARDS, config_module, pin_map
 from shutbox.model import build_kit
 
 
@@ -126,7 +126,7 @@ def test_a_failed_build_leaves_an_existing_bundle_alone(cli, tmp_path):
 
 
 def test_kit_generator(tmp_path):
-    assert ("firmware", "shutbox.firmware_bundle:write_bundle") in GENERATORS
+    assert ("firmware", "shutbox.firmware.host.bundle:write_bundle") in GENERATORS
     assert write_bundle(build_kit({"sensors.kind": "none"}), tmp_path) == []
     files = write_bundle(build_kit({"rules.tiles": 12}), tmp_path)
     assert "device/main.py" in files and "wiring.png" in files

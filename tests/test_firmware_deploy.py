@@ -15,9 +15,9 @@ import pytest
 
 from shutbox.companion.simbox import find_micropython, sim_dir
 from shutbox.errors import ShutboxError
-from shutbox.firmware_bundle import build_bundle, firmware_dir
-from shutbox.firmware_deploy import choose_port
-from shutbox.firmware_plan import config_module, pin_map
+from shutbox.firmware.host.bundle import build_bundle, firmware_dir
+from shutbox.firmware.host.deploy import choose_port
+from shutbox.firmware.host.plan import config_module, pin_map
 from shutbox.model import build_kit
 
 
@@ -110,7 +110,7 @@ def test_deploy_stops_running_firmware_copies_the_bundle_and_resets(cli, tmp_pat
 
 
 def test_one_mpremote_run_removes_shadowing_sources_copies_and_resets(tmp_path):
-    from shutbox.firmware_deploy import mpremote_command
+    from shutbox.firmware.host.deploy import mpremote_command
 
     bundle = tmp_path / "bundle"
     build_bundle(build_kit({}), bundle)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.protocol import Bye, Hello, Snapshot, StreamDecoder, crc16, decode
 from shutbox.companion.simbox import find_micropython
-from shutbox.firmware_bundle import firmware_dir
+from shutbox.firmware.host.bundle import firmware_dir
+from shutbox.firmware.host.protocol import Bye, Hello, Snapshot, StreamDecoder, crc16, decode
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVERS = REPO / "tests" / "mpy"

@@ -1,4 +1,4 @@
-"""The host side of the box protocol (shutbox.companion.protocol) against the shared test vectors."""
+"""The host side of the box protocol (shutbox.firmware.host.protocol) against the shared test vectors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shutbox.companion.protocol import (
+from shutbox.firmware.host.bundle import firmware_dir
+from shutbox.firmware.host.protocol import (
     COMMANDS,
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -24,7 +25,6 @@ from shutbox.companion.protocol import (
     decode,
     encode,
 )
-from shutbox.firmware_bundle import firmware_dir
 
 VECTORS = json.loads((firmware_dir() / "protocol_vectors.json").read_text())
 BY_NAME = {v["name"]: v for v in VECTORS["lines"]}

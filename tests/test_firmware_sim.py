@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from shutbox.companion.protocol import Bye, Hello, Rejected, Snapshot
 from shutbox.companion.simbox import SimBox
-from shutbox.firmware_bundle import build_bundle
+from shutbox.firmware.host.bundle import build_bundle
+from shutbox.firmware.host.protocol import Bye, Hello, Rejected, Snapshot
 from shutbox.model import build_kit
 
 

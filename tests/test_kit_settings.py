@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
-from shutbox.kit import GENERATORS, write_settings
+from shutbox.commands.kit import GENERATORS, write_settings
 from shutbox.model import build_kit
 
 

@@ -6,10 +6,10 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from shutbox.kit import GENERATORS
+from shutbox.commands.kit import GENERATORS
+from shutbox.commands.scorepad import write_blank_pads, write_kit_pads
 from shutbox.model import MATCHES, SCORINGS, Kit, Rules
 from shutbox.print.paper import PAPERS
-from shutbox.print.scorepad_cmd import write_blank_pads, write_kit_pads
 from tests.print_support import ink, page_texts, render
 
 A4 = (595.28, 841.89)
@@ -177,7 +177,7 @@ def test_cli_reports_what_it_wrote(cli, tmp_path):
 
 
 def test_kit_includes_a_pad_for_the_settings(tmp_path):
-    assert ("scorepad", "shutbox.print.scorepad_cmd:write_kit_pads") in GENERATORS
+    assert ("scorepad", "shutbox.commands.scorepad:write_kit_pads") in GENERATORS
     kit = Kit(rules=Rules(match="tournament", limit=150))
     files = write_kit_pads(kit, tmp_path)
     assert files == ["scorepad-a4.pdf", "scorepad-letter.pdf"]

@@ -7,7 +7,7 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from shutbox.companion.gamefile import load_game, save_game
+from shutbox.gamefiles import load_game, save_game
 from shutbox.model import MATCHES, Rules
 from shutbox.print.sheet import throw_text, write_game_sheet
 from tests.print_support import GOLDEN, ink, page_texts, play, render
@@ -58,7 +58,7 @@ def test_throws_read_as_dice_and_tiles():
 
 
 def test_sheet_of_a_hand_played_game_with_stakes(tmp_path):
-    from shutbox.companion.game import Game
+    from shutbox.game.replay import Game
 
     game = Game(Rules(stake=0.5)).add_players("Ann", "Bob")
     game.throw(4, 5).shut(9).throw(4, 4).shut(8).throw(6, 6).shut(7, 5).throw(6, 6).shut(6, 4, 2).throw(6, 6)
@@ -78,7 +78,7 @@ def test_sheet_of_a_hand_played_game_with_stakes(tmp_path):
 
 
 def test_unfinished_game_is_marked(tmp_path):
-    from shutbox.companion.game import Game
+    from shutbox.game.replay import Game
 
     game = Game(Rules(match="drop-out")).add_players("Ann", "Bob").throw(3, 4).shut(7)
     src = save_game(game, tmp_path / "game.json")

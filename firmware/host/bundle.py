@@ -18,9 +18,9 @@ from pathlib import Path
 
 from shutbox import __version__
 from shutbox.errors import ShutboxError
-from shutbox.firmware_plan import PinMap, config_module, pin_map
+from shutbox.firmware.host.plan import PinMap, config_module, pin_map
 from shutbox.model import Kit
-from shutbox.wiring import wiring_markdown, wiring_png
+from shutbox.firmware.host.wiring import wiring_markdown, wiring_png
 
 DEVICE_DIR = "device"
 MANIFEST = "bundle.json"

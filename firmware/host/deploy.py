@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from shutbox.companion.protocol import Bye, StreamDecoder, command
+from shutbox.firmware.host.protocol import Bye, StreamDecoder, command
 from shutbox.errors import ShutboxError
-from shutbox.firmware_bundle import DEVICE_DIR, read_bundle
-from shutbox.firmware_plan import BOARDS
+from shutbox.firmware.host.bundle import DEVICE_DIR, read_bundle
+from shutbox.firmware.host.plan import BOARDS
 
 MPREMOTE_TIMEOUT_S = 120.0
 

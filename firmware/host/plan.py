@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shutbox import __version__
-from shutbox.companion.protocol import MAX_TILES
+from shutbox.firmware.host.protocol import MAX_TILES
 from shutbox.errors import ShutboxError
 from shutbox.model import LEVELS, Kit
 

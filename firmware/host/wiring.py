@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shutbox.firmware_plan import HC165_PINS, PinMap
+from shutbox.firmware.host.plan import HC165_PINS, PinMap
 
 PULL_UP_OHMS = "10 kΩ"
 
@@ -103,6 +103,6 @@ def wiring_markdown(pins: PinMap) -> str:
 
 def wiring_png(pins: PinMap, path: Path) -> None:
     """Draw the wiring diagram: the header with every used pin wired to its switch or chip."""
-    from shutbox.wiring_drawing import draw_wiring
+    from shutbox.firmware.host.wiring_drawing import draw_wiring
 
     draw_wiring(pins).save(path, format="PNG", optimize=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw, ImageFont
 
-from shutbox.firmware_plan import CHAIN_INPUTS, HC165_PINS, PinMap
+from shutbox.firmware.host.plan import CHAIN_INPUTS, HC165_PINS, PinMap
 
 INK = (20, 20, 20)
 WIRE = (25, 90, 170)

@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentPars
 
 
 def run_build(args: argparse.Namespace, kit: Kit) -> int:
-    from shutbox.firmware_bundle import build_bundle
-    from shutbox.firmware_plan import pin_map
+    from shutbox.firmware.host.bundle import build_bundle
+    from shutbox.firmware.host.plan import pin_map
     from shutbox.output import staged_dir
 
     pins = pin_map(kit)  # every error is raised before anything is written
@@ -43,8 +43,8 @@ def run_build(args: argparse.Namespace, kit: Kit) -> int:
 
 
 def run_deploy(args: argparse.Namespace, kit: Kit) -> int:
-    from shutbox.firmware_bundle import build_bundle
-    from shutbox.firmware_deploy import choose_port, deploy
+    from shutbox.firmware.host.bundle import build_bundle
+    from shutbox.firmware.host.deploy import choose_port, deploy
 
     port = choose_port(args.port)
     if args.bundle is not None:

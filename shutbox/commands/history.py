@@ -36,11 +36,11 @@ def _db(args: argparse.Namespace) -> Path:
 
 
 def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
-    from shutbox.companion.game import Game
-    from shutbox.companion.gamefile import rules_from_settings
-    from shutbox.companion.report import game_result_text
-    from shutbox.companion.rules import IllegalMove
     from shutbox.companion.store import GameStore
+    from shutbox.game.gamefile import rules_from_settings
+    from shutbox.game.replay import Game
+    from shutbox.game.report import game_result_text
+    from shutbox.game.rules import IllegalMove
 
     db = _db(args)
     if not db.exists():
@@ -67,11 +67,11 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
 
 
 def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
-    from shutbox.companion.game import UNCOVER
-    from shutbox.companion.gamefile import game_from_dict, game_to_dict
-    from shutbox.companion.report import game_result_text, left_tiles, standing_lines, throw_text, tiles_text
-    from shutbox.companion.rules import plus
     from shutbox.companion.store import GameStore
+    from shutbox.game.gamefile import game_from_dict, game_to_dict
+    from shutbox.game.replay import UNCOVER
+    from shutbox.game.report import game_result_text, left_tiles, standing_lines, throw_text, tiles_text
+    from shutbox.game.rules import plus
 
     db = _db(args)
     if not db.exists():

@@ -17,10 +17,10 @@ from shutbox.output import staged_dir
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
 #: relative to that folder. Modules are imported only when the kit is built.
 GENERATORS: list[tuple[str, str]] = [
-    ("settings", "shutbox.kit:write_settings"),
-    ("scorepad", "shutbox.print.scorepad_cmd:write_kit_pads"),
-    ("firmware", "shutbox.firmware_bundle:write_bundle"),
-    ("cad", "shutbox.cad.command:write_kit_cad"),
+    ("settings", "shutbox.commands.kit:write_settings"),
+    ("scorepad", "shutbox.commands.scorepad:write_kit_pads"),
+    ("firmware", "shutbox.firmware.host.bundle:write_bundle"),
+    ("cad", "shutbox.commands.cad:write_kit_cad"),
 ]
 
 

@@ -52,12 +52,12 @@ def parse_players(text: str) -> list[str]:
 
 
 def run_play(args: argparse.Namespace, kit: Kit) -> int:
-    from shutbox.companion.game import Game
     from shutbox.companion.link import BoxLink
-    from shutbox.companion.rules import IllegalMove
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore, default_db_path
     from shutbox.companion.terminal import TextView, read_input
+    from shutbox.game.replay import Game
+    from shutbox.game.rules import IllegalMove
 
     db = args.db or default_db_path()
     view = TextView()
@@ -125,7 +125,7 @@ def run_play(args: argparse.Namespace, kit: Kit) -> int:
 def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[Any]:
     """The link events up to the box's first snapshot (or ``wait_s``); the link's failure is raised."""
     from shutbox.companion.link import Failed, Received
-    from shutbox.companion.protocol import Snapshot
+    from shutbox.firmware.host.protocol import Snapshot
 
     heard: list[Any] = []
     deadline = time.monotonic() + wait_s
@@ -155,7 +155,7 @@ def snapshot_record(message: Any, wall: float) -> dict[str, Any]:
 
 def run_monitor(args: argparse.Namespace, kit: Kit) -> int:
     from shutbox.companion.link import BoxLink, Connected, Disconnected, Failed, Noise, Received
-    from shutbox.companion.protocol import Hello, Snapshot
+    from shutbox.firmware.host.protocol import Hello, Snapshot
 
     if args.count is not None and args.count < 1:
         raise ShutboxError(f"--count {args.count}: must be a whole number >= 1")

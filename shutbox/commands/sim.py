@@ -35,10 +35,10 @@ def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentPars
 def run(args: argparse.Namespace, kit: Kit) -> int:
     import random
 
-    from shutbox.companion.report import result, standing_lines
     from shutbox.companion.simgame import SimTable, open_store
     from shutbox.companion.simscript import read_script
     from shutbox.companion.terminal import Notes, TextView
+    from shutbox.game.report import result, standing_lines
 
     actions = []
     if args.script is not None:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace, kit: Kit) -> int:
         raise ShutboxError(f"--speed {args.speed:g}: must be a number > 0")
     names = ["Ann", "Bob"]
     if args.players is not None:
-        from shutbox.companion.play_cmd import parse_players
+        from shutbox.commands.play import parse_players
 
         names = parse_players(args.players)
     notes = Notes()

@@ -8,9 +8,9 @@ import json
 import re
 from typing import Any
 
-from shutbox.companion.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.companion.rules import IllegalMove, check_total, parse_tiles, score
 from shutbox.errors import ShutboxError
+from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
+from shutbox.game.rules import IllegalMove, check_total, parse_tiles, score
 from shutbox.model import Kit, Rules
 
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
@@ -72,7 +72,7 @@ def _tiles_text(tiles: tuple[int, ...]) -> str:
 
 
 def run_solve(args: argparse.Namespace, kit: Kit) -> int:
-    from shutbox.companion import solver
+    from shutbox.game import solver
 
     rules = kit.rules
     open_tiles = parse_open(rules, args.state, "--state")
@@ -110,7 +110,7 @@ def parse_throw(rules: Rules, open_tiles: tuple[int, ...], text: str) -> int:
 
 
 def run_advise(args: argparse.Namespace, kit: Kit) -> int:
-    from shutbox.companion import solver
+    from shutbox.game import solver
 
     rules = kit.rules
     open_tiles = parse_open(rules, args.open, "--open")

@@ -3,8 +3,8 @@
 Every event is a JSON object with ``"v": 1`` (the record version) and a ``"type"``; an optional
 ``"at"`` (a timestamp, number or string, kept as given) may be added by whoever records it. The
 rule settings are not events: they travel beside the record (a :class:`shutbox.model.Rules`; in a
-game file they are its ``"settings"``, see :mod:`shutbox.companion.gamefile`). The state of a game
-is derived by replaying the events in order with :class:`shutbox.companion.game.Game`.
+game file they are its ``"settings"``, see :mod:`shutbox.game.gamefile`). The state of a game
+is derived by replaying the events in order with :class:`shutbox.game.replay.Game`.
 
 ==========  ==========================================  ============================================
 type        fields                                      meaning
@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shutbox.companion.rules import IllegalMove
+from shutbox.game.rules import IllegalMove
 
 #: The version of the event record this module reads and writes.
 EVENT_VERSION = 1

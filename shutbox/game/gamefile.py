@@ -7,23 +7,21 @@ Format, version 1::
      "events": [{"v": 1, "type": "players", "names": ["Ann", "Bob"]}, ...]}
 
 ``settings`` holds the rule settings by their model names (``kit_as_dict(kit)["rules"]``); any left
-out take their defaults. ``events`` is the record of :mod:`shutbox.companion.events`. Loading
-validates the settings and replays the events, so a file that loads is a legal game.
+out take their defaults. ``events`` is the record of :mod:`shutbox.game.events`. Loading
+validates the settings and replays the events, so a file that loads is a legal game. Reading and
+writing the file on disk is :mod:`shutbox.gamefiles` (the domain does no file I/O).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from shutbox.companion.game import Game
-from shutbox.companion.rules import IllegalMove
 from shutbox.errors import ShutboxError
+from shutbox.game.replay import Game
+from shutbox.game.rules import IllegalMove
 from shutbox.model import Kit, Rules, build_kit, kit_as_dict
-from shutbox.output import staged_file
-from shutbox.userfile import read_user_text
 
 FORMAT = "shutbox-game"
 VERSION = 1
@@ -65,20 +63,15 @@ def game_from_dict(data: Any, where: str = "game") -> Game:
         raise ShutboxError(f"{where}: {exc}") from None
 
 
-def load_game(path: str | Path) -> Game:
-    """Read and replay a game file."""
-    path = Path(path)
-    text = read_user_text(path, "game file")
+def game_from_json(text: str, where: str = "game") -> Game:
+    """Replay a game file's JSON text; any problem raises ShutboxError naming ``where``."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ShutboxError(f"{path}: not valid JSON ({exc})") from None
-    return game_from_dict(data, str(path))
+        raise ShutboxError(f"{where}: not valid JSON ({exc})") from None
+    return game_from_dict(data, where)
 
 
-def save_game(game: Game, path: str | Path) -> Path:
-    """Write a game file (atomically: a failed write leaves no partial file)."""
-    path = Path(path)
-    with staged_file(path) as tmp:
-        Path(tmp).write_text(json.dumps(game_to_dict(game), indent=1) + "\n", encoding="utf-8")
-    return path
+def game_to_json(game: Game) -> str:
+    """A game as the text of its game file."""
+    return json.dumps(game_to_dict(game), indent=1) + "\n"

@@ -1,7 +1,7 @@
 """What the solver can optimise: its objectives, its named strategies, the objective a hint uses, and
 the settings its values depend on.
 
-Kept apart from :mod:`shutbox.companion.solver` (numpy) so the command-line parser can offer the
+Kept apart from :mod:`shutbox.game.solver` (numpy) so the command-line parser can offer the
 choices without importing it.
 """
 

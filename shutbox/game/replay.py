@@ -1,8 +1,8 @@
 """A game derived by replaying its event record: turns, rounds, totals, drop-outs, winners, stakes.
 
-``Game.from_events(rules, events)`` replays a record (see :mod:`shutbox.companion.events`);
+``Game.from_events(rules, events)`` replays a record (see :mod:`shutbox.game.events`);
 ``game.apply(event)`` appends one event after checking it, raising
-:class:`~shutbox.companion.rules.IllegalMove` with a player's reason and leaving the game unchanged;
+:class:`~shutbox.game.rules.IllegalMove` with a player's reason and leaving the game unchanged;
 ``game.to_events()`` returns the record, so ``Game.from_events(rules, game.to_events())`` is the
 same game.
 
@@ -43,8 +43,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from shutbox.companion import events as ev
-from shutbox.companion.rules import (
+from shutbox.game import events as ev
+from shutbox.game.rules import (
     IllegalMove,
     check_dice,
     check_move,

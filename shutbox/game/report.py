@@ -1,6 +1,6 @@
 """Words and records for a game in progress or over: events described, the match standing, the result object.
 
-Everything here reads a :class:`~shutbox.companion.game.Game`; nothing changes it.
+Everything here reads a :class:`~shutbox.game.replay.Game`; nothing changes it.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shutbox.companion.game import UNCOVER, Game, Round, Turn
-from shutbox.companion.rules import plus
+from shutbox.game.replay import UNCOVER, Game, Round, Turn
+from shutbox.game.rules import plus
 from shutbox.model import Rules
 
 

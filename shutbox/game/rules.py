@@ -2,7 +2,7 @@
 
 Pure functions over a :class:`shutbox.model.Rules` and a set of tile numbers; no I/O. The same
 functions serve the uncovering half of the long game, where the tiles still *shut* play the part
-the open tiles play when shutting (see :mod:`shutbox.companion.game`).
+the open tiles play when shutting (see :mod:`shutbox.game.replay`).
 
 Illegal choices raise :class:`IllegalMove` whose message is one sentence a player understands,
 e.g. ``6 + 4 = 10, the throw was 7`` or ``one die is not allowed while 7, 8 or 9 is open``.

@@ -31,8 +31,8 @@ from itertools import combinations
 
 import numpy as np
 
-from shutbox.companion.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.companion.rules import (
+from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
+from shutbox.game.rules import (
     DIE_FACES,
     HIGH_TILE,
     ONE_DIE_SUM,

@@ -1,0 +1,162 @@
+"""The rooms of the code and what each may import (docs/architecture.md), read from the sources with ast.
+
+Every import counts, also the lazy ones inside functions and those under ``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+#: Room -> the rooms it may import (itself always allowed). The order of this table is the layering.
+ALLOWED: dict[str, set[str]] = {
+    "model": set(),  # shutbox.model, shutbox.errors
+    "game": {"model"},
+    "core": {"model", "game"},  # the other modules directly in shutbox/ (cli, config, output, gamefiles …)
+    "firmware.host": {"model", "core"},
+    "cad": {"model", "core"},
+    "print": {"model", "core", "game"},
+    "companion": {"model", "core", "game", "firmware.host"},
+    "commands": {"model", "core", "game", "firmware.host", "cad", "print", "companion"},
+}
+#: Third-party packages the pure game domain may import.
+GAME_THIRD_PARTY = {"numpy"}
+#: Folders holding each package (setuptools' package-dir mapping).
+FOLDERS = {"shutbox": "shutbox", "shutbox.cad": "cad", "shutbox.companion": "companion", "shutbox.print": "print",
+           "shutbox.firmware.host": "firmware/host"}
+
+
+def room_of(module: str) -> str | None:
+    """The room of a ``shutbox`` module name, or None for a module outside the project."""
+    parts = module.split(".")
+    if parts[0] != "shutbox":
+        return None
+    if len(parts) == 1:
+        return "core"
+    if parts[1] in {"model", "errors"}:
+        return "model"
+    if parts[1] == "firmware":
+        if parts[2:3] == ["host"]:
+            return "firmware.host"
+        return "firmware"
+    if parts[1] in {"game", "commands", "cad", "print", "companion"}:
+        return parts[1]
+    return "core"
+
+
+def host_modules() -> dict[str, Path]:
+    """Every host module by its installed name."""
+    found: dict[str, Path] = {}
+    for package, folder in FOLDERS.items():
+        root = REPO / folder
+        files = root.rglob("*.py") if package == "shutbox" else root.glob("*.py")
+        for path in files:
+            rel = path.relative_to(root).with_suffix("")
+            if package == "shutbox" and rel.parts[0] in {"fonts"}:
+                continue
+            name = ".".join([package, *rel.parts])
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def imports_of(path: Path, module: str) -> set[str]:
+    """Absolute names of every module ``path`` imports (``from a import b`` gives ``a`` and ``a.b``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def project_imports(names: set[str]) -> set[str]:
+    """The project modules among ``names`` (``from shutbox.game import solver`` names the module itself)."""
+    modules = host_modules()
+    return {n for n in names if n.startswith("shutbox") and (n in modules or n == "shutbox")}
+
+
+MODULES = host_modules()
+
+
+def test_every_host_module_has_a_room():
+    assert len(MODULES) > 60
+    assert {room_of(m) for m in MODULES} <= set(ALLOWED)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_imports_only_what_its_room_may(module: str):
+    room = room_of(module)
+    assert room is not None
+    names = imports_of(MODULES[module], module)
+    bad = sorted(n for n in project_imports(names) if room_of(n) not in ALLOWED[room] | {room})
+    assert bad == [], f"{module} ({room}) may import only {sorted(ALLOWED[room] | {room})}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if room_of(m) == "game"))
+def test_game_domain_imports_only_model_stdlib_and_numpy(module: str):
+    names = imports_of(MODULES[module], module)
+    tops = {n.split(".")[0] for n in names if not n.startswith("shutbox")} - {"__future__"}
+    outside = sorted(t for t in tops if t not in sys.stdlib_module_names and t not in GAME_THIRD_PARTY)
+    assert outside == []
+    ours = project_imports(names)
+    assert all(room_of(n) in {"model", "game"} for n in ours), sorted(ours)
+
+
+def test_no_cycle_between_rooms():
+    edges: dict[str, set[str]] = {room: set() for room in ALLOWED}
+    for module, path in MODULES.items():
+        room = room_of(module)
+        assert room is not None
+        edges[room].update(r for n in project_imports(imports_of(path, module)) if (r := room_of(n)) and r != room)
+    state: dict[str, str] = {}
+
+    def visit(room: str, trail: list[str]) -> None:
+        if state.get(room) == "done":
+            return
+        assert state.get(room) != "open", f"import cycle: {' -> '.join([*trail, room])}"
+        state[room] = "open"
+        for target in sorted(edges[room]):
+            visit(target, [*trail, room])
+        state[room] = "done"
+
+    for room in edges:
+        visit(room, [])
+
+
+def test_print_and_companion_do_not_import_each_other():
+    for module, path in MODULES.items():
+        ours = {room_of(n) for n in project_imports(imports_of(path, module))}
+        if room_of(module) == "print":
+            assert "companion" not in ours, module
+        if room_of(module) == "companion":
+            assert "print" not in ours, module
+
+
+DEVICE = sorted((REPO / "firmware").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", DEVICE, ids=lambda p: p.name)
+def test_firmware_device_sources_import_no_host_code(path: Path):
+    names = imports_of(path, f"shutbox.firmware.{path.stem}")
+    assert sorted(n for n in names if n.startswith("shutbox") or n.split(".")[0] in {"host", "numpy"}) == []
+
+
+def test_firmware_host_tooling_is_not_a_device_source():
+    from shutbox.firmware.host.bundle import device_modules
+
+    assert DEVICE, "no device sources found"
+    assert all(p.parent.name == "firmware" for p in device_modules())
+    assert not any("host" in p.parts[-2:-1] for p in device_modules())
