@@ -1,8 +1,9 @@
-"""The ``shutbox`` command: subcommands share the settings flags generated from the kit model.
+"""The ``shutbox`` command: one module per subcommand in :mod:`shutbox.commands`, each declaring its
+:class:`~shutbox.commandspec.Command` (flags, the kit settings it takes, how it runs).
 
-Subcommand modules are listed by name and imported when the parser is built; they must import
-heavy libraries (CadQuery, ReportLab, pyserial …) only inside their ``run`` so that
-``shutbox --help`` stays fast.
+Start-up is kept short: for ``shutbox NAME ...`` only NAME's module is imported and only its parser
+is built; the full parser (every command) is built for ``--help``, no command or an unknown one.
+Command modules import heavy libraries (numpy, CadQuery, ReportLab, pyserial …) only inside ``run``.
 """
 
 from __future__ import annotations
@@ -14,20 +15,21 @@ from collections.abc import Sequence
 
 from shutbox import __version__
 from shutbox.errors import ShutboxError
-from shutbox.model import SETTINGS, Setting, show_value
 
-#: Modules providing ``register(subparsers, common_parents)``, in the order shown in --help.
-COMMAND_MODULES: list[str] = [
-    "shutbox.commands.config",
-    "shutbox.commands.kit",
-    "shutbox.commands.scorepad",
-    "shutbox.commands.solve",
-    "shutbox.commands.play",
-    "shutbox.commands.history",
-    "shutbox.commands.sim",
-    "shutbox.commands.firmware",
-    "shutbox.commands.cad",
-]
+#: Command name -> the module declaring it (``COMMANDS``), in the order shown in --help.
+COMMAND_MODULES: dict[str, str] = {
+    "config": "shutbox.commands.config",
+    "kit": "shutbox.commands.kit",
+    "scorepad": "shutbox.commands.scorepad",
+    "solve": "shutbox.commands.solve",
+    "advise": "shutbox.commands.solve",
+    "play": "shutbox.commands.play",
+    "monitor": "shutbox.commands.monitor",
+    "history": "shutbox.commands.history",
+    "sim": "shutbox.commands.sim",
+    "firmware": "shutbox.commands.firmware",
+    "cad": "shutbox.commands.cad",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,59 +39,35 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def settings_parents() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    """Parent parsers: rule flags (every subcommand) and kit flags (commands that build things)."""
-    rules = _Parser(add_help=False)
-    group = rules.add_argument_group("rule settings (see RULES.md)")
-    group.add_argument("--config", metavar="FILE", help="settings file (default: ./shutbox.toml if present)")
-    kit = _Parser(add_help=False)
-    kit_group = kit.add_argument_group("kit settings")
-    for s in SETTINGS:
-        target = group if s.rule else kit_group
-        allowed = s.allowed()
-        extra = {"nargs": "?", "const": "on"} if s.is_switch else {}
-        target.add_argument(
-            s.flag,
-            dest=s.dest,
-            default=None,
-            metavar=_metavar(s),
-            help=f"{s.help} [{allowed}; default {show_value(s.default)}]",
-            **extra,
-        )
-    return rules, kit
-
-
-def _metavar(s: Setting) -> str:
-    if s.choices is not None:
-        return "{" + ",".join(show_value(c) for c in s.choices) + "}"
-    if s.is_switch:
-        return "{on,off}"
-    return s.name.upper()
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of command ``only`` alone."""
     parser = _Parser(
         prog="shutbox",
         description="Shut the Box kit: printable box, score pads, firmware and a scorekeeper.",
     )
     parser.add_argument("--version", action="version", version=f"shutbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    rules, kit = settings_parents()
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub, [rules, kit])
+    names = [only] if only in COMMAND_MODULES else list(COMMAND_MODULES)
+    for name in names:
+        for command in importlib.import_module(COMMAND_MODULES[name]).COMMANDS:
+            if command.name == name:
+                command.add_to(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
     try:
-        from shutbox.config import resolve
+        kit = None
+        if args.command_spec.settings:
+            from shutbox.config import resolve
 
-        kit = resolve(args) if getattr(args, "needs_kit", True) else None
+            kit = resolve(args)
         return int(args.run(args, kit) or 0)
     except ShutboxError as exc:
         print(f"shutbox: error: {exc}", file=sys.stderr)

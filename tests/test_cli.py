@@ -80,3 +80,27 @@ def test_bad_input_leaves_no_output(cli, tmp_path):
     assert proc.returncode == 2
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+@pytest.mark.parametrize(("command", "foreign"), [
+    (["monitor"], "--stake"), (["firmware", "deploy"], "--dice-size"), (["sim", "--demo"], "--box-length"),
+    (["solve"], "--match"), (["play"], "--bed"), (["cad"], "--pull"), (["history"], "--tiles"),
+])
+def test_each_command_takes_only_the_settings_it_declares(cli, command, foreign):
+    proc = cli(*command, foreign, "1")
+    assert proc.returncode == 2
+    assert f"unrecognized arguments: {foreign} 1" in proc.stderr
+    assert foreign not in cli(*command, "--help").stdout
+
+
+@pytest.mark.parametrize("command", [["play"], ["monitor"], ["firmware", "deploy"]])
+def test_port_defaults_to_auto_everywhere(command):
+    from shutbox.cli import build_parser
+
+    args = build_parser(command[0]).parse_args([*command])
+    assert args.port == "auto"
+
+
+def test_cad_usage_shows_check_as_optional(cli):
+    usage = cli("cad", "--help").stdout.split("\n\n")[0]
+    assert "[check] ..." in usage

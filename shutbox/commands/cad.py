@@ -6,29 +6,23 @@ import argparse
 import sys
 from pathlib import Path
 
+from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "cad", parents=common, help="build the printable box, tiles and dice (STL, 3MF, STEP)",
-        description="Build every printable part for the kit into --out: one file per part per format, "
-                    "assembly.step, PNG previews, build.md and manifest.json; then check the result. "
-                    "`shutbox cad check DIR` re-checks a built folder.",
-    )
+def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, help="output folder (replaced when the build is complete)")
     p.add_argument("--formats", default="stl,3mf,step", help="comma-separated: stl, 3mf, step [default: all three]")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    p.set_defaults(run=run)
-    actions = p.add_subparsers(dest="cad_action", metavar="check")
-    c = actions.add_parser("check", help="verify a folder built by `shutbox cad`",
-                           description="Verify meshes, bed fit, assembly interference, clearances and numbers.")
+
+
+def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("folder", type=Path, help="folder written by `shutbox cad --out`")
-    c.set_defaults(run=run_check, needs_kit=False)
 
 
-def run(args: argparse.Namespace, kit: Kit) -> int:
+def run(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     from shutbox.cad.export import parse_formats, plan
 
     if args.out is None:
@@ -71,5 +65,20 @@ def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
     build_cad(kit, folder)
     failed = [f for f in check_folder(folder) if not f.ok]
     if failed:
-        raise RuntimeError("CAD check failed: " + "; ".join(f.line() for f in failed))
+        raise ShutboxError("CAD check failed: " + "; ".join(f.line() for f in failed))
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+#: Every section but the rules' play settings and the firmware wiring: the tile count and the physical kit.
+CAD_SETTINGS = ("rules.tiles", *(s for s in EVERY_SECTION if s not in {"rules", "firmware"}))
+
+COMMANDS = (
+    Command("cad", "build the printable box, tiles and dice (STL, 3MF, STEP)",
+            "Build every printable part for the kit into --out: one file per part per format, assembly.step, PNG "
+            "previews, build.md and manifest.json; then check the result. `shutbox cad check DIR` re-checks a "
+            "built folder.", run, CAD_SETTINGS, _arguments, action_metavar="[check]", actions=(
+                Command("check", "verify a folder built by `shutbox cad`",
+                        "Verify meshes, bed fit, assembly interference, clearances and numbers.", run_check, (),
+                        _check_arguments),
+            )),
+)

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.config import kit_to_toml
 from shutbox.model import Kit
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("config", help="show the resolved settings",
-                       description="Work with the kit settings.")
-    inner = p.add_subparsers(dest="config_command", metavar="ACTION", required=True,
-                             parser_class=type(p))
-    show = inner.add_parser("show", parents=common, help="print the resolved settings as TOML",
-                            description="Print the settings (defaults < shutbox.toml < flags) as TOML.")
-    show.set_defaults(run=run_show)
-
-
-def run_show(args: argparse.Namespace, kit: Kit) -> int:
+def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     print(kit_to_toml(kit), end="")
     return 0
+
+
+COMMANDS = (
+    Command("config", "show the resolved settings", "Work with the kit settings.", actions=(
+        Command("show", "print the resolved settings as TOML",
+                "Print the settings (defaults < shutbox.toml < flags) as TOML.", run_show, EVERY_SECTION),
+    )),
+)

@@ -6,30 +6,22 @@ import argparse
 import tempfile
 from pathlib import Path
 
+from shutbox.commands import add_port_argument
+from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.model import Kit
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("firmware", help="build or deploy the box firmware",
-                       description="The MicroPython firmware that reads the tile switches.")
-    inner = p.add_subparsers(dest="firmware_command", metavar="ACTION", required=True, parser_class=type(p))
-    build = inner.add_parser(
-        "build", parents=common, help="build the firmware bundle and wiring sheet",
-        description="Write main.py, the modules compiled to .mpy for the board, the generated pin map "
-                    "(boxcfg) and a wiring sheet (wiring.md, wiring.png) into --out.")
+def _build_arguments(build: argparse.ArgumentParser) -> None:
     build.add_argument("--out", required=True, type=Path, help="output folder (replaced when complete)")
-    build.set_defaults(run=run_build)
-    deploy = inner.add_parser(
-        "deploy", parents=common, help="copy the firmware to a board with mpremote",
-        description="Stop the running firmware, copy the bundle to the board with mpremote and reset it. "
-                    "Without --bundle the firmware is built from the settings first.")
-    deploy.add_argument("--port", required=True,
-                        help="serial port of the board, or 'auto' to find the one Pico (USB 2E8A:0005)")
+
+
+def _deploy_arguments(deploy: argparse.ArgumentParser) -> None:
+    add_port_argument(deploy)
     deploy.add_argument("--bundle", type=Path, help="a folder written by 'shutbox firmware build'")
-    deploy.set_defaults(run=run_deploy)
 
 
-def run_build(args: argparse.Namespace, kit: Kit) -> int:
+def run_build(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     from shutbox.firmware.host.bundle import build_bundle
     from shutbox.firmware.host.plan import pin_map
     from shutbox.output import staged_dir
@@ -42,7 +34,8 @@ def run_build(args: argparse.Namespace, kit: Kit) -> int:
     return 0
 
 
-def run_deploy(args: argparse.Namespace, kit: Kit) -> int:
+def run_deploy(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     from shutbox.firmware.host.bundle import build_bundle
     from shutbox.firmware.host.deploy import choose_port, deploy
 
@@ -55,3 +48,18 @@ def run_deploy(args: argparse.Namespace, kit: Kit) -> int:
             copied = deploy(Path(tmp), port)
     print(f"copied {len(copied)} files to {port} and reset the board: {', '.join(copied)}")
     return 0
+
+
+COMMANDS = (
+    Command("firmware", "build or deploy the box firmware", "The MicroPython firmware that reads the tile switches.",
+            actions=(
+                Command("build", "build the firmware bundle and wiring sheet",
+                        "Write main.py, the modules compiled to .mpy for the board, the generated pin map (boxcfg) "
+                        "and a wiring sheet (wiring.md, wiring.png) into --out.", run_build, FIRMWARE_SETTINGS,
+                        _build_arguments),
+                Command("deploy", "copy the firmware to a board with mpremote",
+                        "Stop the running firmware, copy the bundle to the board with mpremote and reset it. "
+                        "Without --bundle the firmware is built from the settings first.", run_deploy,
+                        FIRMWARE_SETTINGS, _deploy_arguments),
+            )),
+)

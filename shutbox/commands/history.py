@@ -7,26 +7,21 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
 DB_HELP = "game database [default: games.sqlite3 in the user's data folder]"
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "history", help="list the saved games, or show one",
-        description="List the games saved by `shutbox play` and `shutbox sim --db`, or show one "
-                    "(`history show ID --json` prints the game file `shutbox scorepad --from-game` reads).")
+def _list_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, metavar="FILE", help=DB_HELP)
-    p.set_defaults(run=run_list, needs_kit=False)
-    actions = p.add_subparsers(dest="history_action", metavar="ACTION", parser_class=type(p))
-    show = actions.add_parser("show", help="one game, turn by turn (or --json: its game file)",
-                              description="Show one saved game turn by turn, or with --json print its game file.")
+
+
+def _show_arguments(show: argparse.ArgumentParser) -> None:
     show.add_argument("id", type=int, metavar="ID", help="the game's number (see `shutbox history`)")
     show.add_argument("--json", action="store_true", help="print the game file JSON (settings and event record)")
     show.add_argument("--db", type=Path, metavar="FILE", default=argparse.SUPPRESS, help=DB_HELP)
-    show.set_defaults(run=run_show, needs_kit=False)
 
 
 def _db(args: argparse.Namespace) -> Path:
@@ -103,3 +98,14 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
     if not game.finished:
         print(f"  {game_result_text(game)}")
     return 0
+
+
+COMMANDS = (
+    Command("history", "list the saved games, or show one",
+            "List the games saved by `shutbox play` and `shutbox sim --db`, or show one (`history show ID --json` "
+            "prints the game file `shutbox scorepad --from-game` reads).", run_list, (), _list_arguments, actions=(
+                Command("show", "one game, turn by turn (or --json: its game file)",
+                        "Show one saved game turn by turn, or with --json print its game file.", run_show, (),
+                        _show_arguments),
+            )),
+)

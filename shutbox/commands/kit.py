@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from shutbox import __version__
+from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.config import kit_to_toml
 from shutbox.model import Kit, kit_as_dict
 from shutbox.output import staged_dir
@@ -53,14 +54,18 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
     return manifest
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("kit", parents=common, help="build the whole kit into a folder",
-                       description="Build the whole kit (every generator) into --out with a manifest.json.")
-    p.add_argument("--out", required=True, type=Path, help="output folder (replaced when complete)")
-    p.set_defaults(run=run)
-
-
-def run(args: argparse.Namespace, kit: Kit) -> int:
+def run(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     manifest = build_kit_folder(kit, args.out)
     print(f"wrote {len(manifest['files'])} files to {args.out}/ (see {args.out}/manifest.json)")
     return 0
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, type=Path, help="output folder (replaced when complete)")
+
+
+COMMANDS = (
+    Command("kit", "build the whole kit into a folder",
+            "Build the whole kit (every generator) into --out with a manifest.json.", run, EVERY_SECTION, _arguments),
+)

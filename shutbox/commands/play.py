@@ -1,47 +1,31 @@
-"""``shutbox play`` (live scoring from the box) and ``shutbox monitor`` (the box's snapshots as text or JSON)."""
+"""``shutbox play``: live scoring from the box."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import queue
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from shutbox.commands import add_port_argument
+from shutbox.commandspec import Command
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
 #: How long a new game waits for the box's first snapshot before starting without it.
 BOX_WAIT_S = 3.0
-PORT_HELP = "serial port of the box (a device such as /dev/ttyACM0, or auto: the one connected Pico) [default auto]"
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    rule_flags = common[:1]
-    p = sub.add_parser(
-        "play", parents=rule_flags, help="keep score live from the box",
-        description="Play on the box while the computer keeps score: type each throw ('3 5', or '4' for one "
-                    "die); the tiles you shut on the box become the moves. Every event is saved before it "
-                    "is shown; --resume continues the latest unfinished game.")
-    p.add_argument("--port", default="auto", help=PORT_HELP)
+def _arguments(p: argparse.ArgumentParser) -> None:
+    add_port_argument(p)
     p.add_argument("--players", metavar="NAMES", help='players in turn order, comma separated, e.g. "Ann,Bob"')
     p.add_argument("--db", type=Path, metavar="FILE", help="game database [default: games.sqlite3 in the user's "
                    "data folder]")
     p.add_argument("--resume", action="store_true", help="continue the latest unfinished game")
     p.add_argument("--hint", action="store_true", help="after each throw, show the solver's best move")
-    p.set_defaults(run=run_play)
-
-    m = sub.add_parser(
-        "monitor", parents=rule_flags, help="print each tile snapshot the box sends",
-        description="Print every decoded tile snapshot from the box (for checking the wiring, or piping).")
-    m.add_argument("--port", default="auto", help=PORT_HELP)
-    m.add_argument("--json", action="store_true", help="one JSON object per line: seq, shut tiles, time, ...")
-    m.add_argument("--count", type=int, metavar="N", help="stop after N snapshots [default: run until Ctrl-C]")
-    m.set_defaults(run=run_monitor)
 
 
 def parse_players(text: str) -> list[str]:
@@ -51,7 +35,8 @@ def parse_players(text: str) -> list[str]:
     return names
 
 
-def run_play(args: argparse.Namespace, kit: Kit) -> int:
+def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     from shutbox.companion.link import BoxLink
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore, default_db_path
@@ -142,50 +127,9 @@ def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[
     return heard
 
 
-def snapshot_record(message: Any, wall: float) -> dict[str, Any]:
-    return {
-        "seq": message.seq,
-        "shut": sorted(message.shut_tiles),
-        "time": datetime.fromtimestamp(wall).astimezone().isoformat(timespec="milliseconds"),
-        "reason": message.reason,
-        "button": message.button,
-        "presses": message.presses,
-    }
-
-
-def run_monitor(args: argparse.Namespace, kit: Kit) -> int:
-    from shutbox.companion.link import BoxLink, Connected, Disconnected, Failed, Noise, Received
-    from shutbox.firmware.host.protocol import Hello, Snapshot
-
-    if args.count is not None and args.count < 1:
-        raise ShutboxError(f"--count {args.count}: must be a whole number >= 1")
-    events: queue.Queue[Any] = queue.Queue()
-    seen = 0
-    try:
-        with BoxLink(args.port, kit.rules.tiles, events.put):
-            while args.count is None or seen < args.count:
-                item = events.get()
-                if isinstance(item, Failed):
-                    raise item.error
-                if isinstance(item, Received) and isinstance(item.message, Snapshot):
-                    seen += 1
-                    record = snapshot_record(item.message, item.wall)
-                    if args.json:
-                        print(json.dumps(record), flush=True)
-                    else:
-                        shut = " ".join(map(str, record["shut"])) or "none"
-                        print(f"{record['time'][11:23]}  #{record['seq']:04d}  shut: {shut}  ({record['reason']}"
-                              f"{', button pressed' if record['button'] else ''})", flush=True)
-                elif isinstance(item, Received) and isinstance(item.message, Hello):
-                    h = item.message
-                    print(f"box: firmware {h.firmware}, {h.tiles} tiles, board {h.board}, input {h.tile_input}, "
-                          f"debounce {h.debounce_ms} ms", file=sys.stderr, flush=True)
-                elif isinstance(item, Noise):
-                    print(f"rejected line: {item.rejected}", file=sys.stderr, flush=True)
-                elif isinstance(item, (Connected, Disconnected)):
-                    what = f"connected to {item.device}" if isinstance(item, Connected) else \
-                        f"lost {item.device} ({item.reason}); waiting for it"
-                    print(what, file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        return 130
-    return 0
+COMMANDS = (
+    Command("play", "keep score live from the box",
+            "Play on the box while the computer keeps score: type each throw ('3 5', or '4' for one die); the "
+            "tiles you shut on the box become the moves. Every event is saved before it is shown; --resume "
+            "continues the latest unfinished game.", run_play, ("rules",), _arguments),
+)

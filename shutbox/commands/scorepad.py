@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from shutbox.commandspec import Command
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, Rules
@@ -21,26 +22,8 @@ PAPER_CHOICES = tuple(PAPERS)
 TITLE = "Shut the Box score pad"
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "scorepad", parents=common[:1], help="print score pads (PDF) for the rules",
-        description="Score pads for the rule settings: blank pads to fill in at the table, several to a "
-                    "page with cut marks, or (--from-game) a recorded game as a completed score sheet.")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="players on each pad [whole number >= 1; default 4, long-game 2]")
-    p.add_argument("--rounds", type=int, metavar="R",
-                   help="rounds on each pad (games for long-game) [>= 1; default: as many as fill the pad, up to 20]")
-    p.add_argument("--paper", type=str.lower, choices=PAPER_CHOICES, default="a4", help="paper size [default a4]")
-    p.add_argument("--per-page", type=int, metavar="K",
-                   help="pads per page, cut apart along the marks [>= 1; default 1]")
-    p.add_argument("--pages", type=int, metavar="P", help="pages of blank pads [>= 1; default 1]")
-    p.add_argument("--from-game", type=Path, metavar="FILE.json",
-                   help="render this recorded game (the scorekeeper's event record) as a completed sheet")
-    p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
-    p.set_defaults(run=run)
-
-
-def run(args: argparse.Namespace, kit: Kit) -> int:
+def run(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     if args.from_game is not None:
         from shutbox.print.sheet import write_game_sheet
 
@@ -83,3 +66,25 @@ def write_kit_pads(kit: Kit, folder: Path) -> list[str]:
         write_blank_pads(kit.rules, folder / name, paper=paper)
         names.append(name)
     return names
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, metavar="N",
+                   help="players on each pad [whole number >= 1; default 4, long-game 2]")
+    p.add_argument("--rounds", type=int, metavar="R",
+                   help="rounds on each pad (games for long-game) [>= 1; default: as many as fill the pad, up to 20]")
+    p.add_argument("--paper", type=str.lower, choices=PAPER_CHOICES, default="a4", help="paper size [default a4]")
+    p.add_argument("--per-page", type=int, metavar="K",
+                   help="pads per page, cut apart along the marks [>= 1; default 1]")
+    p.add_argument("--pages", type=int, metavar="P", help="pages of blank pads [>= 1; default 1]")
+    p.add_argument("--from-game", type=Path, metavar="FILE.json",
+                   help="render this recorded game (the scorekeeper's event record) as a completed sheet")
+    p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
+    p.set_defaults(run=run)
+
+
+COMMANDS = (
+    Command("scorepad", "print score pads (PDF) for the rules",
+            "Score pads for the rule settings: blank pads to fill in at the table, several to a page with cut "
+            "marks, or (--from-game) a recorded game as a completed score sheet.", run, ("rules",), _arguments),
+)

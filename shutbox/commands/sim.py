@@ -7,17 +7,12 @@ import json
 import tempfile
 from pathlib import Path
 
+from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "sim", parents=common, help="play a scripted or random game on a simulated box",
-        description="Run the real firmware in the MicroPython interpreter with simulated switches, connect it "
-                    "over a pseudo-terminal to the real scorekeeper, and play a script (--script) or a random "
-                    "game (--demo). Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'shut T [T ...]', "
-                    "'open T [T ...]' or 'open all', 'end'; '#' starts a comment.")
+def _arguments(p: argparse.ArgumentParser) -> None:
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--script", type=Path, metavar="FILE", help="the script to play")
     what.add_argument("--demo", action="store_true", help="play a random game at human speed")
@@ -29,10 +24,10 @@ def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentPars
     p.add_argument("--players", metavar="NAMES", help='demo players, comma separated [default "Ann,Bob"]')
     p.add_argument("--hint", action="store_true", help="show the solver's best move after each throw")
     p.add_argument("--db", type=Path, metavar="FILE", help="save the game in this database [default: not kept]")
-    p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace, kit: Kit) -> int:
+def run(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     import random
 
     from shutbox.companion.simgame import SimTable, open_store
@@ -76,3 +71,12 @@ def run(args: argparse.Namespace, kit: Kit) -> int:
         for line in standing_lines(game):
             print(line)
     return 0
+
+
+COMMANDS = (
+    Command("sim", "play a scripted or random game on a simulated box",
+            "Run the real firmware in the MicroPython interpreter with simulated switches, connect it over a "
+            "pseudo-terminal to the real scorekeeper, and play a script (--script) or a random game (--demo). "
+            "Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'shut T [T ...]', 'open T [T ...]' or "
+            "'open all', 'end'; '#' starts a comment.", run, ("rules", *FIRMWARE_SETTINGS), _arguments),
+)

@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import IllegalMove, check_total, parse_tiles, score
@@ -16,29 +17,19 @@ from shutbox.model import Kit, Rules
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
 
 
-def register(sub: argparse._SubParsersAction, common: list[argparse.ArgumentParser]) -> None:
-    rule_flags = common[:1]
-    p = sub.add_parser(
-        "solve", parents=rule_flags, help="exact odds of shutting the box and expected score",
-        description="Solve every state exactly and print the value of the start state (or --state) "
-                    "under the optimal policy or a named strategy.",
-    )
+def _solve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--objective", choices=OBJECTIVES, default="shut", help=f"{_OBJECTIVE_HELP} [default shut]")
     p.add_argument("--state", metavar="TILES", help='open tiles, e.g. "1 2 4" [default: all open]')
     p.add_argument("--strategy", choices=STRATEGIES, default="optimal",
                    help="policy to evaluate [default optimal]")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run_solve)
 
-    a = sub.add_parser(
-        "advise", parents=rule_flags, help="rank every legal move for a throw",
-        description="Rank every legal move for a throw, best first, with the value it leaves.",
-    )
+
+def _advise_arguments(a: argparse.ArgumentParser) -> None:
     a.add_argument("--open", metavar="TILES", help='open tiles, e.g. "1 2 3 4 5 6 7 8 9" [default: all open]')
     a.add_argument("--throw", metavar="N", required=True, help="the total thrown")
     a.add_argument("--objective", choices=OBJECTIVES, default="shut", help=f"{_OBJECTIVE_HELP} [default shut]")
     a.add_argument("--json", action="store_true", help="print one JSON object")
-    a.set_defaults(run=run_advise)
 
 
 def parse_open(rules: Rules, text: str | None, flag: str) -> tuple[int, ...]:
@@ -71,7 +62,8 @@ def _tiles_text(tiles: tuple[int, ...]) -> str:
     return " ".join(map(str, tiles)) if tiles else "none (box shut)"
 
 
-def run_solve(args: argparse.Namespace, kit: Kit) -> int:
+def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     from shutbox.game import solver
 
     rules = kit.rules
@@ -109,7 +101,8 @@ def parse_throw(rules: Rules, open_tiles: tuple[int, ...], text: str) -> int:
     return total
 
 
-def run_advise(args: argparse.Namespace, kit: Kit) -> int:
+def run_advise(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
     from shutbox.game import solver
 
     rules = kit.rules
@@ -144,3 +137,16 @@ def run_advise(args: argparse.Namespace, kit: Kit) -> int:
         leaves = " ".join(map(str, r["open_after"])) or "none: box shut!"
         print(f"{i:>3}. {move:<{width}}  {leaves:<26} {r['p_shut']:>11.4%} {r['expected_score']:>12.4f}")
     return 0
+
+
+#: The rule settings a single player's odds depend on (the fields of :class:`Setup`).
+SOLVER_SETTINGS = tuple(f"rules.{f.name}" for f in dataclasses.fields(Setup))
+
+COMMANDS = (
+    Command("solve", "exact odds of shutting the box and expected score",
+            "Solve every state exactly and print the value of the start state (or --state) under the optimal "
+            "policy or a named strategy.", run_solve, SOLVER_SETTINGS, _solve_arguments),
+    Command("advise", "rank every legal move for a throw",
+            "Rank every legal move for a throw, best first, with the value it leaves.", run_advise,
+            SOLVER_SETTINGS, _advise_arguments),
+)
