@@ -87,9 +87,9 @@ def test_bad_input_leaves_no_output(cli, tmp_path):
     (["solve"], "--match"), (["play"], "--bed"), (["cad"], "--pull"), (["history"], "--tiles"),
 ])
 def test_each_command_takes_only_the_settings_it_declares(cli, command, foreign):
-    proc = cli(*command, foreign, "1")
+    proc = cli(*command, f"{foreign}=1")
     assert proc.returncode == 2
-    assert f"unrecognized arguments: {foreign} 1" in proc.stderr
+    assert f"unrecognized arguments: {foreign}=1" in proc.stderr
     assert foreign not in cli(*command, "--help").stdout
 
 
