@@ -45,7 +45,7 @@ PRINT_SETTINGS: dict[str, PrintSettings] = {
     "box": PrintSettings(0.2, 3, 15, "gyroid", "upright, bottom on the bed", "3 mm if your bed adhesion is weak"),
     "tile": PrintSettings(0.15, 3, 40, "gyroid", "foot on the bed, number up"),
     # Solid: sparse infill leaves a die's plastic heavier towards the bed (0.3 mm off centre at 15-20%).
-    "die": PrintSettings(0.2, 3, 100, "rectilinear", "6 on the bed"),
+    "die": PrintSettings(0.2, 3, 100, "rectilinear", "1 on the bed"),
     "cover": PrintSettings(0.2, 3, 30, "gyroid", "outer face on the bed, pins up"),
 }
 

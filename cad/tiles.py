@@ -42,7 +42,20 @@ def number_centre_y(lay: Layout) -> float:
 
 
 def scoop_radius(lay: Layout) -> float:
+    """Radius of the finger scoop's rim on the tile top (centred over the magnet)."""
     return min(5.0, lay.tile_width / 2 - ARM_THICKNESS - SLIT - 1.0)
+
+
+def scoop_tool(lay: Layout) -> cq.Shape:
+    """The whole sphere whose cap is the finger scoop: ``SCOOP_DEPTH`` deep at its centre, rim of ``scoop_radius``.
+
+    A whole sphere: ``Solid.makeSphere`` with its default angles is only the upper half, which never
+    reaches the tile below its centre.
+    """
+    a = scoop_radius(lay)
+    radius = (a * a + SCOOP_DEPTH * SCOOP_DEPTH) / (2 * SCOOP_DEPTH)
+    centre = cq.Vector(0.0, MAGNET_AT, lay.tile_thickness + radius - SCOOP_DEPTH)
+    return cq.Solid.makeSphere(radius, centre, angleDegrees1=-90, angleDegrees2=90)
 
 
 def build_tile(lay: Layout, number: int) -> cq.Shape:
@@ -55,9 +68,7 @@ def build_tile(lay: Layout, number: int) -> cq.Shape:
         cq.Solid.makeBox(SLIT, ARM_LENGTH + 1.0, tp + 2.0, cq.Vector(x_slit - SLIT, tl - ARM_LENGTH, -1.0)),
         text_solid(str(number), lay.number_size, lay.engrave, 0.0, number_centre_y(lay), tp),
     ]
-    a = scoop_radius(lay)
-    radius = (a * a + SCOOP_DEPTH * SCOOP_DEPTH) / (2 * SCOOP_DEPTH)
-    tools.append(cq.Solid.makeSphere(radius, cq.Vector(0.0, MAGNET_AT, tp + radius - SCOOP_DEPTH)))
+    tools.append(scoop_tool(lay))
     if lay.sensors:
         d, depth = lay.magnet_pocket
         tools.append(coned_hole(0.0, MAGNET_AT, d / 2, -1.0, depth))
