@@ -11,7 +11,7 @@ from PIL import Image
 from shutbox.commands.kit import GENERATORS
 from shutbox.firmware.host.bundle import compile_module, device_modules, firmware_dir, write_bundle
 from shutbox.firmware.host.plan import BOARDS, config_module, pin_map
-from shutbox.model import build_kit
+from shutbox.model import LEVELS, PULLS, TILE_INPUTS, build_kit
 
 
 def test_build_default_bundle(cli, tmp_path):
@@ -138,3 +138,48 @@ def test_help_lists_firmware_commands(cli):
     assert "build" in proc.stdout and "deploy" in proc.stdout
     proc = cli("firmware", "deploy", "--help", check=True)
     assert "2E8A:0005" in proc.stdout and "--bundle" in proc.stdout
+
+
+@pytest.mark.parametrize("tile_input", TILE_INPUTS)
+@pytest.mark.parametrize("shut_level", LEVELS)
+@pytest.mark.parametrize("pull", PULLS)
+def test_wiring_text_and_drawing_show_one_topology(pull, shut_level, tile_input):
+    """wiring.md and wiring.png describe the same second side for the tile switches and the button, and that
+    side makes the input read the shut level exactly when the tile is shut (or the button pressed)."""
+    from shutbox.firmware.host.topology import GND, V33, topology
+    from shutbox.firmware.host.wiring import other_side, wiring_markdown
+    from shutbox.firmware.host.wiring_drawing import drawn_labels
+
+    kit = build_kit({"firmware.pull": pull, "firmware.shut_level": shut_level, "firmware.tile_input": tile_input})
+    pins = pin_map(kit)
+    wiring = topology(pins)
+    level = LEVELS.index(shut_level)
+    for link, pull_of_input in ((wiring.tiles, "none" if tile_input == "74hc165" else pull), (wiring.button, pull)):
+        assert link is not None
+        idle = {"up": V33, "down": GND}.get(pull_of_input, link.resistor_to)
+        closed_net = link.net
+        # read level when shut: a normally-open contact closes onto its net; a normally-closed one opens to idle
+        shut_reads = idle if link.normally_closed else closed_net
+        open_reads = closed_net if link.normally_closed else idle
+        assert (shut_reads, open_reads) == ((V33, GND) if level == 1 else (GND, V33))
+        assert (link.resistor_to is None) == (pull_of_input != "none")
+    sheet = wiring_markdown(pins)
+    labels = drawn_labels(pins)
+    assert wiring.button is not None
+    assert f"| {other_side(wiring.button, pins)} |" in sheet
+    assert wiring.button.drawn in labels
+    assert wiring.tiles.drawn in labels or any(label.startswith(wiring.tiles.drawn + " (pin") for label in labels)
+    if tile_input == "gpio":
+        assert f"| {other_side(wiring.tiles, pins)} |" in sheet
+    else:
+        assert f"switch to {wiring.tiles.net}" in sheet and f"Unused inputs → {wiring.chain_idle}" in sheet
+        assert wiring.chain_idle in labels
+
+
+def test_the_known_bug_74hc165_pull_up_shut_high_button_goes_to_gnd_through_nc():
+    from shutbox.firmware.host.wiring import wiring_markdown
+    from shutbox.firmware.host.wiring_drawing import drawn_labels
+
+    pins = pin_map(build_kit({"firmware.pull": "up", "firmware.shut_level": "high", "firmware.tile_input": "74hc165"}))
+    assert "| GND, through a normally-closed contact (opens when shut) |" in wiring_markdown(pins)
+    assert "GND (NC contact)" in drawn_labels(pins)

@@ -5,21 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from shutbox.firmware.host.plan import HC165_PINS, PinMap
+from shutbox.firmware.host.topology import GND, RESISTOR, V33, Link, topology
 
-PULL_UP_OHMS = "10 kΩ"
-
-
-def _other_side(pins: PinMap) -> str:
-    """Where the second leg of a switch goes, for the configured pull and level."""
-    gnd = "GND"
-    v33 = f"3V3(OUT) (pin {_power_pin(pins)})"
-    if pins.pull == "up":
-        return gnd if pins.shut_level == 0 else f"{gnd}, through a normally-closed contact (opens when shut)"
-    if pins.pull == "down":
-        return v33 if pins.shut_level == 1 else f"{v33}, through a normally-closed contact (opens when shut)"
-    if pins.shut_level == 0:
-        return f"{gnd}; add a {PULL_UP_OHMS} pull-up from the GPIO to 3V3"
-    return f"{v33}; add a {PULL_UP_OHMS} pull-down from the GPIO to GND"
+def other_side(link: Link, pins: PinMap) -> str:
+    """Where a switch's second leg goes, in words (the wiring sheet's table cell)."""
+    net = f"3V3(OUT) (pin {_power_pin(pins)})" if link.net == V33 else GND
+    if link.normally_closed:
+        return f"{net}, through a normally-closed contact (opens when shut)"
+    if link.resistor_to is not None:
+        kind = "pull-up" if link.resistor_to == V33 else "pull-down"
+        return f"{net}; add a {RESISTOR} {kind} from the GPIO to {link.resistor_to}"
+    return net
 
 
 def _power_pin(pins: PinMap) -> int:
@@ -30,6 +26,7 @@ def _power_pin(pins: PinMap) -> int:
 def wiring_markdown(pins: PinMap) -> str:
     """The wiring sheet as Markdown tables."""
     board = pins.board
+    wiring = topology(pins)
     grounds = ", ".join(str(p) for p in board.pins_labelled("GND"))
     out = [
         f"# Wiring: Shut the Box, {pins.tiles} tiles, {board.title}",
@@ -49,15 +46,15 @@ def wiring_markdown(pins: PinMap) -> str:
             "| tile | GPIO | header pin | other side of the switch |",
             "|---:|---|---:|---|",
         ]
-        other = _other_side(pins)
+        other = other_side(wiring.tiles, pins)
         for tile in range(1, pins.tiles + 1):
             gpio = pins.tile_gpio(tile)
             out.append(f"| {tile} | GP{gpio} | {board.header_pin(gpio)} | {other} |")
     else:
         load, clock, data = pins.pins
-        inactive = "3V3" if pins.shut_level == 0 else "GND"
-        resistor = f"{PULL_UP_OHMS} pull-up to 3V3, switch to GND" if pins.shut_level == 0 \
-            else f"{PULL_UP_OHMS} pull-down to GND, switch to 3V3"
+        inactive = wiring.chain_idle
+        kind = "pull-up" if wiring.tiles.resistor_to == V33 else "pull-down"
+        resistor = f"{RESISTOR} {kind} to {wiring.tiles.resistor_to}, switch to {wiring.tiles.net}"
         out += [
             f"The tile switches sit on a chain of {pins.chips} 74HC165 shift registers (chip 1 talks to the "
             f"board). Power the chips from 3V3(OUT).",
@@ -86,11 +83,11 @@ def wiring_markdown(pins: PinMap) -> str:
             chip, letter = pins.chain_input(tile)
             out.append(f"| {tile} | {chip} | {letter} | {HC165_PINS[letter]} |")
     out.append("")
-    if pins.button is not None:
+    if pins.button is not None and wiring.button is not None:
         out += [
             "| button | GPIO | header pin | other side |",
             "|---|---|---:|---|",
-            f"| push button | GP{pins.button} | {board.header_pin(pins.button)} | {_other_side(pins)} |",
+            f"| push button | GP{pins.button} | {board.header_pin(pins.button)} | {other_side(wiring.button, pins)} |",
             "",
             "Hold the button while plugging the board in to skip the firmware and keep the MicroPython REPL.",
         ]

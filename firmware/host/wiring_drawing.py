@@ -5,6 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw, ImageFont
 
 from shutbox.firmware.host.plan import CHAIN_INPUTS, HC165_PINS, PinMap
+from shutbox.firmware.host.topology import V33, Link, topology
 
 INK = (20, 20, 20)
 WIRE = (25, 90, 170)
@@ -23,8 +24,10 @@ class _Sheet:
         self.font = ImageFont.load_default(size=14)
         self.small = ImageFont.load_default(size=11)
         self.big = ImageFont.load_default(size=20)
+        self.texts: list[str] = []  #: every label drawn, in order (what the diagram says, for checks)
 
     def text(self, xy: tuple[float, float], text: str, *, anchor: str = "lm", font=None, fill=INK) -> None:
+        self.texts.append(text)
         self.draw.text(xy, text, font=font or self.font, anchor=anchor, fill=fill)
 
     def line(self, points: list[tuple[float, float]], fill=WIRE, width: int = 2) -> None:
@@ -87,14 +90,11 @@ def _rail(sheet: _Sheet, x: float, ys: list[float], pad: tuple[float, float] | N
         sheet.dot(x, pad[1], colour)
 
 
-def _supply(pins: PinMap) -> tuple[str, tuple[int, ...], tuple[int, int, int]]:
-    """Label, header pins and colour of the rail the switches' second legs go to."""
-    to_power = pins.pull == "down" or (pins.pull == "none" and pins.shut_level == 1)
-    if pins.tile_input == "74hc165":
-        to_power = pins.shut_level == 1
-    if to_power:
-        return "3V3", pins.board.pins_labelled("3V3(OUT)"), POWER
-    return "GND", pins.board.pins_labelled("GND"), GROUND
+def _supply(link: Link, pins: PinMap) -> tuple[str, tuple[int, ...], tuple[int, int, int]]:
+    """Label, header pins and colour of the rail a switch's second side goes to (see :mod:`.topology`)."""
+    if link.net == V33:
+        return link.drawn, pins.board.pins_labelled("3V3(OUT)"), POWER
+    return link.drawn, pins.board.pins_labelled("GND"), GROUND
 
 
 def _title(sheet: _Sheet, pins: PinMap, subtitle: str) -> None:
@@ -102,13 +102,13 @@ def _title(sheet: _Sheet, pins: PinMap, subtitle: str) -> None:
     sheet.text((20, 48), subtitle, font=sheet.font)
 
 
-def _draw_gpio(pins: PinMap) -> Image.Image:
+def _draw_gpio(pins: PinMap) -> _Sheet:
     sheet = _Sheet(1120, 820)
     x0, x1, top = 470.0, 650.0, 130.0
     _title(sheet, pins, f"one switch per GPIO, pull {pins.pull}; shut = {pins.shut_level_name}; "
                         f"debounce {pins.debounce_ms} ms, scan {pins.scan_ms} ms")
     _draw_board(sheet, pins, x0, x1, top)
-    label, supply_pins, colour = _supply(pins)
+    label, supply_pins, colour = _supply(topology(pins).tiles, pins)  # the button has the same pull and level
     rows: dict[str, list[float]] = {"l": [], "r": []}
     for gpio, role in pins.used_gpios().items():
         x, y, side = _pin_xy(pins.board.header_pin(gpio), x0, x1, top)
@@ -128,10 +128,10 @@ def _draw_gpio(pins: PinMap) -> Image.Image:
         same = [(px, py) for px, py, s in pads if s == side]
         pad = min(same, key=lambda p: abs(p[1] - sum(ys) / len(ys))) if same else None
         _rail(sheet, rail, ys, pad, label if pad else f"{label} (pin {supply_pins[0]})", colour)
-    return sheet.image
+    return sheet
 
 
-def _draw_chain(pins: PinMap) -> Image.Image:
+def _draw_chain(pins: PinMap) -> _Sheet:
     chips = pins.chips
     chip_h = 8 * 26 + 40
     height = max(860, 200 + chips * (chip_h + 50))
@@ -177,15 +177,16 @@ def _draw_chain(pins: PinMap) -> Image.Image:
             sheet.line([(bus_x, ty), (tx, ty)])
             sheet.dot(bus_x, ty)
     # chain: QH of chip k+1 into SER of chip k; SER of the last chip to the idle level
-    label, _supply_pins, colour = _supply(pins)
-    idle = "3V3" if pins.shut_level == 0 else "GND"
+    wiring = topology(pins)
+    label, _supply_pins, colour = _supply(wiring.tiles, pins)
+    idle = wiring.chain_idle
     for k in range(chips):
         sx, sy = chip_pin(k, "SER")
         if k + 1 < chips:
             qx, qy = chip_pin(k + 1, "QH")
             sheet.line([(sx, sy), (sx - 40, sy), (sx - 40, qy), (qx, qy)], fill=INK)
         else:
-            sheet.line([(sx, sy), (sx - 40, sy)], fill=POWER if idle == "3V3" else GROUND)
+            sheet.line([(sx, sy), (sx - 40, sy)], fill=POWER if idle == V33 else GROUND)
             sheet.text((sx - 44, sy), idle, anchor="rm", font=sheet.small)
     # tile switches on the chips' parallel inputs
     rail_x = cx1 + 250
@@ -200,16 +201,26 @@ def _draw_chain(pins: PinMap) -> Image.Image:
         sheet.dot(rail_x, y, colour)
         ys.append(y)
     _rail(sheet, rail_x, ys, None, label, colour)
-    if pins.button is not None:
+    if wiring.button is not None and pins.button is not None:
+        label, _supply_pins, colour = _supply(wiring.button, pins)
         bx, by, side = _pin_xy(pins.board.header_pin(pins.button), x0, x1, top)
         sign = -1 if side == "l" else 1
         sheet.line([(bx, by), (bx + sign * 30, by)])
         sheet.switch(bx + sign * 30, bx + sign * 110, by, "button", push=True)
         sheet.line([(bx + sign * 110, by), (bx + sign * 130, by)], fill=colour)
         sheet.text((bx + sign * 134, by), label, anchor="lm" if sign > 0 else "rm", font=sheet.small, fill=colour)
-    return sheet.image
+    return sheet
+
+
+def _draw(pins: PinMap) -> _Sheet:
+    return _draw_chain(pins) if pins.tile_input == "74hc165" else _draw_gpio(pins)
 
 
 def draw_wiring(pins: PinMap) -> Image.Image:
     """The diagram for ``pins`` as a Pillow image."""
-    return _draw_chain(pins) if pins.tile_input == "74hc165" else _draw_gpio(pins)
+    return _draw(pins).image
+
+
+def drawn_labels(pins: PinMap) -> list[str]:
+    """Every label the diagram for ``pins`` writes, in drawing order."""
+    return _draw(pins).texts
