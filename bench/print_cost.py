@@ -5,7 +5,7 @@ Two beds: mk4 (250 x 210 mm, the box in pieces) and a 256 mm bed. Two sets of se
 - defaults: PrusaSlicer's built-in defaults with 0.2 mm layers and 15% infill (``DEFAULT_ARGS``),
   with auto support at a 40-degree threshold: the support column counts ``;TYPE:Support material``
   lines and must be 0 (support-free under the 45-degree rule);
-- guide: each part sliced with the settings the build guide gives for it (``PRINT_SETTINGS``).
+- guide: each part sliced with the settings the build guide gives for it (each part's ``print_settings``).
 
     .venv/bin/python bench/print_cost.py [--bed mk4 --bed bambu] [--sensors reed] [--tiles 9]
 
@@ -19,8 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shutbox.cad.export import build_cad
-from shutbox.cad.parts import PRINT_SETTINGS
+from shutbox.cad.export import build_cad, plan
 from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, slice_part
 from shutbox.model import build_kit
 
@@ -37,6 +36,7 @@ def cost(bed: str, tiles: int | None, sensors: str | None, work: Path) -> bool:
     folder.mkdir()
     manifest = build_cad(kit, folder, ("stl",), progress=False)
     bed_mm = kit.printer.bed_mm
+    specs = {spec.name: spec for spec in plan(kit)[2]}
     print(f"\n{kit.rules.tiles} tiles, bed {bed} ({bed_mm[0]:g} x {bed_mm[1]:g} mm), sensors {kit.sensors.kind}:")
     print(f"  {'part':<22}{'copies':>6}  {'defaults g':>10} {'h':>6} {'support':>8}  {'guide g':>8} {'h':>6}  guide")
     totals = [0.0, 0.0, 0.0, 0.0]
@@ -45,7 +45,7 @@ def cost(bed: str, tiles: int | None, sensors: str | None, work: Path) -> bool:
         stl = folder / part["files"]["stl"]
         q = part["quantity"]
         base = slice_part(stl, work / f"{bed}-{part['name']}.gcode", [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS], bed_mm)
-        ps = PRINT_SETTINGS[part["kind"]]
+        ps = specs[part["name"]].print_settings
         guide = slice_part(stl, work / f"{bed}-{part['name']}-guide.gcode", ps.slicer_args(), bed_mm)
         support_free &= base.support_lines == 0
         for i, v in enumerate((base.grams, base.hours, guide.grams, guide.hours)):

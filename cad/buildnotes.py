@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from shutbox.cad.layout import COVER_THICKNESS, SCREW_DEPTH, Layout
-from shutbox.cad.parts import PRINT_SETTINGS, PartSpec
+from shutbox.cad.parts import PartSpec
 from shutbox.cad.split import SplitPlan
 from shutbox.model import Kit
 
@@ -63,7 +63,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec]) -
         "|---|---|---|---|---|---|",
     ]
     for p in specs:
-        ps = PRINT_SETTINGS[p.kind]
+        ps = p.print_settings
         lines.append(f"| {p.name} | {p.quantity} | {ps.layer_height_mm:g} mm | {ps.perimeters} | "
                      f"{ps.infill} | {ps.orientation} |")
     pieces = len(plan.pieces)

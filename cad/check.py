@@ -4,7 +4,8 @@ Checks: each mesh file is one closed, consistently wound body without degenerate
 overhangs that need support; each part fits the bed as exported; the assembly's solids do not
 intersect (OCCT boolean common, volume zero) and stay inside the box; each tile's distance to the box
 equals the sliding clearance; there are N tiles numbered 1..N, and the engraved numbers on the tiles
-and in the lanes read as those numbers with strokes at least 0.6 mm wide.
+and in the lanes read as those numbers with strokes at least 0.6 mm wide; and the checks each kind
+of part carries (``PartSpec.checks``): the tiles' finger scoop is cut, the dice are balanced.
 """
 
 from __future__ import annotations
@@ -268,6 +269,73 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
                       f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}")
 
 
+def top_height(mesh: Any, x: float, y: float) -> float:
+    """Height of the mesh's highest surface over the plan point (x, y) (a vertical ray from above)."""
+    tri = mesh.triangles
+    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+    v0, v1, v2 = b[:, :2] - a[:, :2], c[:, :2] - a[:, :2], np.array([x, y]) - a[:, :2]
+    den = v0[:, 0] * v1[:, 1] - v1[:, 0] * v0[:, 1]
+    flat = np.abs(den) < 1e-12  # triangles seen edge-on from above
+    den = np.where(flat, 1.0, den)
+    u = (v2[:, 0] * v1[:, 1] - v1[:, 0] * v2[:, 1]) / den
+    w = (v0[:, 0] * v2[:, 1] - v2[:, 0] * v0[:, 1]) / den
+    hit = ~flat & (u >= -1e-9) & (w >= -1e-9) & (u + w <= 1 + 1e-9)
+    z = a[:, 2] + u * (b[:, 2] - a[:, 2]) + w * (c[:, 2] - a[:, 2])
+    return float(z[hit].max()) if hit.any() else float("nan")
+
+
+def check_scoop(path: Path, kit: Any, lay: Any) -> list[Finding]:
+    """The finger scoop is cut: the tile top is lower by the scoop depth at the scoop's centre than at its edge."""
+    from shutbox.cad.layout import MAGNET_AT, SCOOP_DEPTH
+    from shutbox.cad.mesh import load_mesh
+
+    mesh = load_mesh(path)
+    lo = mesh.bounds[0]
+    x, y = lo[0] + lay.tile_foot / 2, lo[1] + MAGNET_AT  # tile frame: x centred, y from the front end
+    centre = top_height(mesh, x, y)
+    edge = top_height(mesh, x - lay.tile_width / 2 + 0.5, y)
+    depth = edge - centre
+    ok = abs(depth - SCOOP_DEPTH) <= max(0.05, kit.cad.chord_tolerance_mm)
+    return [Finding("scoop", path.name, bool(ok), f"top {centre:.2f} mm at the scoop centre, {edge:.2f} mm at the "
+                    f"edge: {depth:.2f} mm deep, design {SCOOP_DEPTH:g} mm")]
+
+
+BALANCE_MM = 0.01  # largest distance of a die's (solid) centre of mass from its cube's centre
+
+
+def check_balance(path: Path, kit: Any, lay: Any) -> list[Finding]:
+    """A die's solid centre of mass is the centre of its cube (pips balanced face against face)."""
+    from shutbox.cad.mesh import load_mesh
+
+    mesh = load_mesh(path)
+    off = mesh.center_mass - mesh.bounds.mean(axis=0)
+    dist = float(np.linalg.norm(off))
+    return [Finding("balance", path.name, dist <= BALANCE_MM,
+                    f"centre of mass {dist:.4f} mm from the cube's centre (x {off[0]:+.4f}, y {off[1]:+.4f}, "
+                    f"z {off[2]:+.4f}), limit {BALANCE_MM:g} mm")]
+
+
+#: Part-specific checks by the names the part kinds list (``PartSpec.checks``).
+PART_CHECKS: dict[str, Callable[[Path, Any, Any], list[Finding]]] = {"scoop": check_scoop, "balance": check_balance}
+
+
+def check_parts(folder: Path, manifest: dict[str, Any], kit: Any, lay: Any) -> list[Finding]:
+    """The checks each kind of part carries, on its mesh file."""
+    from shutbox.cad.parts import KINDS
+
+    findings: list[Finding] = []
+    for part in manifest["parts"]:
+        fmt = next((f for f in ("stl", "3mf") if f in part["files"]), None)
+        if fmt is None or not (folder / part["files"][fmt]).is_file():
+            continue
+        path = folder / part["files"][fmt]
+        for name in KINDS[part["kind"]].checks:
+            extra = [name, lay.tile_foot, lay.tile_width, kit.cad.chord_tolerance_mm]
+            findings += _remembered(f"part-{name}", path, extra,
+                                    lambda name=name, path=path: PART_CHECKS[name](path, kit, lay))
+    return findings
+
+
 def check_folder(folder: Path) -> list[Finding]:
     """Every check on a built folder."""
     from shutbox.cad.layout import layout
@@ -291,6 +359,7 @@ def check_folder(folder: Path) -> list[Finding]:
     solids = _assembly(folder, manifest)
     findings += list(check_assembly(solids, manifest, kit, lay))
     findings += list(check_numbers(folder, solids, manifest, kit, lay))
+    findings += check_parts(folder, manifest, kit, lay)
     return findings
 
 

@@ -12,13 +12,12 @@ from typing import Any
 from shutbox import __version__
 from shutbox.cad import cache
 from shutbox.cad.layout import Layout, layout
-from shutbox.cad.parts import PRINT_SETTINGS, Builder, PartSpec, part_specs
+from shutbox.cad.parts import Builder, PartSpec, part_specs
 from shutbox.cad.split import SplitPlan, fits, plan_split
 from shutbox.errors import ShutboxError
 from shutbox.model import BED_PRESETS, Kit, kit_as_dict
 
 FORMATS = ("stl", "3mf", "step")
-COLOURS = {"box": (205, 170, 115), "tile": (235, 225, 200), "die": (240, 240, 240), "cover": (90, 120, 160)}
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
@@ -84,7 +83,7 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
         else:
             write_mesh(mesh, target)
     if not (folder / "preview.png").exists():
-        render([(mesh, COLOURS[spec.kind])], folder / "preview.png", size=500)
+        render([(mesh, spec.colour)], folder / "preview.png", size=500)
     lo, hi = mesh.bounds
     info = {"name": spec.name, "bbox_mm": [round(float(v), 3) for v in hi - lo], "copies": spec.quantity}
     (folder / "entry.json").write_text(json.dumps(info), encoding="utf-8")
@@ -124,7 +123,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         parts.append({
             "name": spec.name, "kind": spec.kind, "quantity": spec.quantity, "files": files,
             "bbox_mm": info["bbox_mm"], "preview": f"preview/{spec.name}.png",
-            "print": PRINT_SETTINGS[spec.kind].as_dict(),
+            "print": spec.print_settings.as_dict(),
         })
         for i, solid in enumerate(solids):
             label = spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}"
@@ -132,11 +131,11 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
     assy = cq.Assembly(name="shutbox")
     for label, spec, solid in placed:
-        r, g, b = COLOURS[spec.kind]
+        r, g, b = spec.colour
         assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
     assy.export(str(folder / "assembly.step"))
     steps.step("assembly.step")
-    meshes = [(tessellate(solid, 0.3, 30.0), COLOURS[spec.kind]) for _, spec, solid in placed]
+    meshes = [(tessellate(solid, 0.3, 30.0), spec.colour) for _, spec, solid in placed]
     render(meshes, folder / "preview" / "assembly.png", size=900)
     (folder / "build.md").write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
     steps.step("previews and build notes")

@@ -1,11 +1,17 @@
-"""The catalogue of printable parts for one kit: names, quantities, what each depends on, how to build it."""
+"""The printable parts of one kit on a small shared base: each kind of part is a :class:`PartSpec`
+subclass that says how to build and place it and carries its print settings, preview colour, the
+``cad check`` checks that apply to it and the hardware fitted into it (its parts-list lines).
+
+The geometry modules are imported only when a part is built, so planning a kit (and refusing a bed
+that is too small) needs no CadQuery.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from shutbox.cad.layout import COVER_HEIGHT, Layout
+from shutbox.cad.layout import COVER_HEIGHT, COVER_THICKNESS, SCREW_DEPTH, Layout
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -40,25 +46,172 @@ class PrintSettings:
                 "supports": "none", "orientation": self.orientation, **({"brim": self.brim} if self.brim else {})}
 
 
-#: Print settings per kind of part, shown in the manifest and the build guide.
-PRINT_SETTINGS: dict[str, PrintSettings] = {
-    "box": PrintSettings(0.2, 3, 15, "gyroid", "upright, bottom on the bed", "3 mm if your bed adhesion is weak"),
-    "tile": PrintSettings(0.15, 3, 40, "gyroid", "foot on the bed, number up"),
-    # Solid: sparse infill leaves a die's plastic heavier towards the bed (0.3 mm off centre at 15-20%).
-    "die": PrintSettings(0.2, 3, 100, "rectilinear", "1 on the bed"),
-    "cover": PrintSettings(0.2, 3, 30, "gyroid", "outer face on the bed, pins up"),
-}
+@dataclass(frozen=True)
+class Item:
+    """One line of the parts list: something to buy, how many, and what it is for."""
+
+    name: str
+    quantity: int
+    note: str
 
 
 @dataclass(frozen=True)
 class PartSpec:
-    """One printable part: ``quantity`` copies of the same file."""
+    """One printable part: ``quantity`` copies of the same file. Subclasses fill in the class variables."""
 
     name: str
-    kind: str
     quantity: int
     inputs: dict[str, Any]  # everything the geometry depends on (the cache key)
     size: tuple[float, float, float]  # expected print extents, for the bed check before building
+
+    kind: ClassVar[str]
+    colour: ClassVar[tuple[int, int, int]]  # RGB in previews and the assembly
+    settings: ClassVar[PrintSettings]
+    #: Names of the part-specific checks ``cad check`` runs on this part's mesh (see check.PART_CHECKS).
+    checks: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def print_settings(self) -> PrintSettings:
+        return self.settings
+
+    def build(self, builder: Builder) -> cq.Shape:
+        """The part as printed (what the cache keeps: it depends only on ``inputs``)."""
+        raise NotImplementedError
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        """Each copy of the printed part moved to its place in the assembled kit (box frame)."""
+        raise NotImplementedError
+
+    def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        """Hardware fitted into (each copy of) this part."""
+        return []
+
+
+@dataclass(frozen=True)
+class BoxPieceSpec(PartSpec):
+    """A piece of the box (the whole box when it fits the bed), printed upright."""
+
+    kind: ClassVar[str] = "box"
+    colour: ClassVar[tuple[int, int, int]] = (205, 170, 115)
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 15, "gyroid", "upright, bottom on the bed",
+                                                      "3 mm if your bed adhesion is weak")
+
+    def piece(self, builder: Builder) -> Piece:
+        return next(p for p in builder.plan.pieces if p.name == self.name)
+
+    def build(self, builder: Builder) -> cq.Shape:
+        from shutbox.cad.split import cut_piece, print_piece
+
+        piece = self.piece(builder)
+        return print_piece(piece, cut_piece(builder.lay, builder.whole_box(), builder.plan, piece))
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        import cadquery as cq
+
+        piece = self.piece(builder)
+        solid = printed.rotate(cq.Vector(0, 0, 0), cq.Vector(0, 0, 1), -90) if piece.rotate else printed
+        bb = solid.BoundingBox()
+        return [solid.translate(cq.Vector(piece.x0 - bb.xmin, piece.y0 - bb.ymin, -bb.zmin))]
+
+    def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        if not lay.sensors:
+            return []
+        x0, x1 = self.inputs["span_x"]
+        lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers)
+        s = kit.sensors
+        return [Item("reed switch, normally open, glass body", lanes,
+                     f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
+
+
+@dataclass(frozen=True)
+class TileSpec(PartSpec):
+    """A sliding tile with its number, printed foot down."""
+
+    kind: ClassVar[str] = "tile"
+    colour: ClassVar[tuple[int, int, int]] = (240, 228, 200)
+    settings: ClassVar[PrintSettings] = PrintSettings(0.15, 3, 40, "gyroid", "foot on the bed, number up")
+    checks: ClassVar[tuple[str, ...]] = ("scoop",)
+
+    def build(self, builder: Builder) -> cq.Shape:
+        from shutbox.cad.tiles import build_tile
+
+        return build_tile(builder.lay, self.inputs["number"])
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        from shutbox.cad.tiles import place_tile
+
+        return [place_tile(builder.lay, printed, self.inputs["number"])]
+
+    def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        if not lay.sensors:
+            return []
+        s = kit.sensors
+        return [Item("disc magnet, axially magnetised, N35 or stronger", 1,
+                     f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm; one in each tile")]
+
+
+@dataclass(frozen=True)
+class DieSpec(PartSpec):
+    """A die, printed solid so its plastic is even (1 on the bed, see :mod:`shutbox.cad.dice`)."""
+
+    kind: ClassVar[str] = "die"
+    colour: ClassVar[tuple[int, int, int]] = (245, 245, 242)
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 100, "rectilinear", "1 on the bed")
+    checks: ClassVar[tuple[str, ...]] = ("balance",)
+
+    @property
+    def print_settings(self) -> PrintSettings:
+        """The die's settings with the layer height closest to 0.2 mm that divides its size (no partial top layer)."""
+        from dataclasses import replace
+
+        size = self.inputs["size"]
+        layers = max(1, round(size / self.settings.layer_height_mm))
+        return replace(self.settings, layer_height_mm=round(size / layers, 4))
+
+    def build(self, builder: Builder) -> cq.Shape:
+        from shutbox.cad.dice import build_die, print_die
+
+        size = self.inputs["size"]
+        return print_die(build_die(size), size)
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        import cadquery as cq
+
+        lay = builder.lay
+        half = self.inputs["size"] / 2
+        return [printed.translate(cq.Vector(x - half, y - half, lay.tray_floor)) for x, y in lay.die_places()]
+
+
+@dataclass(frozen=True)
+class CoverSpec(PartSpec):
+    """The electronics cover with the board's pins, printed outer face down."""
+
+    kind: ClassVar[str] = "cover"
+    colour: ClassVar[tuple[int, int, int]] = (90, 120, 160)
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 30, "gyroid", "outer face on the bed, pins up")
+
+    def build(self, builder: Builder) -> cq.Shape:
+        from shutbox.cad.cover import build_cover
+
+        return build_cover(builder.lay)
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        from shutbox.cad.cover import place_cover
+
+        return [place_cover(builder.lay, printed)]
+
+    def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        s = kit.sensors
+        board = {"pico": "Raspberry Pi Pico (RP2040)", "pico2": "Raspberry Pi Pico 2 (RP2350)"}[kit.firmware.board]
+        return [
+            Item(board, 1, f"{s.board_length_mm:g} x {s.board_width_mm:g} mm, on the cover's pins; runs the firmware"),
+            Item("countersunk self-tapping screw 2.9 x 9.5 mm (DIN 7982 / ISO 7050)", len(lay.screw_points()),
+                 f"at most {COVER_THICKNESS + SCREW_DEPTH:.1f} mm long; hold the electronics cover"),
+        ]
+
+
+#: Every kind of part, by its ``kind``.
+KINDS: dict[str, type[PartSpec]] = {cls.kind: cls for cls in (BoxPieceSpec, TileSpec, DieSpec, CoverSpec)}
 
 
 def tile_part_name(number: int) -> str:
@@ -76,16 +229,17 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     mesh = _sections(kit, "cad")
     tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
     box_inputs = {**tile_inputs, "bed": list(kit.printer.bed_mm)}
-    specs = [PartSpec(p.name, "box", 1, {**box_inputs, "piece": p.name}, p.size) for p in plan.pieces]
+    specs: list[PartSpec] = [BoxPieceSpec(p.name, 1, {**box_inputs, "piece": p.name, "span_x": (p.x0, p.x1)},
+                                           p.size) for p in plan.pieces]
     tile_size = (max(lay.tile_foot, lay.tile_width + kit.tile_fit.detent_mm), lay.tile_length, lay.tile_thickness)
     for n in kit.rules.tile_numbers:
-        specs.append(PartSpec(tile_part_name(n), "tile", 1, {**tile_inputs, "number": n}, tile_size))
+        specs.append(TileSpec(tile_part_name(n), 1, {**tile_inputs, "number": n}, tile_size))
     s = kit.dice.size_mm
-    specs.append(PartSpec(f"die-{s:g}mm", "die", 2, {"size": s, **mesh}, (s, s, s)))
+    specs.append(DieSpec(f"die-{s:g}mm", 2, {"size": s, **mesh}, (s, s, s)))
     if lay.sensors:
         w, h = lay.cover_size
-        specs.append(PartSpec("electronics-cover", "cover", 1, {**_sections(kit, "sensors"), **mesh},
-                              (w, h, COVER_HEIGHT)))
+        specs.append(CoverSpec("electronics-cover", 1, {**_sections(kit, "sensors"), **mesh},
+                               (w, h, COVER_HEIGHT)))
     bed = kit.printer.bed_mm
     for spec in sorted(specs, key=lambda p: min(p.size[:2])):
         if fits(spec.size, bed) is None:
@@ -113,49 +267,8 @@ class Builder:
 
     def build(self, spec: PartSpec) -> cq.Shape:
         """The part as printed (what the cache keeps: it depends only on ``spec.inputs``)."""
-        lay = self.lay
-        if spec.kind == "box":
-            from shutbox.cad.split import cut_piece, print_piece
-
-            piece = self._piece(spec)
-            return print_piece(piece, cut_piece(lay, self.whole_box(), self.plan, piece))
-        if spec.kind == "tile":
-            from shutbox.cad.tiles import build_tile
-
-            return build_tile(lay, spec.inputs["number"])
-        if spec.kind == "die":
-            from shutbox.cad.dice import build_die, print_die
-
-            size = spec.inputs["size"]
-            return print_die(build_die(size), size)
-        if spec.kind == "cover":
-            from shutbox.cad.cover import build_cover
-
-            return build_cover(lay)
-        raise KeyError(spec.kind)
+        return spec.build(self)
 
     def place(self, spec: PartSpec, printed: cq.Shape) -> list[cq.Shape]:
         """Each copy of the printed part moved to its place in the assembled kit (box frame)."""
-        import cadquery as cq
-
-        lay = self.lay
-        if spec.kind == "box":
-            piece = self._piece(spec)
-            solid = printed.rotate(cq.Vector(0, 0, 0), cq.Vector(0, 0, 1), -90) if piece.rotate else printed
-            bb = solid.BoundingBox()
-            return [solid.translate(cq.Vector(piece.x0 - bb.xmin, piece.y0 - bb.ymin, -bb.zmin))]
-        if spec.kind == "tile":
-            from shutbox.cad.tiles import place_tile
-
-            return [place_tile(lay, printed, spec.inputs["number"])]
-        if spec.kind == "die":
-            half = spec.inputs["size"] / 2
-            return [printed.translate(cq.Vector(x - half, y - half, lay.tray_floor)) for x, y in lay.die_places()]
-        if spec.kind == "cover":
-            from shutbox.cad.cover import place_cover
-
-            return [place_cover(lay, printed)]
-        raise KeyError(spec.kind)
-
-    def _piece(self, spec: PartSpec) -> Piece:
-        return next(p for p in self.plan.pieces if p.name == spec.name)
+        return spec.place(self, printed)
