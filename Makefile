@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: kit test bench lint clean firmware-typecheck
+.PHONY: kit test bench lint clean typecheck firmware-typecheck
 
 kit: $(VENV)/.installed
 	$(BIN)/shutbox kit --out out/
@@ -16,6 +16,11 @@ bench: $(VENV)/.installed-dev
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+
+# Type-check all host code (pyrightconfig.json) through a symlink tree laid out as the installed package.
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/python tests/typecheck_tree.py
+	$(BIN)/pyright
 
 # Type-check the MicroPython firmware against the Pico stubs, kept apart from the host's packages.
 firmware-typecheck: $(VENV)/.installed-dev

@@ -23,7 +23,7 @@ def write_pdf(path: Path, grid: Grid, pages: Sequence[Sequence[Table]], title: s
     from reportlab.pdfgen.canvas import Canvas
 
     with staged_file(path) as tmp:
-        c = Canvas(str(tmp), pagesize=grid.page, invariant=1, pageCompression=1, initialFontName=font())
+        c = Canvas(str(tmp), pagesize=grid.page, invariant=1, pageCompression=1, initialFontName=font())  # pyright: ignore[reportArgumentType] (stub says float)
         c.setTitle(title)
         c.setSubject(subject)
         c.setAuthor("shutbox")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from shutbox.model import SECTIONS, SETTINGS, Kit, Setting, show_value
 
@@ -63,7 +64,7 @@ def add_settings(p: argparse.ArgumentParser, command: Command) -> None:
     kit = p.add_argument_group("kit settings")
     rules.add_argument("--config", metavar="FILE", help="settings file (default: ./shutbox.toml if present)")
     for s in chosen:
-        extra = {"nargs": "?", "const": "on"} if s.is_switch else {}
+        extra: dict[str, Any] = {"nargs": "?", "const": "on"} if s.is_switch else {}
         (rules if s.rule else kit).add_argument(
             s.flag, dest=s.dest, default=None, metavar=_metavar(s),
             help=f"{s.help} [{s.allowed()}; default {show_value(s.default)}]", **extra)

@@ -73,7 +73,12 @@ def game_json(game: Game) -> str:
 
 def drawing(path: Path) -> list[bytes]:
     """The decompressed content stream of every page (the drawing, independent of compression)."""
-    return [page.get_contents().get_data() for page in PdfReader(path).pages]
+    streams = []
+    for page in PdfReader(path).pages:
+        contents = page.get_contents()
+        assert contents is not None, "a page without content"
+        streams.append(contents.get_data())
+    return streams
 
 
 def check_golden(made: Path, name: str) -> None:

@@ -208,6 +208,7 @@ def test_resume_replays_the_game_exactly(make):
     box(session, {9})  # half a move
     resumed = LiveSession.resume(session.store, Recorder(), session.game_id)
     assert resumed.rules == session.rules
+    assert resumed.game is not None and session.game is not None
     assert resumed.game.to_events() == session.game.to_events()
     resumed.handle(snapshot(9, {9, 3, 8, 4}))
     assert clean(resumed.store.events(session.game_id))[-1] == ev.shut(4, 8)

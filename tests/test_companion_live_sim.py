@@ -150,7 +150,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
               ev.throw(5, 4), ev.shut(1, 2, 6)]
     expected = Game.from_events(Rules(), clean)
     assert [t["throws"] for t in result["turns"]] == [
-        [{"dice": list(t.dice), "total": t.total, "tiles": list(t.tiles) if t.tiles else None, "dead": t.dead,
+        [{"dice": list(t.dice or ()), "total": t.total, "tiles": list(t.tiles) if t.tiles else None, "dead": t.dead,
           "extra": t.extra} for t in turn.throws] for turn in expected.turns]
 
 

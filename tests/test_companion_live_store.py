@@ -22,7 +22,8 @@ def test_a_game_is_created_with_its_players_and_finished_with_its_last_event(tmp
     with GameStore(tmp_path / "g.sqlite3") as store:
         gid = store.new_game(settings_of(Rules()), ev.players(["Ann"]))
         assert store.events(gid) == [ev.players(["Ann"])]
-        assert store.latest_unfinished().id == gid
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == gid
         assert store.append(gid, ev.throw(3, 4)) == 1
         assert store.append(gid, ev.shut(7), finished=True) == 2
         assert store.latest_unfinished() is None

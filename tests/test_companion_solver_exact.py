@@ -139,7 +139,8 @@ def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset
     if strategy == "optimal":
         return max((v for _, v in options), key=key)
     if strategy == "random":
-        return (sum(v[0] for _, v in options) / len(options), sum(v[1] for _, v in options) / len(options))
+        return (sum((v[0] for _, v in options), Fraction(0)) / len(options),
+                sum((v[1] for _, v in options), Fraction(0)) / len(options))
     return dict(options).get(1, options[0][1])  # the simple strategies throw one die when allowed
 
 

@@ -65,7 +65,9 @@ def test_wiring_sheet_for_gpio(cli, tmp_path):
     assert "| push button | GP22 | 29 | GND |" in sheet
     with Image.open(out / "wiring.png") as image:
         assert image.format == "PNG" and image.size == (1120, 820)
-        colours = {c for _n, c in image.getcolors(1 << 20)}
+        counted = image.getcolors(1 << 20)
+        assert counted is not None
+        colours = {c for _n, c in counted}
         assert (255, 214, 90) in colours  # used pads are highlighted
 
 

@@ -70,7 +70,7 @@ def test_page_size_and_embedded_fonts(tmp_path, paper, size):
     assert len(reader.pages) == 2
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(size, abs=0.01)
-        fonts = page["/Resources"]["/Font"]
+        fonts = page["/Resources"]["/Font"]  # pyright: ignore[reportIndexIssue] (pypdf types it as PdfObject)
         for ref in fonts.values():
             font = ref.get_object()
             descriptor = font["/FontDescriptor"].get_object()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -13,8 +14,8 @@ from shutbox.print.sheet import throw_text, write_game_sheet
 from tests.print_support import GOLDEN, ink, page_texts, play, render
 
 
-def fixture(match: str) -> str:
-    return str(GOLDEN / "games" / f"{match}.json")
+def fixture(match: str) -> Path:
+    return GOLDEN / "games" / f"{match}.json"
 
 
 @pytest.mark.parametrize("match", MATCHES)
@@ -51,6 +52,7 @@ def test_sheet_shows_turns_scores_totals_and_winner(tmp_path, match):
 def test_throws_read_as_dice_and_tiles():
     game = load_game(fixture("round"))
     first = game.turns[0].throws[0]
+    assert first.dice is not None and first.tiles is not None
     assert throw_text(first) == "+".join(map(str, first.dice)) + "→" + "+".join(
         map(str, sorted(first.tiles, reverse=True)))
     dead = game.turns[0].throws[-1]
@@ -107,7 +109,7 @@ def test_long_game_flows_onto_numbered_pages(tmp_path):
 
 def test_identical_game_gives_identical_bytes(cli, tmp_path):
     for name in ("a.pdf", "b.pdf"):
-        cli("scorepad", "--from-game", fixture("drop-out"), "--out", str(tmp_path / name), check=True)
+        cli("scorepad", "--from-game", str(fixture("drop-out")), "--out", str(tmp_path / name), check=True)
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
 
 
@@ -137,5 +139,6 @@ def test_bad_game_file_is_one_line_exit_2_and_nothing_written(cli, tmp_path, con
 
 
 def test_rule_flags_are_refused_with_a_game(cli, tmp_path):
-    proc = cli("scorepad", "--from-game", fixture("round"), "--match", "drop-out", "--out", str(tmp_path / "s.pdf"))
+    proc = cli("scorepad", "--from-game", str(fixture("round")), "--match", "drop-out",
+               "--out", str(tmp_path / "s.pdf"))
     assert proc.returncode == 2 and "--match drop-out: not allowed with --from-game" in proc.stderr

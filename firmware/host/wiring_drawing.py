@@ -180,6 +180,7 @@ def _draw_chain(pins: PinMap) -> _Sheet:
     wiring = topology(pins)
     label, _supply_pins, colour = _supply(wiring.tiles, pins)
     idle = wiring.chain_idle
+    assert idle is not None  # a chain has an idle level
     for k in range(chips):
         sx, sy = chip_pin(k, "SER")
         if k + 1 < chips:

@@ -1,0 +1,41 @@
+"""All host code type-checks with pyright (pyrightconfig.json), apart from the firmware's device sources
+(tests/test_firmware_typecheck.py). The package-dir mapping is resolved by tests/typecheck_tree.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.typecheck_tree import write_tree
+
+#: Files the CAD helpers own (cad/ and its tests and benchmarks); their errors are listed apart.
+CAD_FILES = ("cad/", "tests/test_cad_", "bench/cad.py", "bench/print_cost.py")
+
+
+@cache
+def errors() -> tuple[tuple[str, str], ...]:
+    """(file relative to the repo, "line: message") of every pyright error over the host code."""
+    write_tree()
+    pyright = Path(sys.executable).with_name("pyright")
+    proc = subprocess.run([str(pyright), "--outputjson"], capture_output=True, text=True, cwd=REPO, timeout=600)
+    report = json.loads(proc.stdout)
+    assert report["summary"]["filesAnalyzed"] > 100  # every package, the tests and the benchmarks
+    return tuple((str(Path(d["file"]).relative_to(REPO)), f"{d['range']['start']['line'] + 1}: {d['message']}")
+                 for d in report["generalDiagnostics"] if d["severity"] == "error")
+
+
+def test_host_code_type_checks():
+    outside_cad = [f"{f}:{m}" for f, m in errors() if not f.startswith(CAD_FILES)]
+    assert outside_cad == []
+
+
+@pytest.mark.xfail(reason="the CAD helpers are fixing pyright errors in cad/ (see notes/issue-15.md)", strict=False)
+def test_cad_code_type_checks():
+    in_cad = [f"{f}:{m}" for f, m in errors() if f.startswith(CAD_FILES)]
+    assert in_cad == []
