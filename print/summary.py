@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from shutbox.game.rules import ONE_DIE_SUM, high_tiles
+from shutbox.game.rules import one_die_when
 from shutbox.model import Rules
 
 FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}
 
 
 def one_die_text(rules: Rules) -> str:
-    """When one die may (or must) be thrown, in words."""
-    high = high_tiles(rules)
-    when = {
-        "high-shut": f"once tiles {high[0]}–{high[-1]} are shut",
-        "sum-6": f"when the open tiles total {ONE_DIE_SUM} or less",
-        "sum-5": f"when the open tiles total less than {ONE_DIE_SUM}",
-    }
-    if rules.one_die == "never":
+    """When one die may (or must) be thrown, in words (the rules engine's :func:`one_die_when`)."""
+    when = one_die_when(rules)
+    if when is None:
         return "one die: never (always two dice)"
     verb = "must" if rules.one_die_forced else "may"
-    return f"one die: {rules.one_die} (one die {verb} be thrown {when[rules.one_die]})"
+    return f"one die: {rules.one_die} (one die {verb} be thrown {when})"
 
 
 def scoring_text(rules: Rules) -> str:

@@ -46,6 +46,18 @@ def high_tiles(rules: Rules) -> tuple[int, ...]:
     return tuple(t for t in rules.tile_numbers if t >= HIGH_TILE)
 
 
+def one_die_when(rules: Rules) -> str | None:
+    """When one die is allowed, in words (``once tiles 7–9 are shut``); None under ``never``."""
+    if rules.one_die == "high-shut":
+        high = high_tiles(rules)
+        return f"once tiles {high[0]}–{high[-1]} are shut" if high else "always"
+    if rules.one_die == "sum-6":
+        return f"when the open tiles total {ONE_DIE_SUM} or less"
+    if rules.one_die == "sum-5":
+        return f"when the open tiles total less than {ONE_DIE_SUM}"
+    return None
+
+
 def one_die_allowed(rules: Rules, open_tiles: Iterable[int]) -> bool:
     """May one die be thrown with these tiles open (the tiles still in play)?"""
     return one_die_refusal(rules, open_tiles) is None

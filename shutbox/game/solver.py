@@ -27,24 +27,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations
 
 import numpy as np
 
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.game.rules import (
-    DIE_FACES,
-    HIGH_TILE,
-    ONE_DIE_SUM,
-    legal_moves,
-    move_preference,
-)
+from shutbox.game.rules import DIE_FACES, legal_moves, move_preference, one_die_allowed, score, throw_totals
 from shutbox.model import Rules
 
-MAX_THROW = 12
+MAX_THROW = throw_totals(2)[-1]  # two dice: the highest throw
 #: Probability of each total 1..12 with one die and with two dice.
-P_ONE = np.array([1 / 6 if t in DIE_FACES else 0.0 for t in range(1, MAX_THROW + 1)])
-P_TWO = np.array([(6 - abs(t - 7)) / 36 if t >= 2 else 0.0 for t in range(1, MAX_THROW + 1)])
+P_ONE = np.array([sum(a == t for a in DIE_FACES) / 6 for t in range(1, MAX_THROW + 1)])
+P_TWO = np.array([sum(a + b == t for a in DIE_FACES for b in DIE_FACES) / 36 for t in range(1, MAX_THROW + 1)])
 _TOL = 1e-12
 
 
@@ -66,7 +59,6 @@ class _Tables:
     """Everything about a box size and move limit that does not depend on the policy."""
 
     layers: tuple[np.ndarray, ...]  # state masks by number of open tiles
-    sums: np.ndarray  # sum of open tiles per mask
     moves: np.ndarray  # every move mask, grouped by throw total, largest tiles first in a group
     throw_of: np.ndarray  # the throw total (1..12) of each move
     starts: np.ndarray  # first index of each throw's group in ``moves``
@@ -77,16 +69,13 @@ class _Tables:
 
 @cache
 def _tables(tiles: int, max_tiles: int | None) -> _Tables:
-    numbers = range(1, tiles + 1)
+    """Move tables from the rules engine: every move of a full box, grouped by throw total, best first."""
+    rules = Rules(tiles=tiles, max_tiles_per_throw=max_tiles)
     masks = np.arange(1 << tiles, dtype=np.int64)
-    sums = np.zeros(1 << tiles, dtype=np.int64)
     counts = np.zeros(1 << tiles, dtype=np.int64)
-    for t in numbers:
-        bit = (masks >> (t - 1)) & 1
-        sums += bit * t
-        counts += bit
+    for t in rules.tile_numbers:
+        counts += (masks >> (t - 1)) & 1
     layers = tuple(masks[counts == k] for k in range(tiles + 1))
-    most = tiles if max_tiles is None else max_tiles
     moves: list[int] = []
     throw_of: list[int] = []
     starts: list[int] = []
@@ -94,10 +83,9 @@ def _tables(tiles: int, max_tiles: int | None) -> _Tables:
     greedy: list[int] = []
     fewest: list[int] = []
     for total in range(1, MAX_THROW + 1):
-        group = [c for k in range(1, most + 1) for c in combinations(numbers, k) if sum(c) == total]
+        group = legal_moves(rules, rules.tile_numbers, total)  # largest tiles first
         if not group:
             continue
-        group.sort(key=move_preference)
         by_count = sorted(group, key=lambda c: (len(c), move_preference(c)))
         starts.append(len(moves))
         totals.append(total)
@@ -106,37 +94,36 @@ def _tables(tiles: int, max_tiles: int | None) -> _Tables:
             throw_of.append(total)
             greedy.append(-group.index(c))
             fewest.append(-by_count.index(c))
-    return _Tables(layers, sums, np.array(moves, dtype=np.int64), np.array(throw_of), np.array(starts),
+    return _Tables(layers, np.array(moves, dtype=np.int64), np.array(throw_of), np.array(starts),
                    np.array(totals), np.array(greedy, dtype=float), np.array(fewest, dtype=float))
 
 
 @cache
+def _tile_sets(tiles: int) -> tuple[tuple[int, ...], ...]:
+    """The open tiles of every mask."""
+    return tuple(tiles_of(m) for m in range(1 << tiles))
+
+
+@cache
 def scores(tiles: int, scoring: str) -> np.ndarray:
-    """The score of every mask (float64: exact, the largest digits score is below 2**53)."""
-    masks = np.arange(1 << tiles, dtype=np.int64)
-    out = np.zeros(1 << tiles, dtype=np.float64)
-    for t in range(1, tiles + 1):
-        bit = ((masks >> (t - 1)) & 1).astype(bool)
-        if scoring == "digits":
-            out = np.where(bit, out * 10 ** len(str(t)) + t, out)
-        else:
-            out += bit * t
+    """The score of every mask, by the rules engine's :func:`score` (float64: exact, below 2**53)."""
+    rules = Rules(tiles=tiles, scoring=scoring)
+    out = np.array([score(rules, s) for s in _tile_sets(tiles)], dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
+@cache
+def _one_die(tiles: int, one_die: str) -> np.ndarray:
+    rules = Rules(tiles=tiles, one_die=one_die)
+    out = np.array([one_die_allowed(rules, s) for s in _tile_sets(tiles)], dtype=bool)
     out.setflags(write=False)
     return out
 
 
 def one_die_mask(setup: Setup) -> np.ndarray:
-    """Per mask: may one die be thrown?"""
-    t = _tables(setup.tiles, setup.max_tiles_per_throw)
-    n = 1 << setup.tiles
-    if setup.one_die == "never":
-        return np.zeros(n, dtype=bool)
-    if setup.one_die == "high-shut":
-        high = mask_of([x for x in range(HIGH_TILE, setup.tiles + 1)])
-        return (np.arange(n) & high) == 0
-    if setup.one_die == "sum-6":
-        return t.sums <= ONE_DIE_SUM
-    return t.sums < ONE_DIE_SUM
+    """Per mask: may one die be thrown? (the rules engine's :func:`one_die_allowed`, cached)"""
+    return _one_die(setup.tiles, setup.one_die)
 
 
 @dataclass(frozen=True)
@@ -260,6 +247,8 @@ def clear_cache() -> None:
     _solve.cache_clear()
     _tables.cache_clear()
     scores.cache_clear()
+    _one_die.cache_clear()
+    _tile_sets.cache_clear()
 
 
 @dataclass(frozen=True)
