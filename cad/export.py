@@ -97,8 +97,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
     import cadquery as cq
 
     from shutbox.cad.buildnotes import build_notes
-    from shutbox.cad.mesh import tessellate
-    from shutbox.cad.preview import render
+    from shutbox.cad.preview import kit_previews
 
     steps = Progress(len(specs) + 3, progress)
     builder = Builder(kit, lay, split)
@@ -135,8 +134,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
     assy.export(str(folder / "assembly.step"))
     steps.step("assembly.step")
-    meshes = [(tessellate(solid, 0.3, 30.0), spec.colour) for _, spec, solid in placed]
-    render(meshes, folder / "preview" / "assembly.png", size=900)
+    views = kit_previews(placed, lay, folder / "preview", split=len(split.pieces) > 1, sensors=lay.sensors)
     (folder / "build.md").write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
     steps.step("previews and build notes")
     manifest = {
@@ -151,7 +149,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         "parts": parts,
         "assembly": {"file": "assembly.step", "solids": [{"name": label, "part": spec.name, "kind": spec.kind}
                                                          for label, spec, _ in placed]},
-        "previews": ["preview/assembly.png"] + [p["preview"] for p in parts],
+        "previews": [f"preview/{name}" for name in views] + [p["preview"] for p in parts],
         "build_notes": "build.md",
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

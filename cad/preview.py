@@ -1,66 +1,281 @@
-"""PNG previews of parts and of the assembly, drawn headless with Pillow (flat-shaded, painter's order)."""
+"""PNG previews rendered headless with VTK (offscreen OpenGL): single parts, the assembly, its
+underside with the cover off, the split pieces pulled apart, and a close-up of one tile open and
+one shut.
+
+Each mesh is drawn smooth-shaded with its sharp edges (over 35 degrees) traced in a darker
+shade of its colour, which keeps engraved numbers legible at any size. Images are rendered at twice
+their size and scaled down (anti-aliasing that works without multisampling).
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import trimesh
-from PIL import Image, ImageDraw
 
-LIGHT = np.array([0.35, -0.55, 0.75])
-BACKGROUND = (250, 250, 247)
+if TYPE_CHECKING:
+    import cadquery as cq
+
+    from shutbox.cad.layout import Layout
+
+BACKGROUND = (0.97, 0.97, 0.955)
+EDGE_ANGLE = 35.0  # degrees between faces for an edge to be drawn
+SMOOTH_ANGLE = 12.0  # faces meeting at more than this are shaded apart (keeps flat faces flat beside a curve)
+SUPERSAMPLE = 2
+Colour = tuple[int, int, int]
 
 
-def _view_matrix(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
-    """Rows: screen right, screen up, towards the viewer (an orthographic camera)."""
+def _vtk() -> Any:
+    """The VTK modules the renderer uses, loaded on first use (with the OpenGL back end, quietly)."""
+    import vtkmodules.vtkRenderingOpenGL2  # noqa: F401  (registers the OpenGL render window)
+    from vtkmodules import vtkCommonCore, vtkCommonDataModel, vtkFiltersCore, vtkRenderingCore
+    from vtkmodules.util import numpy_support
+
+    vtkCommonCore.vtkLogger.SetStderrVerbosity(vtkCommonCore.vtkLogger.VERBOSITY_ERROR)
+    vtkCommonCore.vtkObject.GlobalWarningDisplayOff()
+    return vtkCommonCore, vtkCommonDataModel, vtkFiltersCore, vtkRenderingCore, numpy_support
+
+
+def _polydata(mesh: trimesh.Trimesh) -> Any:
+    core, data, _, _, ns = _vtk()
+    points = core.vtkPoints()
+    points.SetData(ns.numpy_to_vtk(np.ascontiguousarray(mesh.vertices, dtype=np.float64), deep=True))
+    faces = np.asarray(mesh.faces, dtype=np.int64)
+    offsets = np.arange(0, 3 * len(faces) + 1, 3, dtype=np.int64)
+    cells = data.vtkCellArray()
+    cells.SetData(ns.numpy_to_vtkIdTypeArray(offsets, deep=True),
+                  ns.numpy_to_vtkIdTypeArray(faces.ravel().copy(), deep=True))
+    poly = data.vtkPolyData()
+    poly.SetPoints(points)
+    poly.SetPolys(cells)
+    return poly
+
+
+def _actors(mesh: trimesh.Trimesh, colour: Colour) -> list[Any]:
+    """A shaded surface and its sharp edges for one mesh."""
+    _, _, filters, rendering, _ = _vtk()
+    poly = _polydata(mesh)
+    normals = filters.vtkPolyDataNormals()
+    normals.SetInputData(poly)
+    normals.SetFeatureAngle(SMOOTH_ANGLE)
+    normals.SplittingOn()
+    normals.ConsistencyOn()
+    normals.Update()
+    surface = rendering.vtkPolyDataMapper()
+    surface.SetInputConnection(normals.GetOutputPort())
+    surface.SetResolveCoincidentTopologyToPolygonOffset()
+    body = rendering.vtkActor()
+    body.SetMapper(surface)
+    rgb = [c / 255 for c in colour]
+    prop = body.GetProperty()
+    prop.SetColor(*rgb)
+    prop.SetAmbient(0.25)
+    prop.SetDiffuse(0.75)
+    prop.SetSpecular(0.12)
+    prop.SetSpecularPower(20)
+    edges = filters.vtkFeatureEdges()
+    edges.SetInputData(poly)
+    edges.SetFeatureAngle(EDGE_ANGLE)
+    edges.BoundaryEdgesOn()
+    edges.FeatureEdgesOn()
+    edges.NonManifoldEdgesOff()
+    edges.ManifoldEdgesOff()
+    edges.ColoringOff()
+    lines = rendering.vtkPolyDataMapper()
+    lines.SetInputConnection(edges.GetOutputPort())
+    lines.ScalarVisibilityOff()
+    outline = rendering.vtkActor()
+    outline.SetMapper(lines)
+    outline.GetProperty().SetColor(*[c * 0.35 for c in rgb])
+    outline.GetProperty().SetLineWidth(1.6 * SUPERSAMPLE / 2)
+    outline.GetProperty().LightingOff()
+    return [body, outline]
+
+
+def _direction(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
+    """Unit vector from the scene towards the viewer; azimuth 0 looks from the front (-y), +90 from +x."""
     az, el = math.radians(azimuth_deg), math.radians(elevation_deg)
-    eye = np.array([math.cos(el) * math.sin(az), -math.cos(el) * math.cos(az), math.sin(el)])
-    right = np.cross([0.0, 0.0, 1.0], eye)
-    right /= np.linalg.norm(right)
-    up = np.cross(eye, right)
-    return np.vstack([right, up, eye])
+    return np.array([math.cos(el) * math.sin(az), -math.cos(el) * math.cos(az), math.sin(el)])
 
 
-def render(meshes: Sequence[tuple[trimesh.Trimesh, tuple[int, int, int]]], path: Path, size: int = 900,
-           azimuth: float = -30.0, elevation: float = 35.0) -> None:
-    """Draw coloured meshes (in one frame) into a square PNG at ``path``."""
-    view = _view_matrix(azimuth, elevation)
-    light = LIGHT / np.linalg.norm(LIGHT)
-    polys, depths, colours = [], [], []
-    extent = max(float(np.max(m.bounds[1] - m.bounds[0])) for m, _ in meshes)
+def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: int | tuple[int, int] = 900,
+           azimuth: float = -30.0, elevation: float = 35.0, margin: float = 0.06,
+           focus: tuple[Sequence[float], Sequence[float]] | None = None) -> None:
+    """Draw coloured meshes (in one frame) into a PNG at ``path`` (square ``size`` or ``(width, height)``),
+    the camera framing ``focus`` (a box's low and high corners) or else everything."""
+    from PIL import Image
+
+    _, _, _, rendering, ns = _vtk()
+    width, height = (size, size) if isinstance(size, int) else size
+    renderer = rendering.vtkRenderer()
+    renderer.SetBackground(*BACKGROUND)
     for mesh, colour in meshes:
-        # Small triangles keep painter's order honest where big faces meet small ones.
-        verts, faces = trimesh.remesh.subdivide_to_size(mesh.vertices, mesh.faces, max_edge=extent / 35,
-                                                        max_iter=12)
-        mesh = trimesh.Trimesh(verts, faces, process=False)
-        tri = mesh.triangles @ view.T  # (n, 3, 3): screen x, y, depth
-        normals = mesh.face_normals @ view.T
-        facing = normals[:, 2] > 0
-        shade = 0.35 + 0.65 * np.clip(mesh.face_normals @ light, 0.0, 1.0)
-        base = np.array(colour, dtype=float)
-        cols = (base[None, :] * shade[:, None]).clip(0, 255).astype(int)
-        polys.append(tri[facing][:, :, :2])
-        depths.append(tri[facing][:, :, 2].mean(axis=1))
-        colours.append(cols[facing])
-    pts = np.concatenate(polys)
-    depth = np.concatenate(depths)
-    col = np.concatenate(colours)
-    scale_img = 2  # draw large, then shrink: cheap anti-aliasing
-    canvas = size * scale_img
-    lo = pts.reshape(-1, 2).min(axis=0)
-    hi = pts.reshape(-1, 2).max(axis=0)
-    scale = 0.9 * canvas / max(hi - lo)
+        for actor in _actors(mesh, colour):
+            renderer.AddActor(actor)
+    window = rendering.vtkRenderWindow()
+    window.SetOffScreenRendering(1)
+    window.SetMultiSamples(0)
+    window.AddRenderer(renderer)
+    window.SetSize(width * SUPERSAMPLE, height * SUPERSAMPLE)
+    # Lights: a key light from the upper left front, a softer fill from the right, ambient from the props.
+    renderer.RemoveAllLights()
+    for position, intensity in (((-1.0, -1.2, 2.0), 0.7), ((1.5, -0.5, 0.6), 0.3), (None, 0.35)):
+        light = rendering.vtkLight()
+        if position is None:  # a headlight, so faces turned to the viewer are never dark
+            light.SetLightTypeToHeadlight()
+        else:
+            light.SetLightTypeToSceneLight()
+            light.SetPosition(*position)
+            light.SetFocalPoint(0, 0, 0)
+            light.SetPositional(False)
+        light.SetIntensity(intensity)
+        renderer.AddLight(light)
+    if focus is None:
+        lo = np.min([m.bounds[0] for m, _ in meshes], axis=0)
+        hi = np.max([m.bounds[1] for m, _ in meshes], axis=0)
+    else:
+        lo, hi = (np.asarray(v, dtype=float) for v in focus)
     centre = (lo + hi) / 2
-    screen = (pts - centre) * scale
-    screen[:, :, 1] *= -1
-    screen += canvas / 2
-    image = Image.new("RGB", (canvas, canvas), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    for i in np.argsort(depth):
-        tri = screen[i]
-        c = tuple(int(v) for v in col[i])
-        draw.polygon([(tri[0, 0], tri[0, 1]), (tri[1, 0], tri[1, 1]), (tri[2, 0], tri[2, 1])], fill=c, outline=c)
-    image.resize((size, size), Image.LANCZOS).save(path, optimize=True)
+    eye = _direction(azimuth, elevation)
+    up = np.array([0.0, 0.0, 1.0]) if abs(eye[2]) < 0.99 else np.array([0.0, 1.0, 0.0])
+    camera = renderer.GetActiveCamera()
+    camera.ParallelProjectionOn()
+    camera.SetFocalPoint(*centre)
+    camera.SetPosition(*(centre + eye * float(np.linalg.norm(hi - lo)) * 2))
+    camera.SetViewUp(*up)
+    # Fit the parallel scale to the scene's corners as seen by this camera.
+    right = np.cross(up, eye)
+    right /= np.linalg.norm(right)
+    screen_up = np.cross(eye, right)
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]) - centre
+    half_w = float(np.abs(corners @ right).max())
+    half_h = float(np.abs(corners @ screen_up).max())
+    camera.SetParallelScale(max(half_h, half_w * height / width) * (1 + 2 * margin))
+    renderer.ResetCameraClippingRange()
+    window.Render()
+    grab = rendering.vtkWindowToImageFilter()
+    grab.SetInput(window)
+    grab.SetInputBufferTypeToRGB()
+    grab.ReadFrontBufferOff()
+    grab.Update()
+    image = grab.GetOutput()
+    w, h, _ = image.GetDimensions()
+    pixels = ns.vtk_to_numpy(image.GetPointData().GetScalars()).reshape(h, w, -1)[::-1, :, :3]
+    window.Finalize()
+    Image.fromarray(np.ascontiguousarray(pixels)).resize((width, height), Image.LANCZOS).save(path, optimize=True)
+
+
+# --- the kit's views ------------------------------------------------------------------------------
+
+Placed = Sequence[tuple[str, Any, "cq.Shape"]]  # (label, part spec, solid in the box frame)
+
+
+def _mesh(shape: cq.Shape, chord: float = 0.15) -> trimesh.Trimesh:
+    from shutbox.cad.mesh import tessellate
+
+    return tessellate(shape, chord, 20.0)
+
+
+def _moved(shape: cq.Shape, dx: float = 0.0, dy: float = 0.0, dz: float = 0.0) -> cq.Shape:
+    import cadquery as cq
+
+    return shape.translate(cq.Vector(dx, dy, dz))
+
+
+def shut_tiles(lay: Layout) -> set[int]:
+    """Tiles drawn shut in the assembly preview (a game under way): the first and the middle one."""
+    return {1, (lay.tiles + 1) // 2}
+
+
+def _tile_number(label: str) -> int:
+    return int(label.split("-")[1])
+
+
+def assembly_view(placed: Placed, lay: Layout, path: Path) -> None:
+    """The kit as a player sees it: some tiles shut, dice in the tray (cover hidden underneath)."""
+    shut = shut_tiles(lay)
+    meshes = []
+    for label, spec, solid in placed:
+        if spec.kind == "tile" and _tile_number(label) in shut:
+            solid = _moved(solid, dy=lay.tile_y(True) - lay.tile_y(False))
+        meshes.append((_mesh(solid, 0.2), spec.colour))
+    render(meshes, path, (1200, 900), azimuth=-25, elevation=42, margin=0.03)
+
+
+def underside_view(placed: Placed, lay: Layout, path: Path) -> None:
+    """The box turned over (about its long axis) with the cover lifted off: reed switch shafts, wire
+    channels and the board bay, framed on the deck."""
+    import cadquery as cq
+
+    axis = (cq.Vector(0, lay.width / 2, lay.height / 2), cq.Vector(1, lay.width / 2, lay.height / 2))
+    meshes = []
+    for _, spec, solid in placed:
+        if spec.kind == "box":
+            meshes.append((_mesh(solid.rotate(*axis, 180), 0.1), spec.colour))
+        elif spec.kind == "cover":  # beside the bay, pins up as when printed
+            oy = lay.cover_origin[1]
+            meshes.append((_mesh(_moved(solid, dy=-lay.cover_size[1] - 12.0 - oy, dz=lay.height), 0.05), spec.colour))
+    # Turned over, the deck (at the back) is at the front: frame the last lanes' shafts and the bay.
+    x0 = lay.lane_x(max(1, lay.tiles - 3)) - lay.pitch / 2
+    far = lay.width - lay.switch_y + 15.0
+    focus = ((x0, -lay.cover_size[1] - 15.0, lay.height - 5.0), (lay.length, far, lay.height + 8.0))
+    render(meshes, path, (1200, 800), azimuth=-20, elevation=55, margin=0.02, focus=focus)
+
+
+def exploded_view(placed: Placed, lay: Layout, path: Path, gap: float = 40.0) -> None:
+    """The box pieces pulled apart along their cuts, showing the dovetail keys and their pockets."""
+    boxes = [(solid, spec) for _, spec, solid in placed if spec.kind == "box"]
+    meshes = []
+    for solid, spec in boxes:
+        bb = solid.BoundingBox()
+        col = round((bb.xmin + bb.xmax) / 2 / lay.length * len(boxes))
+        row = round((bb.ymin + bb.ymax) / 2 / lay.width)
+        meshes.append((_mesh(_moved(solid, dx=gap * col, dy=gap * row), 0.2), spec.colour))
+    render(meshes, path, (1200, 800), azimuth=-35, elevation=38, margin=0.03)
+
+
+def tiles_view(placed: Placed, lay: Layout, path: Path) -> None:
+    """Close-up of lanes 1 and 2: tile 1 shut (its number on top), tile 2 open (the lane's number shows)."""
+    import cadquery as cq
+
+    x0 = lay.lane_x(1) - lay.pitch / 2 - lay.wall
+    x1 = lay.lane_x(2) + lay.pitch / 2
+    y0 = lay.deck_front - 12.0
+    window = cq.Solid.makeBox(x1 - x0, lay.width - y0, lay.height + 2, cq.Vector(x0, y0, -1))
+    meshes = []
+    for label, spec, solid in placed:
+        bb = solid.BoundingBox()
+        if bb.xmax < x0 or bb.xmin > x1:
+            continue
+        if spec.kind == "box":
+            meshes.append((_mesh(solid.intersect(window), 0.05), spec.colour))
+        elif spec.kind == "tile" and _tile_number(label) in (1, 2):
+            shut = _tile_number(label) == 1
+            moved = _moved(solid, dy=lay.tile_y(True) - lay.tile_y(False)) if shut else solid
+            meshes.append((_mesh(moved, 0.05), spec.colour))
+    render(meshes, path, (1000, 800), azimuth=-18, elevation=58, margin=0.03)
+
+
+#: Kit previews: file name -> (what it shows, how it is drawn).
+VIEWS = {
+    "assembly.png": ("the assembled kit, two tiles shut", assembly_view),
+    "underside.png": ("the underside with the electronics cover off", underside_view),
+    "exploded.png": ("the box pieces pulled apart at their dovetail joints", exploded_view),
+    "tiles.png": ("tile 1 shut and tile 2 open", tiles_view),
+}
+
+
+def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool, sensors: bool) -> list[str]:
+    """Write the kit's views into ``folder``; return their file names (the exploded view only for a split box,
+    the underside only with sensors)."""
+    written = []
+    for name, (_, view) in VIEWS.items():
+        if (name == "exploded.png" and not split) or (name == "underside.png" and not sensors):
+            continue
+        view(placed, lay, folder / name)
+        written.append(name)
+    return written
