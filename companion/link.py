@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shutbox.errors import ShutboxError
-from shutbox.firmware.host.protocol import HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
+from shutbox.firmware.host.protocol import BAUD, HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
 from shutbox.model import TILE_COUNTS
 
 if TYPE_CHECKING:
     import serial
 
-BAUD = 115200  # ignored by USB CDC and ptys, but pyserial wants one
 
 
 @dataclass(frozen=True)

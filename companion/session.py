@@ -63,18 +63,6 @@ class View(Protocol):
         """Redraw the state (called after every change; may skip when nothing visible changed)."""
 
 
-def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events still in effect once every ``undo`` has withdrawn its predecessor."""
-    stack: list[dict[str, Any]] = []
-    for e in events:
-        if e["type"] == "undo":
-            if stack:
-                stack.pop()
-        else:
-            stack.append(e)
-    return stack
-
-
 class LiveSession:
     """One game being played at the box; see the module docstring."""
 
@@ -236,7 +224,7 @@ class LiveSession:
         if self.game is None:
             self.view.note("refused", "no players yet")
             return
-        live = effective(self.game.to_events())
+        live = self.game.effective_events()
         if len(live) <= 1:
             self.view.note("refused", "there is nothing to undo")
             return

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.bundle import DEVICE_DIR, firmware_dir
 from shutbox.firmware.host.plan import PinMap, config_module, pin_map
-from shutbox.firmware.host.protocol import Message, Rejected, StreamDecoder, command
+from shutbox.firmware.host.protocol import BAUD, Message, Rejected, StreamDecoder, command
 from shutbox.model import Kit
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ class SimBox:
         """A new ``serial.Serial`` on :attr:`port` (the caller closes it)."""
         import serial
 
-        return serial.Serial(self.port, 115200, timeout=timeout)
+        return serial.Serial(self.port, BAUD, timeout=timeout)
 
     @property
     def link(self) -> serial.Serial:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from shutbox.companion.session import HELP, InputClosed, LiveSession, Typed
-from shutbox.game.replay import UNCOVER
+from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import standing_lines, throw_text
 
 #: How each message kind is marked at the start of its line.
@@ -49,7 +49,7 @@ def render(session: LiveSession) -> str:
             lines.append("the game is over")
         else:
             r = game.current_round
-            doing = "uncovering" if game.phase == UNCOVER else "shutting"
+            doing = PHASE_WORDS[game.phase].doing
             lines.append(f"round {r.number if r else 1} · {game.current_player}'s turn ({doing})")
     link = "" if session.connected else ("  [box unplugged: last seen]" if session.box is not None else "")
     marked = verdict.tiles if verdict is not None and verdict.kind in ("flag", "setup") else ()

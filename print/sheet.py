@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from shutbox.errors import ShutboxError
-from shutbox.game.replay import UNCOVER, Game, Round, Throw, Turn
+from shutbox.game.replay import PHASE_WORDS, SHUT, UNCOVER, Game, Round, Throw, Turn
+from shutbox.game.report import and_list, money
 from shutbox.gamefiles import load_game
 from shutbox.print.pads import TILE_COL, header, split_spans
 from shutbox.print.paper import grids
@@ -30,6 +31,9 @@ class Block:
 
     rows: tuple[Row, ...]
     head: tuple[Row, ...] = ()
+
+#: Minus sign for amounts on the sheet (typographic, not a hyphen).
+MINUS = "−"
 
 
 def tile_states(rules_tiles: tuple[int, ...], turn: Turn) -> list[Tile]:
@@ -58,15 +62,6 @@ def throw_text(throw: Throw) -> str:
     if throw.dead:
         return f"{shown} ✗" + (" (double: throw again)" if throw.extra else "")
     return f"{shown} …"
-
-
-def _names(names: tuple[str, ...] | list[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _money(value: float) -> str:
-    return f"{value:+.2f}".replace("-", "−")
 
 
 class SheetBuilder:
@@ -99,8 +94,9 @@ class SheetBuilder:
         played = self._played()
         roles = ""
         if self.long:
-            roles = f" ({self.game.players[0]} shuts, {self.game.players[1]} uncovers)"
-        rows.append(row("head", Text(f"Players: {_names(self.game.players)}{roles}" + played, size=8, bold=True,
+            roles = f" ({self.game.players[0]} {PHASE_WORDS[SHUT].does}, {self.game.players[1]} " \
+                    f"{PHASE_WORDS[UNCOVER].does})"
+        rows.append(row("head", Text(f"Players: {and_list(self.game.players)}{roles}" + played, size=8, bold=True,
                                      span=n)))
         rows.append(row("note", Text(LEGEND, size=6, gray=0.3, span=n)))
         return rows
@@ -128,7 +124,7 @@ class SheetBuilder:
         return row("head", *cells)
 
     def turn_row(self, turn: Turn) -> Row:
-        name = turn.player + (" (uncovers)" if turn.phase == UNCOVER else " (shuts)" if self.long else "")
+        name = turn.player + (f" ({PHASE_WORDS[turn.phase].does})" if self.long else "")
         score = "" if turn.score is None else str(turn.score)
         cells: list[Cell] = [Text(name, size=7), *tile_states(self.rules.tile_numbers, turn),
                              Para(" · ".join(throw_text(t) for t in turn.throws)), Box(value=score)]
@@ -155,16 +151,16 @@ class SheetBuilder:
         else:
             low = min(r.scores.values())
             verb = "shares" if len(r.winners) > 1 else "wins"
-            text = f"{label}: lowest score {low}; {_names(r.winners)} {verb} the round"
+            text = f"{label}: lowest score {low}; {and_list(r.winners)} {verb} the round"
         played_last = {p: max(t.round for t in game.turns if t.player == p) for p in game.players
                        if any(t.player == p for t in game.turns)}
         out = [p for p in game.eliminated if played_last.get(p) == r.number]
         if out:
-            text += f" · {_names(out)} {'drops' if len(out) == 1 else 'drop'} out (limit {self.rules.limit})"
+            text += f" · {and_list(out)} {'drops' if len(out) == 1 else 'drop'} out (limit {self.rules.limit})"
         if game.loser and played_last.get(game.loser) == r.number and self.rules.match == "tournament":
             text += f" · {game.loser} reaches {self.rules.limit} and loses the tournament"
         if self.rules.stake and r.finished:
-            text += f" · pool {r.pool:.2f}: " + ", ".join(f"{p} {_money(v)}" for p, v in r.net.items())
+            text += f" · pool {r.pool:.2f}: " + ", ".join(f"{p} {money(v, MINUS)}" for p, v in r.net.items())
         return text
 
     def final_block(self) -> Block:
@@ -172,9 +168,10 @@ class SheetBuilder:
         if not game.finished:
             result = "Game not finished"
         elif self.rules.match == "tournament":
-            result = f"{game.loser} loses · {'winners' if len(game.winners) > 1 else 'winner'}: {_names(game.winners)}"
+            winners = "winners" if len(game.winners) > 1 else "winner"
+            result = f"{game.loser} loses · {winners}: {and_list(game.winners)}"
         else:
-            result = f"{'Winners' if len(game.winners) > 1 else 'Winner'}: {_names(game.winners)}"
+            result = f"{'Winners' if len(game.winners) > 1 else 'Winner'}: {and_list(game.winners)}"
         rows = [row("gap", Blank(span=n)), row("title", Banner(result, size=9, span=n))]
         if self.rules.cumulative:
             if self.totals != game.totals:
@@ -182,7 +179,7 @@ class SheetBuilder:
             parts = [f"{p} {game.totals[p]}" + (" (out)" if p in game.eliminated else "") for p in game.players]
             rows.append(row("head", Text("Totals: " + " · ".join(parts), size=7.5, bold=True, span=n)))
         if self.rules.stake:
-            parts = [f"{p} {_money(v)}" for p, v in game.balance.items()]
+            parts = [f"{p} {money(v, MINUS)}" for p, v in game.balance.items()]
             rows.append(row("head", Text("Money: " + " · ".join(parts), size=7.5, span=n)))
         left, right = split_spans(n, 2)
         rows += [row("gap", Blank(span=n)), row("entry", Line("Checked by:", span=left), Blank(span=right))]
@@ -230,5 +227,5 @@ def write_game_sheet(src: Path, out: Path, paper: str) -> int:
         raise ShutboxError(f"--from-game {src}: a sheet for {game.rules.tiles} tiles with {game.rules.scoring} "
                            f"scoring is {width:.0f} pt wide, more than {paper} paper holds")
     write_pdf(out, grid, [[t] for t in tables], "Shut the Box game sheet",
-              f"{game.rules.match} game: {_names(game.players)}")
+              f"{game.rules.match} game: {and_list(game.players)}")
     return len(tables)

@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "game": {"model"},
     "core": {"model", "game"},  # the other modules directly in shutbox/ (cli, config, output, gamefiles …)
     "firmware.host": {"model", "core"},
-    "cad": {"model", "core"},
+    "cad": {"model", "core", "firmware.host"},  # build notes describe the wiring
     "print": {"model", "core", "game"},
     "companion": {"model", "core", "game", "firmware.host"},
     "commands": {"model", "core", "game", "firmware.host", "cad", "print", "companion"},

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.session import effective
 from shutbox.companion.simbox import SimBox
 from shutbox.companion.store import GameStore
 from shutbox.game import events as ev
-from shutbox.model import build_kit
+from shutbox.game.replay import Game
+from shutbox.model import Rules, build_kit
 
 FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
 
@@ -202,6 +202,9 @@ def test_unplug_and_replug_in_the_middle_of_a_turn(box, tmp_path):
     assert stored(db) == [ev.players(["Ann", "Bob"]), ev.throw(6, 6), ev.shut(3, 9)]
 
 
+DROP_OUT_30 = Rules(match="drop-out", limit=30)
+
+
 def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
     """Each life of ``shutbox play`` is killed with SIGKILL: while starting or replaying, or a few
     milliseconds after a throw was typed or a tile moved (before or after the event is saved). The
@@ -254,7 +257,7 @@ def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
         player.proc.wait()
         kills += 1
         with GameStore(db) as store:
-            saved = effective(store.events(1)) if store.games() else []
+            saved = Game.from_events(DROP_OUT_30, store.events(1)).effective_events() if store.games() else []
             over = bool(saved) and store.latest_unfinished() is None
         # Everything confirmed is saved; at most the step in progress got further.
         committed = max(0, len(saved) - 1)  # events after the players event

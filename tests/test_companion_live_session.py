@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from shutbox.companion.link import Connected, Disconnected, Failed, Noise, Received
-from shutbox.companion.session import InputClosed, LiveSession, Typed, effective
+from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.protocol import Rejected, Snapshot
@@ -176,7 +176,8 @@ def test_undo_withdraws_a_typed_throw_but_not_a_move_made_on_the_box(make):
     assert view.kinds("refused")[-1] == "a move made on the box stands; undo withdraws only a typed throw or end"
     record = clean(session.store.events(session.game_id))
     assert [e["type"] for e in record] == ["players", "throw", "undo", "throw", "shut"]
-    assert [e["type"] for e in effective(record)] == ["players", "throw", "shut"]
+    assert [e["type"] for e in session.game.effective_events()] == ["players", "throw", "shut"]
+    assert Game.from_events(session.rules, record).effective_events() == clean(session.game.effective_events())
 
 
 def test_throws_wait_for_the_box(make):

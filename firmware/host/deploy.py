@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from shutbox.firmware.host.protocol import Bye, StreamDecoder, command
+from shutbox.firmware.host.protocol import BAUD, Bye, StreamDecoder, command
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.bundle import DEVICE_DIR, read_bundle
 from shutbox.firmware.host.plan import BOARDS
@@ -65,7 +65,7 @@ def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
     import serial
 
     try:
-        link = serial.Serial(port, 115200, timeout=0.05, write_timeout=1.0)
+        link = serial.Serial(port, BAUD, timeout=0.05, write_timeout=1.0)
     except (serial.SerialException, OSError) as exc:
         raise ShutboxError(f"--port {port}: cannot open ({exc})") from None
     decoder = StreamDecoder()

@@ -19,6 +19,8 @@ from typing import Literal
 PROTOCOL_VERSION = 1
 #: Longest line accepted, in bytes, without its line end.
 MAX_LINE = 120
+#: Serial speed the host opens the port at (ignored by USB CDC and ptys, but pyserial wants one).
+BAUD = 115200
 SEQ_MODULO = 10000
 PRESSES_MODULO = 10000
 #: The box sends a snapshot at least this often (the firmware's HEARTBEAT_MS).

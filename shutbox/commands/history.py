@@ -64,8 +64,8 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
 def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.companion.store import GameStore
     from shutbox.game.gamefile import game_from_dict, game_to_dict
-    from shutbox.game.replay import UNCOVER
-    from shutbox.game.report import game_result_text, left_tiles, standing_lines, throw_text, tiles_text
+    from shutbox.game.replay import PHASE_WORDS
+    from shutbox.game.report import game_result_text, standing_lines, throw_text, tiles_text
     from shutbox.game.rules import plus
 
     db = _db(args)
@@ -83,7 +83,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
           f"{rules.scoring} scoring" + (f", stake {rules.stake:g}" if rules.stake else ""))
     for turn in game.turns:
         moves = []
-        verb = "uncovered" if turn.phase == UNCOVER else "shut"
+        verb = PHASE_WORDS[turn.phase].done
         for t in turn.throws:
             if t.total is None:
                 moves.append("ended: no move possible")
@@ -92,7 +92,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
             moves.append(shown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
         end = ("SHUT THE BOX" if turn.shut_box else f"score {turn.score}") if turn.ended else "in progress"
         print(f"  round {turn.round}, turn {turn.number}: {turn.player} ({turn.phase}) — {'; '.join(moves) or '-'}"
-              f" — left {tiles_text(left_tiles(rules, turn))} — {end}")
+              f" — left {tiles_text(turn.left)} — {end}")
     for line in standing_lines(game):
         print(f"  {line}")
     if not game.finished:

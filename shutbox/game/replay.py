@@ -60,6 +60,24 @@ from shutbox.model import Rules
 SHUT, UNCOVER = "shut", "uncover"
 
 
+@dataclass(frozen=True)
+class PhaseWords:
+    """How a phase is worded everywhere (terminal, history, reports, sheets, refusals)."""
+
+    verb: str  #: shut / uncover
+    doing: str  #: shutting / uncovering
+    does: str  #: shuts / uncovers
+    done: str  #: shut / uncovered
+    left: str  #: what a turn's score counts: left open / left shut
+
+
+#: The words of each phase, stated once.
+PHASE_WORDS = {
+    SHUT: PhaseWords("shut", "shutting", "shuts", "shut", "left open"),
+    UNCOVER: PhaseWords("uncover", "uncovering", "uncovers", "uncovered", "left shut"),
+}
+
+
 @dataclass
 class Throw:
     """One throw of a turn and what it did."""
@@ -88,6 +106,7 @@ class Turn:
     throws: list[Throw] = field(default_factory=list)
     ended: bool = False
     score: int | None = None  #: once ended
+    left: tuple[int, ...] = ()  #: once ended: the tiles its score counts (open when shutting, shut when uncovering)
     shut_box: bool = False  #: every tile shut in this turn
     uncovered_box: bool = False  #: long game: every tile reopened in this turn
 
@@ -150,6 +169,10 @@ class Game:
     def to_events(self) -> list[dict[str, Any]]:
         """The record (a copy), undo events included."""
         return [dict(e) for e in self._events]
+
+    def effective_events(self) -> list[dict[str, Any]]:
+        """The events in effect (a copy): the record once every ``undo`` has withdrawn its predecessor."""
+        return [dict(e) for e in self._effective]
 
     def apply(self, event: Mapping[str, Any]) -> None:
         """Check and append one event; on IllegalMove the game is unchanged."""
@@ -225,7 +248,10 @@ class Game:
     @property
     def in_play(self) -> tuple[int, ...]:
         """The tiles the current player works on: open tiles, or (uncovering) shut tiles."""
-        if self.phase == UNCOVER:
+        return self._in_play(self.phase)
+
+    def _in_play(self, phase: str) -> tuple[int, ...]:
+        if phase == UNCOVER:
             return tuple(t for t in self.rules.tile_numbers if t not in self.board)
         return self.board
 
@@ -314,7 +340,7 @@ class Game:
         return total == 12 or (total == 2 and self.dice_counts() == (2,))
 
     def _verb(self) -> str:
-        return "uncover" if self.phase == UNCOVER else "shut"
+        return PHASE_WORDS[self.phase].verb
 
     def _move(self, kind: str, tiles: list[int]) -> None:
         uncovering = self.phase == UNCOVER
@@ -382,8 +408,8 @@ class Game:
         turn.open_tiles = self.board
         rules = self.rules
         r = self.rounds[-1]
-        left = [t for t in rules.tile_numbers if t not in self.board] if turn.phase == UNCOVER else self.board
-        turn.score = points = score(rules, left)
+        turn.left = self._in_play(turn.phase)  # what the turn left undone
+        turn.score = points = score(rules, turn.left)
         r.scores[turn.player] = points
         if rules.match == "long-game":
             if turn.shut_box or turn.uncovered_box:

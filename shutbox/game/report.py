@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shutbox.game.replay import UNCOVER, Game, Round, Turn
+from shutbox.game.replay import PHASE_WORDS, Game, Round, Turn
 from shutbox.game.rules import plus
-from shutbox.model import Rules
 
 
 def tiles_text(tiles: tuple[int, ...] | list[int]) -> str:
@@ -49,25 +48,19 @@ def and_list(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def money(value: float) -> str:
-    return f"{value:+.2f}"
+def money(value: float, minus: str = "-") -> str:
+    """A signed amount, ``+1.50`` or ``-0.75`` (``minus`` may be the typographic ``−``)."""
+    return f"{value:+.2f}".replace("-", minus)
 
 
 def turn_score_text(game: Game, turn: Turn) -> str:
     """``Ann scores 23`` with the running total in the cumulative formats."""
-    left = "left shut" if turn.phase == UNCOVER else "left open"
-    text = f"{turn.player} scores {turn.score} ({left}: {tiles_text(left_tiles(game.rules, turn))})"
+    left = PHASE_WORDS[turn.phase].left
+    text = f"{turn.player} scores {turn.score} ({left}: {tiles_text(turn.left)})"
     rules = game.rules
     if rules.cumulative:
         text += f"; total {game.totals[turn.player]} of {rules.limit}"
     return text
-
-
-def left_tiles(rules: Rules, turn: Turn) -> tuple[int, ...]:
-    """The tiles a turn left undone: open ones when shutting, shut ones when uncovering."""
-    if turn.phase == UNCOVER:
-        return tuple(t for t in rules.tile_numbers if t not in turn.open_tiles)
-    return turn.open_tiles
 
 
 def round_result_text(game: Game, r: Round) -> str:
