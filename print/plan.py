@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shutbox.errors import ShutboxError
+from shutbox.game.report import counted
 from shutbox.model import Rules
 from shutbox.print.pads import blank_pad
 from shutbox.print.paper import PAPERS, Grid, arrange
@@ -93,7 +94,7 @@ def plan_blank(rules: Rules, players: int | None, rounds: int | None, paper: str
                            f"paper; allowed: 1 to {most}")
     if not fits(n_players, rounds or 1, per_page):
         most = _largest(lambda k: fits(n_players, rounds or 1, k))
-        what = f"{rounds} rounds" if rounds is not None else "1 round"
+        what = counted(rounds if rounds is not None else 1, "round")
         raise ShutboxError(f"--per-page {per_page}: more pads than fit one {paper} page ({fmt} for {n_players} "
                            f"players, {what}); allowed: 1 to {most}")
     if rounds is None:

@@ -67,7 +67,12 @@ def add_settings(p: argparse.ArgumentParser, command: Command) -> None:
         extra: dict[str, Any] = {"nargs": "?", "const": "on"} if s.is_switch else {}
         (rules if s.rule else kit).add_argument(
             s.flag, dest=s.dest, default=None, metavar=_metavar(s),
-            help=f"{s.help} [{s.allowed()}; default {show_value(s.default)}]", **extra)
+            help=f"{s.help} [{s.allowed()}{_default_text(s)}]", **extra)
+
+
+def _default_text(s: Setting) -> str:
+    """``; default X``, unless the setting's help already says its defaults (``--limit``: 45 or 100)."""
+    return "" if "default" in s.help else f"; default {show_value(s.default)}"
 
 
 def _metavar(s: Setting) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from shutbox.commandspec import Command
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
+from shutbox.game.report import counted
 from shutbox.model import Kit, Rules
 from shutbox.print.paper import PAPERS
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     pages = 1 if args.pages is None else args.pages
     plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, per_page, pages)
     print(f"wrote {args.out}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
-          f"({plan.players} players, {plan.rounds} rounds) per {args.paper} page, {plan.pages} "
+          f"({counted(plan.players, 'player')}, {counted(plan.rounds, 'round')}) per {args.paper} page, {plan.pages} "
           f"page{'s' if plan.pages != 1 else ''}")
     return 0
 

@@ -48,6 +48,11 @@ def and_list(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
+def counted(n: int, word: str) -> str:
+    """``1 round``, ``2 rounds``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def money(value: float, minus: str = "-") -> str:
     """A signed amount, ``+1.50`` or ``-0.75`` (``minus`` may be the typographic ``−``)."""
     return f"{value:+.2f}".replace("-", minus)
