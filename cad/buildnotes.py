@@ -1,124 +1,293 @@
-"""Build notes (``docs/build.md`` and ``DIR/build.md``): print settings, bill of materials, assembly."""
+"""The build guide (``docs/build.md`` and ``DIR/build.md``): from nothing to a working box.
+
+Everything it counts or sizes comes from the kit model and the part catalogue: the tiles, the
+magnets and reed switches fitted into the parts (``PartSpec.fitted``), the board, the pin plan's
+74HC165 chips, the print settings each part carries. ``python -m shutbox.cad.buildnotes`` rewrites
+the repository's copy and its pictures (``docs/img/cad-*.png``) for the default kit.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from shutbox.cad.layout import COVER_THICKNESS, SCREW_DEPTH, Layout
-from shutbox.cad.parts import PartSpec
+from shutbox.cad.layout import Layout
+from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan
 from shutbox.model import Kit
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 FELT_SLACK = 0.5  # cut the felt this much smaller than its recess
+REED_BEND_MM = 2  # bend reed switch leads at least this far from the glass seal
+#: The .mpy format the bundle's files use (bytecode only: no native code) and the first MicroPython
+#: release that loads it. MicroPython's .mpy table: "v1.19 and up: 6"; the sub-version (6.3 from
+#: mpy-cross 1.29) is checked only for files with native code (py/persistentcode.c).
+MPY_VERSION = 6
+MPY_FIRST_RELEASE = "v1.19"
+UF2_PAGES = {"pico": "https://micropython.org/download/RPI_PICO/",
+             "pico2": "https://micropython.org/download/RPI_PICO2/"}
+BOOT_DRIVES = {"pico": "RPI-RP2", "pico2": "RP2350"}
 
 
-def bill_of_materials(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[tuple[str, str, str]]:
-    """(item, quantity, note) for everything to buy or print; quantities follow from the kit."""
-    n = kit.rules.tiles
-    rows = [(f"printed: {p.name}", str(p.quantity), f"{p.kind}, {p.size[0]:.1f} x {p.size[1]:.1f} x "
-             f"{p.size[2]:.1f} mm") for p in specs]
+def _merged(items: Iterable[Item]) -> list[Item]:
+    """Items with the same name and note added up, in first-seen order."""
+    totals: dict[tuple[str, str], int] = {}
+    for item in items:
+        totals[(item.name, item.note)] = totals.get((item.name, item.note), 0) + item.quantity
+    return [Item(name, qty, note) for (name, note), qty in totals.items()]
+
+
+def wire_metres(lay: Layout) -> float:
+    """Hook-up wire for every switch's signal run plus the shared ground, with 20% spare, in 0.1 m."""
+    n = lay.tiles
+    signal = sum(lay.wire_per_switch)
+    ground = (lay.lane_x(n) - lay.lane_x(1)) + n * lay.shaft_top + max(lay.wire_per_switch)
+    return math.ceil((signal + ground) * 1.2 / 100) / 10
+
+
+def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
+    """Everything to buy: the hardware fitted into the parts, then what the kit as a whole needs."""
+    items = [item for spec in specs for item in spec.fitted(kit, lay) for _ in range(spec.quantity)]
     fx, fy = lay.felt
-    rows.append(("felt (baize) sheet", "1", f"{fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm, "
-                 f"{kit.box.felt_mm:g} mm thick, self-adhesive or glued"))
+    items.append(Item("felt (baize) sheet", 1, f"{fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm, "
+                      f"{kit.box.felt_mm:g} mm thick, self-adhesive or glued; lines the dice tray"))
     if lay.sensors:
-        s = kit.sensors
-        signal = sum(lay.wire_per_switch)
-        ground = (lay.lane_x(n) - lay.lane_x(1)) + n * lay.shaft_top + max(lay.wire_per_switch)
-        metres = math.ceil((signal + ground) * 1.2 / 100) / 10
-        rows += [
-            ("disc magnet, axially magnetised (N35 or stronger)", str(n),
-             f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm, one per tile"),
-            ("reed switch, normally open, glass body", str(n),
-             f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter, one per tile"),
-            ("Raspberry Pi Pico (or a board of the same size)", "1",
-             f"{s.board_length_mm:g} x {s.board_width_mm:g} mm, runs the firmware"),
-            ("countersunk self-tapping screw 2.9 x 9.5 mm (DIN 7982 / ISO 7050)", "4",
-             f"at most {COVER_THICKNESS + SCREW_DEPTH:.1f} mm long, hold the electronics cover"),
-            ("hook-up wire, 26-30 AWG", f"{metres:g} m",
-             f"one signal wire per switch plus a shared ground, {n + 1} runs"),
-            ("micro-USB cable", "1", "to the computer running the scorekeeper"),
-        ]
-    if sum(p.kind == "box" for p in specs) > 1:
-        rows.append(("plastic glue or CA glue", "a little", "for the dovetail joints of the box pieces"))
-    return rows
+        from shutbox.firmware.host.plan import pin_map
+        from shutbox.firmware.host.topology import RESISTOR, topology
+
+        pins = pin_map(kit)
+        wiring = topology(pins)
+        n = kit.rules.tiles
+        items.append(Item(f"hook-up wire, 26-30 AWG ({wire_metres(lay):g} m)", 1,
+                          f"one signal wire per switch plus a shared {wiring.tiles.net} return, {n + 1} runs"))
+        if pins.chips:
+            items.append(Item("74HC165 shift register, DIP-16", pins.chips, "reads 8 tiles each, chained (wiring.md)"))
+            items.append(Item("100 nF ceramic capacitor", pins.chips,
+                              "decoupling: across VCC and GND of each 74HC165, next to the chip"))
+        pulled = n * (wiring.tiles.resistor_to is not None) + (wiring.button is not None
+                                                              and wiring.button.resistor_to is not None)
+        if pulled:
+            items.append(Item(f"resistor {RESISTOR}, 1/4 W", pulled, "pull resistors for inputs without an internal "
+                              f"pull (to {wiring.tiles.resistor_to or wiring.button and wiring.button.resistor_to})"))
+        if wiring.button is not None:
+            contact = "normally closed" if wiring.button.normally_closed else "normally open"
+            items.append(Item(f"momentary push button, {contact}", 1,
+                              f"ends a turn; on GP{pins.button}, wired as wiring.md says"))
+        items.append(Item("micro-USB data cable" if kit.firmware.board == "pico" else "USB cable for the board", 1,
+                          "to the computer running the scorekeeper"))
+    if sum(spec.kind == "box" for spec in specs) > 1:
+        items.append(Item("CA (super) glue or plastic glue", 1, "for the joints of the box pieces"))
+    return _merged(items)
 
 
-def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec]) -> str:
-    """The notes as Markdown."""
+def _image(prefix: str, name: str, alt: str) -> str:
+    return f"![{alt}]({prefix}{name})"
+
+
+def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], images: str = "preview/") -> str:
+    """The guide as Markdown; pictures are linked as ``{images}assembly.png`` etc."""
     n = kit.rules.tiles
     bed = "x".join(f"{v:g}" for v in kit.printer.bed_mm)
+    pieces = len(plan.pieces)
+    s = kit.sensors
     lines = [
         "# Building the Shut the Box kit",
         "",
         f"Generated by `shutbox cad` for {n} tiles, a {lay.length:g} x {lay.width:g} x {lay.height:g} mm box, "
-        f"{kit.dice.size_mm:g} mm dice, sensors `{kit.sensors.kind}` and the `{kit.printer.bed}` bed ({bed} mm). "
-        "Quantities below follow from those settings; rebuild with your own flags to get your kit's numbers.",
+        f"{kit.dice.size_mm:g} mm dice, sensors `{s.kind}` and the `{kit.printer.bed}` bed ({bed} mm). "
+        "Every quantity and size below follows from those settings; rebuild with your own flags "
+        "(`shutbox cad --out DIR ...`) to get your kit's guide.",
         "",
-        "## Print settings",
+        _image(images, "assembly.png", "The assembled kit: tiles in their lanes, two shut, dice in the tray"),
+        "",
+        "## 1. What to buy",
+        "",
+        "| item | quantity | notes |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {i.name} | {i.quantity} | {i.note} |" for i in shopping_list(kit, lay, specs)]
+    lines += [
+        "",
+        "Filament: PLA or PETG, 1.75 mm. The printed parts:",
+        "",
+        "| printed part | copies | size (mm) |",
+        "|---|---|---|",
+    ]
+    lines += [f"| printed: {p.name} | {p.quantity} | {p.size[0]:.1f} x {p.size[1]:.1f} x {p.size[2]:.1f} |"
+              for p in specs]
+    lines += [
+        "",
+        "## 2. Tools",
+        "",
+        f"- A 3D printer whose bed holds the largest part above (this guide: {bed} mm), 0.4 mm nozzle.",
+    ]
+    if lay.sensors:
+        lines += [
+            "- Soldering iron (fine tip, about 330 °C), solder with flux core, heat-shrink tubing or tape.",
+            "- Flat-nose pliers (to bend reed switch leads and to hold them as a heat sink), side cutters, "
+            "wire stripper.",
+            "- A small Phillips screwdriver for the cover screws.",
+            "- A multimeter (continuity) helps find a bad joint.",
+            "- A computer with this project installed (`make kit`, then `.venv/bin/shutbox`) and a USB port.",
+        ]
+    glued = [what for what, needed in (("the magnets", lay.sensors), ("the box joints", pieces > 1)) if needed]
+    lines += ["- Scissors for the felt" + (f"; CA glue for {' and '.join(glued)}." if glued else ".")]
+    lines += [
+        "",
+        "## 3. Print the parts",
         "",
         "Every part prints without support material: all overhangs are 45 degrees or steeper. "
-        "PLA or PETG, 0.4 mm nozzle.",
+        "Use the orientation given (the files are already laid that way). The dice print solid: sparse infill "
+        "leaves more plastic near the bed and a die that favours one face.",
         "",
         "| part | copies | layer | perimeters | infill | orientation |",
         "|---|---|---|---|---|---|",
     ]
     for p in specs:
         ps = p.print_settings
-        lines.append(f"| {p.name} | {p.quantity} | {ps.layer_height_mm:g} mm | {ps.perimeters} | "
-                     f"{ps.infill} | {ps.orientation} |")
-    pieces = len(plan.pieces)
+        lines.append(f"| {p.name} | {p.quantity} | {ps.layer_height_mm:g} mm | {ps.perimeters} | {ps.infill} | "
+                     f"{ps.orientation}{'; brim ' + ps.brim if ps.brim else ''} |")
     lines += [
         "",
         f"The box prints in {'one piece' if pieces == 1 else f'{pieces} pieces'} on this bed"
-        + ("." if pieces == 1 else ", joined by dovetail keys that slide into pockets in the neighbouring piece; "
+        + ("." if pieces == 1 else ", joined by dovetail keys that drop into pockets in the neighbouring piece; "
            "cuts run between lanes and across the tray, never through a lane."),
         "",
-        "## Bill of materials",
+        "## 4. Assemble",
         "",
-        "| item | quantity | notes |",
-        "|---|---|---|",
     ]
-    for item, qty, note in bill_of_materials(kit, lay, specs):
-        lines.append(f"| {item} | {qty} | {note} |")
-    lines += ["", "## Assembly", ""]
-    steps = []
-    if pieces > 1:
-        steps.append("Dry-fit the box pieces: lower each right (or back) piece onto the dovetail keys of its "
-                     "neighbour so the keys drop into their pockets. Glue the joints and clamp them flat on a table.")
+    lines += _assembly_steps(kit, lay, pieces, images)
     if lay.sensors:
-        steps += [
-            f"Press a magnet into the pocket under each tile (all {n} with the same pole down) and fix it with "
-            "a drop of glue.",
-            "Turn the box over. Push a reed switch up each vertical shaft under the lanes until it stops, "
-            "bend its top lead down along the glass, and lead both wires along the channel to the "
-            "electronics cavity.",
-            "Join one lead of every switch to a shared ground wire; take the other lead of switch k to the "
-            "GPIO given for tile k in `wiring.md` (`shutbox firmware build`, or `out/firmware/wiring.md` "
-            "from `make kit`).",
-            "Fit the Pico on the cover's pins with its USB socket towards the opening in the end wall, "
-            "put the cover into its seat and fix it with the four countersunk screws.",
-        ]
-    fx, fy = lay.felt
-    steps += [
-        f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray.",
-        "Slide each tile, number up, into its lane from the tray side (tile 1 on the left) until the detent "
-        "clicks; it clicks again at the far end of its travel. Open = pushed back, number in the lane showing; "
-        "shut = pulled forward, covering it.",
-        "Put the two dice in the tray and play.",
+        lines += _electronics(kit)
+    lines += [
+        "",
+        "## Play",
+        "",
+        "Put the dice in the tray. Open every tile (pushed back, the lane's number showing). "
+        + ("Plug the box into the computer and start the scorekeeper with `shutbox play` (the same settings "
+           "as above): it follows the tiles as you shut them" + (" and the button ends your turn." if
+                                                                 kit.firmware.button_pin is not None else ".")
+           if lay.sensors else "Roll, shut tiles that add up to the throw, and play by the rules in RULES.md."),
     ]
-    lines += [f"{i}. {text}" for i, text in enumerate(steps, 1)]
     return "\n".join(lines) + "\n"
 
 
-def write_repo_notes(path: str = "docs/build.md") -> None:
-    """Regenerate the repository's ``docs/build.md`` for the default kit."""
+def _assembly_steps(kit: Kit, lay: Layout, pieces: int, images: str) -> list[str]:
+    n = kit.rules.tiles
+    s = kit.sensors
+    fx, fy = lay.felt
+    steps = []
+    if pieces > 1:
+        steps.append("Dry-fit the box pieces: lower each right (or back) piece onto the dovetail keys of its "
+                     "neighbour so the keys drop into their pockets. Glue the joints and clamp them flat on a "
+                     f"table.\n\n   {_image(images, 'exploded.png', 'The box pieces and their dovetail keys')}")
+    if lay.sensors:
+        steps += [
+            f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet into the pocket under each tile, "
+            f"all {n} with the same pole down (stack them on one another to check: they must all attract the "
+            "stack the same way), with a drop of CA glue.",
+            "Bend the reed switches' leads before they go in. **Reed glass cracks easily**: never bend a lead "
+            "at the glass. Grip the lead with flat-nose pliers right next to the glass, at least "
+            f"{REED_BEND_MM} mm from the seal, and bend the lead around the far side of the jaws, so the pliers "
+            "and not the glass take the force. Do the same when soldering: hold the lead with the pliers "
+            "between the glass and the joint as a heat sink, and solder quickly.",
+            "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
+            f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until it stops; bend the top lead "
+            "down along the glass (as above) and lead both wires along the channel to the electronics bay."
+            f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}",
+        ]
+    steps += [
+        f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray.",
+        "Slide each tile, number up, into its lane from the tray side (tile 1 on the left) until the detent "
+        "clicks; it clicks again at the far end of its travel. Open = pushed back, the lane's number showing; "
+        "shut = pulled forward, covering it."
+        f"\n\n   {_image(images, 'tiles.png', 'Tile 1 shut (its number on top), tile 2 open (the lane number shows)')}",
+    ]
+    return [f"{i}. {text}" for i, text in enumerate(steps, 1)]
+
+
+def _electronics(kit: Kit) -> list[str]:
+    from shutbox.firmware.host.plan import BOARDS, pin_map
+
+    pins = pin_map(kit)
+    board = BOARDS[kit.firmware.board]
+    n = kit.rules.tiles
+    drive = BOOT_DRIVES[board.name]
+    lines = [
+        "",
+        "## 5. Wire and solder",
+        "",
+        "Build the firmware bundle with the same settings as the kit: `shutbox firmware build --out fw` "
+        "(add your flags or `--config shutbox.toml`). Its `fw/wiring.md` and `fw/wiring.png` say which GPIO "
+        "and header pin each tile's switch goes to, and where its other leg goes.",
+        "",
+    ]
+    if pins.chips:
+        lines.append(f"- The switches go to {pins.chips} 74HC165 chip(s) with pull resistors as wiring.md shows, "
+                     "and a 100 nF capacitor across each chip's VCC and GND; mount them on a scrap of stripboard "
+                     "in the bay.")
+    lines += [
+        f"- Solder a wire to each of the {n} reed switches' lower lead (pliers as a heat sink), insulate the "
+        "joint, and run it along the channel; join the other leads to the shared return wire.",
+        f"- Solder the wires to the {board.title}'s header pins as wiring.md says; check each with a multimeter.",
+    ]
+    if pins.button is not None:
+        lines.append(f"- Wire the push button to GP{pins.button} (header pin {board.header_pin(pins.button)}) "
+                     "and its other side as wiring.md says.")
+    lines += [
+        "- Fit the board on the cover's pins with its USB socket towards the opening in the end wall, put the "
+        "cover into its seat and fix it with its screws (do not overtighten).",
+        "",
+        "## 6. Put MicroPython on the board",
+        "",
+        f"1. Download the MicroPython UF2 for the {board.title} from {UF2_PAGES[board.name]} — a stable "
+        f"release, {MPY_FIRST_RELEASE} or newer. The bundle's modules are compiled to .mpy version "
+        f"{MPY_VERSION} bytecode (`mpy-cross --version` in `fw/bundle.json`); every MicroPython from "
+        f"{MPY_FIRST_RELEASE} on loads that (the .mpy sub-version only matters for native code, which the "
+        "bundle has none of). Older firmware refuses them with `incompatible .mpy file`.",
+        f"2. Hold the board's BOOTSEL button while plugging it into the computer; it appears as a USB drive "
+        f"named `{drive}`.",
+        "3. Copy the UF2 file onto that drive. The board restarts into MicroPython (the drive disappears).",
+        "",
+        "## 7. Deploy the firmware",
+        "",
+        "With the board plugged in, run `shutbox firmware deploy` with the kit's settings (or "
+        "`--bundle fw`). It finds the board (`--port auto`), stops what runs on it, copies the bundle with "
+        "mpremote and restarts it.",
+        "",
+        "## 8. Test each tile",
+        "",
+        "Run `shutbox monitor`. It prints the board's hello line and one line per change, listing the shut "
+        "tiles. Shut and open each tile in turn: exactly that tile's number must appear and disappear"
+        + (", and pressing the button must show `button pressed`." if pins.button is not None else ".")
+        + " A tile that never shows is a wiring or magnet problem: check its joint with a multimeter, and "
+        "that its magnet sits over the switch when shut; one that shows for the wrong number has its wire "
+        "on the wrong pin. Stop with Ctrl-C.",
+    ]
+    return lines
+
+
+def write_repo_notes(docs: Path | None = None) -> None:
+    """Regenerate the repository's ``docs/build.md`` and ``docs/img/cad-*.png`` for the default kit."""
+    import shutil
+    import tempfile
     from pathlib import Path
 
-    from shutbox.cad.export import plan
+    from shutbox.cad.export import build_cad, plan
 
+    docs = docs or Path(__file__).resolve().parent.parent / "docs"
     kit = Kit()
+    with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:
+        manifest = build_cad(kit, Path(tmp), ("stl",), progress=False)
+        for rel in manifest["previews"]:
+            name = Path(rel).name
+            if not name.startswith(("box", "tile-", "die", "electronics")):
+                shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
-    Path(path).write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
+    (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")
 
 
 if __name__ == "__main__":

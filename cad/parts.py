@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from shutbox.cad.layout import COVER_HEIGHT, COVER_THICKNESS, SCREW_DEPTH, Layout
+from shutbox.cad.layout import COVER_HEIGHT, COVER_SCREW, SCREW_NAME, Layout
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -116,10 +116,14 @@ class BoxPieceSpec(PartSpec):
     def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
         if not lay.sensors:
             return []
+        from shutbox.firmware.host.plan import pin_map
+        from shutbox.firmware.host.topology import topology
+
         x0, x1 = self.inputs["span_x"]
         lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers)
+        contact = "normally closed" if topology(pin_map(kit)).tiles.normally_closed else "normally open"
         s = kit.sensors
-        return [Item("reed switch, normally open, glass body", lanes,
+        return [Item(f"reed switch, {contact}, glass body", lanes,
                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
 
 
@@ -205,8 +209,7 @@ class CoverSpec(PartSpec):
         board = {"pico": "Raspberry Pi Pico (RP2040)", "pico2": "Raspberry Pi Pico 2 (RP2350)"}[kit.firmware.board]
         return [
             Item(board, 1, f"{s.board_length_mm:g} x {s.board_width_mm:g} mm, on the cover's pins; runs the firmware"),
-            Item("countersunk self-tapping screw 2.9 x 9.5 mm (DIN 7982 / ISO 7050)", len(lay.screw_points()),
-                 f"at most {COVER_THICKNESS + SCREW_DEPTH:.1f} mm long; hold the electronics cover"),
+            Item(f"{SCREW_NAME}, {COVER_SCREW:g} mm", len(lay.screw_points()), "hold the electronics cover"),
         ]
 
 

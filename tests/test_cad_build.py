@@ -152,19 +152,42 @@ def test_previews_are_pictures(built, manifest):
     from PIL import Image
 
     out, _ = built
+    views = {"preview/assembly.png", "preview/underside.png", "preview/exploded.png", "preview/tiles.png"}
+    assert views <= set(manifest["previews"])
     for rel in manifest["previews"]:
         with Image.open(out / rel) as image:
             assert image.format == "PNG"
-            colours = image.convert("L").getextrema()
-            assert colours[1] - colours[0] > 50, rel
+            grey = np.asarray(image.convert("L"), dtype=float)
+            assert grey.max() - grey.min() > 120, rel
+            assert grey.std() > 12, rel  # a drawing, not a flat background
+            background = np.mean(grey == grey[0, 0])
+            assert 0.05 < background < 0.85, rel  # the parts fill a fair share of the frame
+
+
+def test_tile_close_up_shows_legible_numbers(built):
+    """The open tile's lane number and the shut tile's own number stand out from their surfaces: the strokes
+    (traced edges) are dark against the light tile and lane."""
+    from PIL import Image
+
+    with Image.open(built[0] / "preview" / "tiles.png") as image:
+        grey = np.asarray(image.convert("L"), dtype=float)
+    h, w = grey.shape
+    for x0, x1, y0, y1 in ((0.38, 0.55, 0.42, 0.62), (0.58, 0.72, 0.42, 0.58)):  # tile 1's top, lane 2's floor
+        patch = grey[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)]
+        surface = np.percentile(patch, 60)
+        strokes = np.percentile(patch, 3)
+        assert surface - strokes > 40, (x0, y0, surface, strokes)
 
 
 def test_build_notes_quantities_follow_the_model(built):
     notes = (built[0] / "build.md").read_text()
-    assert "| disc magnet, axially magnetised (N35 or stronger) | 9 |" in notes
-    assert "| reed switch, normally open, glass body | 9 |" in notes
-    assert "| Raspberry Pi Pico (or a board of the same size) | 1 |" in notes
+    assert "| disc magnet, axially magnetised, N35 or stronger | 9 | 6 x 3 mm; one in each tile |" in notes
+    assert "| reed switch, normally open, glass body | 9 | up to 14 mm long, 2.5 mm diameter" in notes
+    assert "| Raspberry Pi Pico (RP2040) | 1 |" in notes
     assert "| printed: die-19mm | 2 |" in notes
+    for view in ("assembly", "underside", "exploded", "tiles"):
+        assert f"(preview/{view}.png)" in notes
+        assert (built[0] / "preview" / f"{view}.png").is_file()
 
 
 def test_docs_build_md_is_the_default_kits_notes():
@@ -174,7 +197,10 @@ def test_docs_build_md_is_the_default_kits_notes():
     kit = build_kit({})
     lay, split, specs = plan(kit)
     repo_doc = Path(__file__).resolve().parent.parent / "docs" / "build.md"
-    assert repo_doc.read_text() == build_notes(kit, lay, split, specs), "run `python -m shutbox.cad.buildnotes`"
+    expected = build_notes(kit, lay, split, specs, images="img/cad-")
+    assert repo_doc.read_text() == expected, "run `python -m shutbox.cad.buildnotes`"
+    for name in re.findall(r"\]\((img/[^)]+)\)", expected):
+        assert (repo_doc.parent / name).is_file(), name
 
 
 def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_path):

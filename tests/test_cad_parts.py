@@ -206,3 +206,79 @@ def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
     dice = [c.obj.moved(c.loc).BoundingBox() for c in assy.children if c.name.startswith("die")]
     for bb, (x, y) in zip(dice, lay.die_places(), strict=True):
         assert ((bb.xmin + bb.xmax) / 2, (bb.ymin + bb.ymax) / 2, bb.zmin) == pytest.approx((x, y, lay.tray_floor))
+
+
+def test_finger_scoop_is_cut_to_its_depth():
+    from shutbox.cad.check import top_height
+    from shutbox.cad.layout import MAGNET_AT, SCOOP_DEPTH
+
+    lay = layout(build_kit({}))
+    mesh = tessellate(build_tile(lay, 5), 0.02, 10)
+    centre = top_height(mesh, 0.0, MAGNET_AT)
+    edge = top_height(mesh, -lay.tile_width / 2 + 0.5, MAGNET_AT)
+    assert edge == pytest.approx(lay.tile_thickness, abs=1e-6)
+    assert edge - centre == pytest.approx(SCOOP_DEPTH, abs=0.02)
+
+
+@pytest.mark.parametrize("size", [19.0, 12.5])
+def test_die_pips_balance_face_against_face(size):
+    """Each opposite pair of faces removes the same volume, so the solid's centre of mass is the cube's centre;
+    with equal pips (the old design) the 6 face is lighter and the centre moves towards it."""
+    import cadquery as cq
+
+    from shutbox.cad.dice import PIPS, pip_radius
+
+    for value in range(1, 7):
+        removed = len(PIPS[value]) * pip_radius(size, value) ** 3
+        opposite = len(PIPS[7 - value]) * pip_radius(size, 7 - value) ** 3
+        assert removed == pytest.approx(opposite)
+    centre = cq.Shape.centerOfMass(build_die(size))
+    assert np.linalg.norm([centre.x, centre.y, centre.z]) < 0.0005 * size
+
+
+def test_sliced_die_is_fair_with_the_guides_settings(tmp_path):
+    """Slice the die as the guide says (its PrintSettings, bed face) and weigh the G-code's extrusions."""
+    from tests.conftest import require_tool
+
+    require_tool("prusa-slicer")
+    from shutbox.cad.export import plan
+    from shutbox.cad.mesh import write_mesh
+    from shutbox.cad.parts import Builder, DieSpec
+    from shutbox.cad.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
+
+    kit = build_kit({})
+    lay, split, specs = plan(kit)
+    die = next(s for s in specs if isinstance(s, DieSpec))
+    printed = Builder(kit, lay, split).build(die)
+    stl = tmp_path / "die.stl"
+    write_mesh(tessellate(printed, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg), stl)
+    bed = (250.0, 210.0, 220.0)
+    size = kit.dice.size_mm
+    cube_centre = np.array([bed[0] / 2, bed[1] / 2, size / 2])  # slice_part centres the part on the bed
+    sliced = slice_part(stl, tmp_path / "die.gcode", die.print_settings.slicer_args(), bed)
+    assert sliced.support_lines == 0
+    centre, filament = extrusion_centre(sliced.gcode)
+    assert filament > 1000
+    assert np.linalg.norm(centre - cube_centre) <= 0.05
+    # The measurement sees what the issue saw: at sparse default infill the die's mass is off centre in z.
+    sparse = slice_part(stl, tmp_path / "sparse.gcode", DEFAULT_ARGS, bed)
+    uneven, _ = extrusion_centre(sparse.gcode)
+    assert abs(uneven[2] - cube_centre[2]) > 0.15
+
+
+def test_guide_counts_come_from_the_kit():
+    from shutbox.cad.buildnotes import build_notes
+    from shutbox.cad.export import plan
+
+    kit = build_kit({"rules.tiles": 12, "firmware.tile_input": "74hc165", "sensors.magnet_diameter_mm": 5})
+    lay, split, specs = plan(kit)
+    notes = build_notes(kit, lay, split, specs)
+    assert "| disc magnet, axially magnetised, N35 or stronger | 12 | 5 x 3 mm; one in each tile |" in notes
+    assert "| reed switch, normally open, glass body | 12 |" in notes
+    assert "| 74HC165 shift register, DIP-16 | 2 |" in notes
+    assert "| resistor 10 kΩ, 1/4 W | 12 |" in notes
+    assert "BOOTSEL" in notes and "shutbox firmware deploy" in notes and "shutbox monitor" in notes
+    assert "at least 2 mm from the seal" in notes
+    plain = build_kit({"sensors.kind": "none", "printer.bed": "xl"})
+    notes = build_notes(plain, *plan(plain))
+    assert "magnet" not in notes and "74HC165" not in notes and "MicroPython" not in notes
