@@ -129,7 +129,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
             "- Soldering iron (fine tip, about 330 °C), solder with flux core, heat-shrink tubing or tape.",
             "- Flat-nose pliers (to bend reed switch leads and to hold them as a heat sink), side cutters, "
             "wire stripper.",
-            "- A small Phillips screwdriver for the cover screws.",
+            "- The hex key or screwdriver that fits the cover screws (an M3 ISO 10642 screw takes a 2 mm hex key).",
             "- A multimeter (continuity) helps find a bad joint.",
             "- A computer with this project installed (`make kit`, then `.venv/bin/shutbox`) and a USB port.",
         ]
