@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from shutbox.game import events as ev
-from shutbox.game.replay import UNCOVER, Game
+from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game
 from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus
 
 VerdictKind = Literal["idle", "setup", "partial", "complete", "flag", "over"]
@@ -65,56 +65,72 @@ def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
         return Verdict("idle", "waiting for players")
     box = frozenset(box_shut)
     board_shut = expected_shut(game)
-    player = game.current_player
-    uncovering = game.phase == UNCOVER
     if game.current_turn is None:
-        if box != board_shut:
-            steps = []
-            if box - board_shut:
-                steps.append(f"open {_names(box - board_shut)}")
-            if board_shut - box:
-                steps.append(f"shut {_names(board_shut - box)}")
-            start = "the board as the last turn left it" if board_shut else "every tile open"
-            return Verdict("setup", f"{player}'s turn starts with {start}: {' and '.join(steps)} first",
-                           tuple(sorted(box ^ board_shut)))
-        return Verdict("idle", f"{player}: throw the dice")
+        return _between_turns(game, box, board_shut)
+    uncovering = game.phase == UNCOVER
     # Tiles moved the wrong way: a scored tile reopened, or (uncovering) a tile shut.
     wrong_way = (box - board_shut) if uncovering else (board_shut - box)
-    moved = (board_shut - box) if uncovering else (box - board_shut)
     if wrong_way:
-        if uncovering:
-            why = f"{_names(wrong_way)} shut: {player} uncovers tiles, open {_them(wrong_way)} again"
-        else:
-            why = f"{_names(wrong_way)} reopened: {'it was' if len(wrong_way) == 1 else 'they were'} " \
-                  f"shut earlier, shut {_them(wrong_way)} again"
-        return Verdict("flag", why, tuple(sorted(wrong_way)))
-    verb, undo = ("uncover", "shut") if uncovering else ("shut", "open")
+        return _wrong_way(game, wrong_way, uncovering)
+    moved = (board_shut - box) if uncovering else (box - board_shut)
     pending = game.pending
+    words = PHASE_WORDS[game.phase]
+    undo = "shut" if uncovering else "open"
     if pending is None or pending.total is None:
         if moved:
-            return Verdict("flag", f"{_names(moved)} {verb + ('ed' if uncovering else '')} with no throw: "
+            return Verdict("flag", f"{_names(moved)} {words.done} with no throw: "
                                    f"{undo} {_them(moved)} again and enter the throw first", tuple(sorted(moved)))
-        return Verdict("idle", f"{player}: throw the dice")
-    throw = pending.total
-    total = sum(moved)
-    put_back = f"{undo} {_names(moved)} again"
+        return Verdict("idle", f"{game.current_player}: throw the dice")
     if not moved:
-        return Verdict("idle", f"{player}: {verb} tiles adding up to {throw}")
+        return Verdict("idle", f"{game.current_player}: {words.verb} tiles adding up to {pending.total}")
+    return _with_throw(game, moved, pending.total, uncovering)
+
+
+def _between_turns(game: Game, box: frozenset[int], board_shut: frozenset[int]) -> Verdict:
+    """Before a turn's first throw: the box must show the board the turn starts from."""
+    player = game.current_player
+    if box == board_shut:
+        return Verdict("idle", f"{player}: throw the dice")
+    steps = []
+    if box - board_shut:
+        steps.append(f"open {_names(box - board_shut)}")
+    if board_shut - box:
+        steps.append(f"shut {_names(board_shut - box)}")
+    start = "the board as the last turn left it" if board_shut else "every tile open"
+    return Verdict("setup", f"{player}'s turn starts with {start}: {' and '.join(steps)} first",
+                   tuple(sorted(box ^ board_shut)))
+
+
+def _wrong_way(game: Game, wrong_way: frozenset[int], uncovering: bool) -> Verdict:
+    if uncovering:
+        why = f"{_names(wrong_way)} shut: {game.current_player} uncovers tiles, open {_them(wrong_way)} again"
+    else:
+        why = f"{_names(wrong_way)} reopened: {'it was' if len(wrong_way) == 1 else 'they were'} " \
+              f"shut earlier, shut {_them(wrong_way)} again"
+    return Verdict("flag", why, tuple(sorted(wrong_way)))
+
+
+def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool) -> Verdict:
+    """Tiles ``moved`` so far for the pending ``throw``: too much, a complete move, a part of one, or no way on."""
+    total = sum(moved)
+    tiles = tuple(sorted(moved))
+    put_back = f"{'shut' if uncovering else 'open'} {_names(moved)} again"
     if total > throw:
-        return Verdict("flag", f"{_sum(moved)}, the throw was {throw}: {put_back}", tuple(sorted(moved)))
-    words = ("uncover", "open") if uncovering else ("shut", "shut")
+        return Verdict("flag", f"{_sum(moved)}, the throw was {throw}: {put_back}", tiles)
+    state_word = "open" if uncovering else "shut"
+    verb = PHASE_WORDS[game.phase].verb
     if total == throw:
         try:
-            check_move(game.rules, game.in_play, throw, sorted(moved), *words)
+            check_move(game.rules, game.in_play, throw, tiles, verb, state_word)
         except IllegalMove as exc:
-            return Verdict("flag", f"{exc}: {put_back}", tuple(sorted(moved)))
-        event = ev.uncover(*sorted(moved)) if uncovering else ev.shut(*sorted(moved))
-        return Verdict("complete", f"{verb} {plus(moved)} = {throw}", tuple(sorted(moved)), event)
+            return Verdict("flag", f"{exc}: {put_back}", tiles)
+        event = ev.uncover(*tiles) if uncovering else ev.shut(*tiles)
+        return Verdict("complete", f"{verb} {plus(moved)} = {throw}", tiles, event)
     if not any(moved <= set(m) for m in legal_moves(game.rules, game.in_play, throw)):
         limit = game.rules.max_tiles_per_throw
         if limit is not None and len(moved) >= limit:
-            why = f"at most {limit} tiles may be {words[1]} with one throw"
+            why = f"at most {limit} tiles may be {state_word} with one throw"
         else:
             why = f"no {'shut' if uncovering else 'open'} tiles left add up to the {throw - total} missing"
-        return Verdict("flag", f"{_sum(moved)} cannot make {throw} ({why}): {put_back}", tuple(sorted(moved)))
-    return Verdict("partial", f"{_sum(moved)} of {throw}", tuple(sorted(moved)))
+        return Verdict("flag", f"{_sum(moved)} cannot make {throw} ({why}): {put_back}", tiles)
+    return Verdict("partial", f"{_sum(moved)} of {throw}", tiles)

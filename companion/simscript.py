@@ -30,6 +30,10 @@ class Action:
     numbers: tuple[int, ...] = ()  #: dice for ``throw``; tiles for ``shut``/``open`` (``open all``: every tile)
 
 
+class _Bad(Exception):
+    """One script line's problem (parse_script adds where and which line)."""
+
+
 def parse_script(text: str, rules: Rules, where: str) -> list[Action]:
     """The actions of a script; ShutboxError naming ``where:line`` for the first bad line."""
     actions: list[Action] = []
@@ -39,50 +43,60 @@ def parse_script(text: str, rules: Rules, where: str) -> list[Action]:
         if not words:
             continue
         kind, args = words[0].lower(), words[1:]
-
-        def bad(problem: str, line: int = number) -> ShutboxError:
-            return ShutboxError(f"{where}:{line}: {problem}")
-
-        if kind == "players":
-            if players_line:
-                raise bad(f"'players' again (the players were set on line {players_line})")
-            if not args:
-                raise bad("'players' needs at least one name, e.g. 'players Ann Bob'")
-            players_line = number
-            actions.append(Action(number, kind, names=tuple(args)))
-        elif kind == "throw":
-            if not players_line:
-                raise bad("'throw' before 'players': name the players first")
-            if len(args) not in (1, 2):
-                raise bad(f"'throw' takes one or two dice, e.g. 'throw 3 5' or 'throw 4', not {len(args)}")
-            actions.append(Action(number, kind, numbers=tuple(_number(a, 1, 6, "a die shows", bad) for a in args)))
-        elif kind in ("shut", "open"):
-            if kind == "open" and [a.lower() for a in args] == ["all"]:
-                actions.append(Action(number, kind, numbers=rules.tile_numbers))
-                continue
-            if not args:
-                example = "'open 3 5' or 'open all'" if kind == "open" else "'shut 3 5'"
-                raise bad(f"'{kind}' needs tile numbers, e.g. {example}")
-            tiles = tuple(_number(a, 1, rules.tiles, "tiles are", bad) for a in args)
-            if len(set(tiles)) != len(tiles):
-                raise bad(f"'{kind}' lists a tile twice")
-            actions.append(Action(number, kind, numbers=tiles))
-        elif kind == "end":
-            if args:
-                raise bad(f"'end' takes nothing, not {' '.join(args)!r}")
-            if not players_line:
-                raise bad("'end' before 'players': name the players first")
-            actions.append(Action(number, kind))
-        else:
-            raise bad(f"unknown action {words[0]!r}; allowed: {', '.join(ACTIONS)} (and # comments)")
+        parse = _PARSERS.get(kind)
+        try:
+            if parse is None:
+                raise _Bad(f"unknown action {words[0]!r}; allowed: {', '.join(ACTIONS)} (and # comments)")
+            if kind == "players" and players_line:
+                raise _Bad(f"'players' again (the players were set on line {players_line})")
+            if kind in ("throw", "end") and not players_line:
+                raise _Bad(f"'{kind}' before 'players': name the players first")
+            action = parse(number, kind, args, rules)
+        except _Bad as exc:
+            raise ShutboxError(f"{where}:{number}: {exc}") from None
+        players_line = players_line or (number if kind == "players" else 0)
+        actions.append(action)
     if not players_line:
         raise ShutboxError(f"{where}: no 'players' line; the script must name the players, e.g. 'players Ann Bob'")
     return actions
 
 
-def _number(text: str, low: int, high: int, what: str, bad) -> int:  # noqa: ANN001 - the local error factory
+def _players(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+    if not args:
+        raise _Bad("'players' needs at least one name, e.g. 'players Ann Bob'")
+    return Action(number, kind, names=tuple(args))
+
+
+def _throw(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+    if len(args) not in (1, 2):
+        raise _Bad(f"'throw' takes one or two dice, e.g. 'throw 3 5' or 'throw 4', not {len(args)}")
+    return Action(number, kind, numbers=tuple(_number(a, 1, 6, "a die shows") for a in args))
+
+
+def _tiles(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+    if kind == "open" and [a.lower() for a in args] == ["all"]:
+        return Action(number, kind, numbers=rules.tile_numbers)
+    if not args:
+        example = "'open 3 5' or 'open all'" if kind == "open" else "'shut 3 5'"
+        raise _Bad(f"'{kind}' needs tile numbers, e.g. {example}")
+    tiles = tuple(_number(a, 1, rules.tiles, "tiles are") for a in args)
+    if len(set(tiles)) != len(tiles):
+        raise _Bad(f"'{kind}' lists a tile twice")
+    return Action(number, kind, numbers=tiles)
+
+
+def _end(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+    if args:
+        raise _Bad(f"'end' takes nothing, not {' '.join(args)!r}")
+    return Action(number, kind)
+
+
+_PARSERS = {"players": _players, "throw": _throw, "shut": _tiles, "open": _tiles, "end": _end}
+
+
+def _number(text: str, low: int, high: int, what: str) -> int:
     if not text.isdigit() or not low <= int(text) <= high:
-        raise bad(f"{text!r}: {what} {low} to {high}")
+        raise _Bad(f"{text!r}: {what} {low} to {high}")
     return int(text)
 
 

@@ -7,13 +7,17 @@ import queue
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shutbox.commands import add_port_argument
 from shutbox.commandspec import Command
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
+
+if TYPE_CHECKING:
+    from shutbox.companion.session import LiveSession, View
+    from shutbox.companion.store import GameStore
 
 #: How long a new game waits for the box's first snapshot before starting without it.
 BOX_WAIT_S = 3.0
@@ -41,38 +45,18 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore, default_db_path
     from shutbox.companion.terminal import TextView, read_input
-    from shutbox.game.replay import Game
-    from shutbox.game.rules import IllegalMove
 
     db = args.db or default_db_path()
     view = TextView()
     events: queue.Queue[Any] = queue.Queue()
     session: LiveSession | None = None
     store: GameStore | None = None
+    names: list[str] | None = None
     if args.resume:
-        for flag, value in [("--players", args.players), *given_rule_flags(args)]:
-            if value is not None:
-                raise ShutboxError(f"{flag} {value}: not allowed with --resume (the saved game keeps its players "
-                                   "and rules)")
-        if not Path(db).exists():
-            raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
-        store = GameStore(db)
-        row = store.latest_unfinished()
-        if row is None:
-            store.close()
-            raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-        session = LiveSession.resume(store, view, row.id, hint=args.hint)
-        rules, names = session.rules, None
+        store, session = _resume(args, Path(db), view)
+        rules = session.rules
     else:
-        if args.players is None:
-            raise ShutboxError("--players is required to start a game, e.g. --players \"Ann,Bob\" "
-                               "(or --resume to continue the latest unfinished one)")
-        names = parse_players(args.players)
-        try:
-            Game(kit.rules).apply({"v": 1, "type": "players", "names": names})
-        except IllegalMove as exc:
-            raise ShutboxError(f"--players {args.players!r}: {exc}") from None
-        rules = kit.rules
+        names, rules = _new_game_players(args, kit), kit.rules
     link = BoxLink(args.port, rules.tiles, events.put)
     try:
         link.start()  # a port that cannot be opened stops here, before anything is written
@@ -87,12 +71,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         if names is not None:
             session.start(names)
         read_input(sys.stdin, events.put)  # typed lines wait in the pipe until the box has been heard
-        while not session.done:
-            try:
-                item = events.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            session.handle(item)
+        _play(session, events)
     except KeyboardInterrupt:
         if session is not None and session.game_id is not None:
             print(f"\ngame {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
@@ -105,6 +84,52 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
+
+
+def _resume(args: argparse.Namespace, db: Path, view: View) -> tuple[GameStore, LiveSession]:
+    """The store and the session of the latest unfinished game (``--resume``)."""
+    from shutbox.companion.session import LiveSession
+    from shutbox.companion.store import GameStore
+
+    for flag, value in [("--players", args.players), *given_rule_flags(args)]:
+        if value is not None:
+            raise ShutboxError(f"{flag} {value}: not allowed with --resume (the saved game keeps its players "
+                               "and rules)")
+    if not db.exists():
+        raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
+    store = GameStore(db)
+    row = store.latest_unfinished()
+    if row is None:
+        store.close()
+        raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
+    return store, LiveSession.resume(store, view, row.id, hint=args.hint)
+
+
+def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
+    """The players of a new game, checked against the rules before anything is opened."""
+    from shutbox.game import events as ev
+    from shutbox.game.replay import Game
+    from shutbox.game.rules import IllegalMove
+
+    if args.players is None:
+        raise ShutboxError("--players is required to start a game, e.g. --players \"Ann,Bob\" "
+                           "(or --resume to continue the latest unfinished one)")
+    names = parse_players(args.players)
+    try:
+        Game(kit.rules).apply(ev.players(names))
+    except IllegalMove as exc:
+        raise ShutboxError(f"--players {args.players!r}: {exc}") from None
+    return names
+
+
+def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
+    """Hand every link event and typed line to the session until the game is done or left."""
+    while not session.done:
+        try:
+            item = events.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        session.handle(item)
 
 
 def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[Any]:
