@@ -57,7 +57,7 @@ def cost(bed: str, tiles: int | None, sensors: str | None, work: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="What the kit costs to print: grams and hours per part (PrusaSlicer).")
     parser.add_argument("--bed", action="append", help="bed preset or WxHxZ (repeatable; default: mk4 and bambu)")
     parser.add_argument("--tiles", type=int, default=None)
     parser.add_argument("--sensors", default=None)

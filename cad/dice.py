@@ -54,7 +54,8 @@ def pip_radius(size: float, value: int) -> float:
 
 def build_die(size: float) -> cq.Shape:
     """One die of edge ``size`` centred on the origin."""
-    body = cq.Workplane().box(size, size, size).edges().fillet(size * DIE_FILLET_RATIO).val()
+    cube = cq.Solid.makeBox(size, size, size, cq.Vector(-size / 2, -size / 2, -size / 2))
+    body = cube.fillet(size * DIE_FILLET_RATIO, cube.Edges())
     q = pip_spacing(size)
     tools = []
     for value, normal in FACES.items():

@@ -23,7 +23,7 @@ PIXEL = 0.05  # mm
 def glyph_polygons(label: str, size: float, x: float, y: float) -> list[np.ndarray]:
     """Outlines of ``label`` at font size ``size``, its glyph box centred on (x, y)."""
     path = TextPath((0, 0), label, size=size, prop=FontProperties(fname=str(font_path())))
-    polys = [np.asarray(p) for p in path.to_polygons() if len(p) >= 3]
+    polys = [poly for poly in (np.asarray(p) for p in path.to_polygons()) if len(poly) >= 3]
     pts = np.vstack(polys)
     centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
     return [p - centre + np.array([x, y]) for p in polys]
@@ -58,7 +58,7 @@ def _crossings(seg: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
 
 def raster_section(mesh: trimesh.Trimesh, z: float, window: tuple[float, float, float, float]) -> np.ndarray:
     """Where the mesh's section at height ``z`` is empty (no material) over the window (even-odd rule)."""
-    segments = trimesh.intersections.mesh_plane(mesh, [0, 0, 1], [0, 0, z])[:, :, :2]
+    segments = np.asarray(trimesh.intersections.mesh_plane(mesh, [0, 0, 1], [0, 0, z]))[:, :, :2]
     x0, x1, y0, y1 = window
     lo = segments.min(axis=1)
     hi = segments.max(axis=1)

@@ -166,7 +166,8 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
     w, h, _ = image.GetDimensions()
     pixels = ns.vtk_to_numpy(image.GetPointData().GetScalars()).reshape(h, w, -1)[::-1, :, :3]
     window.Finalize()
-    Image.fromarray(np.ascontiguousarray(pixels)).resize((width, height), Image.LANCZOS).save(path, optimize=True)
+    picture = Image.fromarray(np.ascontiguousarray(pixels)).resize((width, height), Image.Resampling.LANCZOS)
+    picture.save(path, optimize=True)
 
 
 # --- the kit's views ------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ def scoop_tool(lay: Layout) -> cq.Shape:
 def build_tile(lay: Layout, number: int) -> cq.Shape:
     """Tile ``number`` in its print orientation (tile frame)."""
     tl, tp = lay.tile_length, lay.tile_thickness
-    body = cq.Workplane("XZ").polyline(tile_profile(lay)).close().extrude(-tl).val()
+    body = cq.Workplane("XZ").polyline(tile_profile(lay)).close().extrude(-tl).findSolid()
     body = body.fuse(prism_xy(bump_outline(lay, tl - BUMP_FROM_BACK), 0.0, tp)).clean()
     x_slit = lay.tile_width / 2 - ARM_THICKNESS
     tools = [
