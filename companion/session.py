@@ -30,7 +30,7 @@ from shutbox.firmware.host.protocol import PRESSES_MODULO, Bye, Hello, Snapshot
 from shutbox.game import events as ev
 from shutbox.game.gamefile import rules_from_settings, settings_of
 from shutbox.game.policy import hint_objective
-from shutbox.game.replay import UNCOVER, Game
+from shutbox.game.replay import UNCOVER, Game, Turn
 from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import Rules
@@ -127,17 +127,7 @@ class LiveSession:
     def handle(self, item: LinkEvent | Typed | InputClosed) -> None:
         """Take one link event or typed line."""
         if isinstance(item, Received):
-            message = item.message
-            if isinstance(message, Snapshot):
-                self.on_box(message.shut_tiles)
-                self.latency = time.perf_counter() - item.arrived
-                self._button(message.presses)
-            elif isinstance(message, Hello):
-                self.firmware = f"firmware {message.firmware}, {message.board}"
-            elif isinstance(message, Bye):
-                self.connected = False
-                self.view.note("link", "the box left for its REPL; restart it to go on")
-                self.view.show(self)
+            self._received(item)
         elif isinstance(item, Typed):
             self.typed(item.text)
         elif isinstance(item, Connected):
@@ -155,6 +145,20 @@ class LiveSession:
             raise item.error
         elif isinstance(item, InputClosed):
             self.stop()
+
+    def _received(self, item: Received) -> None:
+        """A message from the box."""
+        message = item.message
+        if isinstance(message, Snapshot):
+            self.on_box(message.shut_tiles)
+            self.latency = time.perf_counter() - item.arrived
+            self._button(message.presses)
+        elif isinstance(message, Hello):
+            self.firmware = f"firmware {message.firmware}, {message.board}"
+        elif isinstance(message, Bye):
+            self.connected = False
+            self.view.note("link", "the box left for its REPL; restart it to go on")
+            self.view.show(self)
 
     def stop(self) -> None:
         self.done = True
@@ -269,27 +273,30 @@ class LiveSession:
         was_open = {n for n, ended in turns_before if not ended}
         known = {n for n, _ in turns_before}
         for turn in game.turns:
-            if turn.number in known and turn.number not in was_open:
-                continue
-            last = turn.throws[-1] if turn.throws else None
-            if last is not None and last.extra and not turn.ended:
-                self.view.note("turn", f"a double with no move: {turn.player} throws again")
-            if not turn.ended:
-                continue
-            if turn.shut_box:
-                self.view.note("win", f"{turn.player} SHUT THE BOX — an instant win!")
-            elif turn.uncovered_box:
-                self.view.note("win", f"{turn.player} uncovered every tile — an instant win!")
-            else:
-                why = f"no move for {last.total}" if last is not None and last.total is not None else "no move"
-                self.view.note("turn", f"{why}: {turn_score_text(game, turn)}")
-            if turn.player in game.eliminated:
-                self.view.note("turn", f"{turn.player} reached {game.rules.limit} and drops out")
+            if turn.number not in known or turn.number in was_open:
+                self._announce_turn(game, turn)
         for r in game.rounds[rounds_done:]:  # a round's winners matter for the stakes
             if r.finished and game.rules.stake and game.rules.match != "long-game":
                 self.view.note("round", round_result_text(game, r))
         if game.finished:
             self.view.note("win", game_result_text(game))
+
+    def _announce_turn(self, game: Game, turn: Turn) -> None:
+        """What a turn that was open (or is new) did: a double thrown again, or how it ended."""
+        last = turn.throws[-1] if turn.throws else None
+        if not turn.ended:
+            if last is not None and last.extra:
+                self.view.note("turn", f"a double with no move: {turn.player} throws again")
+            return
+        if turn.shut_box:
+            self.view.note("win", f"{turn.player} SHUT THE BOX — an instant win!")
+        elif turn.uncovered_box:
+            self.view.note("win", f"{turn.player} uncovered every tile — an instant win!")
+        else:
+            why = f"no move for {last.total}" if last is not None and last.total is not None else "no move"
+            self.view.note("turn", f"{why}: {turn_score_text(game, turn)}")
+        if turn.player in game.eliminated:
+            self.view.note("turn", f"{turn.player} reached {game.rules.limit} and drops out")
 
     # -- the referee -----------------------------------------------------------------------------
 

@@ -61,21 +61,26 @@ def _at_least_one(flag: str, value: int) -> None:
         raise ShutboxError(f"{flag} {value}: allowed: a whole number >= 1")
 
 
-def plan_blank(rules: Rules, players: int | None, rounds: int | None, paper: str, per_page: int,
-               pages: int) -> PadPlan:
-    """Validate a blank-pad request and lay it out; raise :class:`ShutboxError` naming the bad value."""
+def _check_counts(rules: Rules, players: int, rounds: int | None, paper: str, per_page: int, pages: int) -> None:
+    """The request's numbers and paper, before anything is laid out."""
     if paper not in PAPERS:
         raise ShutboxError(f"--paper {paper}: unknown paper; allowed: {', '.join(PAPERS)}")
-    n_players = default_players(rules) if players is None else players
-    _at_least_one("--players", n_players)
+    _at_least_one("--players", players)
     if rounds is not None:
         _at_least_one("--rounds", rounds)
     _at_least_one("--per-page", per_page)
     _at_least_one("--pages", pages)
     if pages > MAX_PAGES:
         raise ShutboxError(f"--pages {pages}: allowed: 1 to {MAX_PAGES}")
-    if rules.match == "long-game" and n_players != 2:
-        raise ShutboxError(f"--players {n_players}: long-game is for two players; allowed: 2")
+    if rules.match == "long-game" and players != 2:
+        raise ShutboxError(f"--players {players}: long-game is for two players; allowed: 2")
+
+
+def plan_blank(rules: Rules, players: int | None, rounds: int | None, paper: str, per_page: int,
+               pages: int) -> PadPlan:
+    """Validate a blank-pad request and lay it out; raise :class:`ShutboxError` naming the bad value."""
+    n_players = default_players(rules) if players is None else players
+    _check_counts(rules, n_players, rounds, paper, per_page, pages)
     fmt = f"a {rules.match} pad"
 
     def fits(p: int, r: int, k: int) -> bool:

@@ -205,6 +205,35 @@ def test_unplug_and_replug_in_the_middle_of_a_turn(box, tmp_path):
 DROP_OUT_30 = Rules(match="drop-out", limit=30)
 
 
+def kill_plan(rng: random.Random, kills: int, i: int, n_steps: int) -> tuple[float | None, int]:
+    """When this life dies: after a random time (while starting or replaying) and/or at a step (-1: never)."""
+    plan = rng.choice(["step", "step", "step", "time"]) if kills < 8 else "none"
+    if plan == "time":  # a fast machine may replay and play on before the timer: then kill at the next step
+        return rng.uniform(0.05, 0.5), min(i + 1, n_steps - 1)
+    if plan == "step":
+        return None, min(i + rng.randint(0, 6), n_steps - 1)
+    return None, -1
+
+
+def start_then_kill(step: Step, player: Player, box: SimBox, after_s: float) -> None:
+    """Begin ``step`` (type it or move its tiles), then SIGKILL the player ``after_s`` later."""
+    if step.kind == "type":
+        player.type(step.text)
+    else:
+        for tile in step.tiles:
+            box.set_tile(tile, step.shut)
+    time.sleep(after_s)
+    player.kill()
+    raise Died()
+
+
+def saved_game(db: Path) -> tuple[list[dict], bool]:
+    """The events in effect in the database's game 1, and whether it is over."""
+    with GameStore(db) as store:
+        saved = Game.from_events(DROP_OUT_30, store.events(1)).effective_events() if store.games() else []
+        return saved, bool(saved) and store.latest_unfinished() is None
+
+
 def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
     """Each life of ``shutbox play`` is killed with SIGKILL: while starting or replaying, or a few
     milliseconds after a throw was typed or a tile moved (before or after the event is saved). The
@@ -220,45 +249,31 @@ def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
     i = 0
     while True:
         player = Player("--port", box.port, "--db", str(db), *args)
-        plan = rng.choice(["step", "step", "step", "time"]) if kills < 8 else "none"
-        killer = threading.Timer(rng.uniform(0.05, 0.5), player.kill) if plan == "time" else None
-        kill_at = min(i + rng.randint(0, 6), len(steps) - 1) if plan == "step" else -1
-        if plan == "time":  # a fast machine may replay and play on before the timer: then kill at the next step
-            kill_at = min(i + 1, len(steps) - 1)
-        if killer:
-            killer.start()
+        delay, kill_at = kill_plan(rng, kills, i, len(steps))
+        killer = threading.Timer(delay if delay is not None else 3600.0, player.kill)  # cancelled before it fires
+        killer.daemon = True
+        killer.start()
         try:
             if args != first:
                 player.expect(r"^- resuming game 1: Ann, Bob, Cy — drop-out, \d+ events replayed")
             while i < len(steps):
                 if i == kill_at:
-                    step = steps[i]
-                    if step.kind == "type":
-                        player.type(step.text)
-                    else:
-                        for tile in step.tiles:
-                            box.set_tile(tile, step.shut)
-                    time.sleep(rng.uniform(0.0, 0.04))
-                    player.kill()
-                    raise Died()
+                    start_then_kill(steps[i], player, box, rng.uniform(0.0, 0.04))
                 run_step(steps[i], player, box)
                 i += 1
             player.expect(r"^# game over: Bob wins")
-            if killer:
-                killer.cancel()
+            killer.cancel()
             code, err = player.finish()
             if code == 0:
                 break
         except Died:
             pass
-        if killer:
+        finally:
             killer.cancel()
         player.kill()
         player.proc.wait()
         kills += 1
-        with GameStore(db) as store:
-            saved = Game.from_events(DROP_OUT_30, store.events(1)).effective_events() if store.games() else []
-            over = bool(saved) and store.latest_unfinished() is None
+        saved, over = saved_game(db)
         # Everything confirmed is saved; at most the step in progress got further.
         committed = max(0, len(saved) - 1)  # events after the players event
         assert needed[i] <= committed <= needed[min(i + 1, len(steps))]

@@ -122,17 +122,7 @@ def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset
         for total, w in outcomes:
             moves = legal_moves(rules, open_tiles, total)
             values = [reference(setup, objective, strategy, open_tiles - set(m)) for m in moves]
-            if not moves:
-                v = (Fraction(0), Fraction(score(rules, open_tiles)))
-            elif strategy == "optimal":
-                v = max(values, key=key)
-            elif strategy == "greedy-largest":
-                v = values[[move_preference(m) for m in moves].index(min(move_preference(m) for m in moves))]
-            elif strategy == "fewest-tiles":
-                ranks = [(len(m), move_preference(m)) for m in moves]
-                v = values[ranks.index(min(ranks))]
-            else:
-                v = (sum(x[0] for x in values) / len(values), sum(x[1] for x in values) / len(values))
+            v = _chosen(strategy, moves, values, key) if moves else (Fraction(0), Fraction(score(rules, open_tiles)))
             p += w * v[0]
             e += w * v[1]
         options.append((count, (p, e)))
@@ -142,6 +132,18 @@ def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset
         return (sum((v[0] for _, v in options), Fraction(0)) / len(options),
                 sum((v[1] for _, v in options), Fraction(0)) / len(options))
     return dict(options).get(1, options[0][1])  # the simple strategies throw one die when allowed
+
+
+def _chosen(strategy: str, moves, values, key):  # noqa: ANN001 - test helper
+    """The value of the move the strategy picks (the mean for ``random``)."""
+    if strategy == "optimal":
+        return max(values, key=key)
+    if strategy == "greedy-largest":
+        return values[[move_preference(m) for m in moves].index(min(move_preference(m) for m in moves))]
+    if strategy == "fewest-tiles":
+        ranks = [(len(m), move_preference(m)) for m in moves]
+        return values[ranks.index(min(ranks))]
+    return (sum(x[0] for x in values) / len(values), sum(x[1] for x in values) / len(values))
 
 
 small_setups = st.tuples(

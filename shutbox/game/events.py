@@ -97,6 +97,18 @@ def _int_list(value: Any, field: str) -> list[int]:
 
 def normalise(event: Any) -> dict[str, Any]:
     """Check an event's shape (not its legality) and return a clean copy; raise IllegalMove."""
+    kind = _check_envelope(event)
+    clean: dict[str, Any] = {"v": EVENT_VERSION, "type": kind, **_FIELD_CHECKS.get(kind, _no_fields)(event)}
+    if "at" in event:
+        at = event["at"]
+        if not isinstance(at, (str, int, float)) or isinstance(at, bool):
+            raise IllegalMove(f"'at' must be a number or a string, not {at!r}")
+        clean["at"] = at
+    return clean
+
+
+def _check_envelope(event: Any) -> str:
+    """Check the version, type and field names of an event; return its type."""
     if not isinstance(event, Mapping):
         raise IllegalMove(f"an event is a JSON object, not {event!r}")
     version = event.get("v")
@@ -114,28 +126,35 @@ def normalise(event: Any) -> dict[str, Any]:
     missing = [f for f in EVENT_FIELDS[kind] if f not in event]
     if missing:
         raise IllegalMove(f"'{kind}' event needs '{missing[0]}'")
-    clean: dict[str, Any] = {"v": EVENT_VERSION, "type": kind}
-    if kind == "players":
-        names = event["names"]
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-            raise IllegalMove("'names' must be a list of one or more player names")
-        clean["names"] = list(names)
-    elif kind == "throw":
-        has_dice, has_total = "dice" in event, "total" in event
-        if has_dice == has_total:
-            raise IllegalMove("a 'throw' event needs either 'dice' or 'total'")
-        if has_dice:
-            clean["dice"] = _int_list(event["dice"], "dice")
-        else:
-            total = event["total"]
-            if isinstance(total, bool) or not isinstance(total, int):
-                raise IllegalMove(f"'total' must be a whole number, not {total!r}")
-            clean["total"] = total
-    elif kind in ("shut", "open"):
-        clean["tiles"] = _int_list(event["tiles"], "tiles")
-    if "at" in event:
-        at = event["at"]
-        if not isinstance(at, (str, int, float)) or isinstance(at, bool):
-            raise IllegalMove(f"'at' must be a number or a string, not {at!r}")
-        clean["at"] = at
-    return clean
+    return kind
+
+
+def _players_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    names = event["names"]
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise IllegalMove("'names' must be a list of one or more player names")
+    return {"names": list(names)}
+
+
+def _throw_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    has_dice, has_total = "dice" in event, "total" in event
+    if has_dice == has_total:
+        raise IllegalMove("a 'throw' event needs either 'dice' or 'total'")
+    if has_dice:
+        return {"dice": _int_list(event["dice"], "dice")}
+    total = event["total"]
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise IllegalMove(f"'total' must be a whole number, not {total!r}")
+    return {"total": total}
+
+
+def _tiles_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"tiles": _int_list(event["tiles"], "tiles")}
+
+
+def _no_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+#: Event type -> the check of its own fields, returning them clean.
+_FIELD_CHECKS = {"players": _players_fields, "throw": _throw_fields, "shut": _tiles_fields, "open": _tiles_fields}
