@@ -161,7 +161,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
     ]
     lines += _assembly_steps(kit, lay, pieces, images)
     if lay.sensors:
-        lines += _electronics(kit)
+        lines += _electronics(kit, images)
     lines += [
         "",
         "## Play",
@@ -209,7 +209,7 @@ def _assembly_steps(kit: Kit, lay: Layout, pieces: int, images: str) -> list[str
     return [f"{i}. {text}" for i, text in enumerate(steps, 1)]
 
 
-def _electronics(kit: Kit) -> list[str]:
+def _electronics(kit: Kit, images: str) -> list[str]:
     from shutbox.firmware.host.plan import BOARDS, pin_map
 
     pins = pin_map(kit)
@@ -222,7 +222,9 @@ def _electronics(kit: Kit) -> list[str]:
         "",
         "Build the firmware bundle with the same settings as the kit: `shutbox firmware build --out fw` "
         "(add your flags or `--config shutbox.toml`). Its `fw/wiring.md` and `fw/wiring.png` say which GPIO "
-        "and header pin each tile's switch goes to, and where its other leg goes.",
+        "and header pin each tile's switch goes to, and where its other leg goes:",
+        "",
+        _image(images, "wiring.png", "Wiring: each tile's switch to its pin on the board"),
         "",
     ]
     if pins.chips:
@@ -277,6 +279,7 @@ def write_repo_notes(docs: Path | None = None) -> None:
     from pathlib import Path
 
     from shutbox.cad.export import build_cad, plan
+    from shutbox.cad.preview import VIEWS
 
     docs = docs or Path(__file__).resolve().parent.parent / "docs"
     kit = Kit()
@@ -284,7 +287,7 @@ def write_repo_notes(docs: Path | None = None) -> None:
         manifest = build_cad(kit, Path(tmp), ("stl",), progress=False)
         for rel in manifest["previews"]:
             name = Path(rel).name
-            if not name.startswith(("box", "tile-", "die", "electronics")):
+            if name in VIEWS or name == "wiring.png":
                 shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
     (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")

@@ -271,12 +271,18 @@ VIEWS = {
 
 
 def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool, sensors: bool) -> list[str]:
-    """Write the kit's views into ``folder``; return their file names (the exploded view only for a split box,
-    the underside only with sensors)."""
+    """Write the kit's views into ``folder``; return their file names (the exploded view only for a split box;
+    with sensors, the underside and the wiring diagram the firmware bundle also draws, for the build guide)."""
     written = []
     for name, (_, view) in VIEWS.items():
         if (name == "exploded.png" and not split) or (name == "underside.png" and not sensors):
             continue
         view(placed, lay, folder / name)
         written.append(name)
+    if sensors:
+        from shutbox.firmware.host.plan import pin_map
+        from shutbox.firmware.host.wiring_drawing import draw_wiring
+
+        draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png", optimize=True)
+        written.append("wiring.png")
     return written
