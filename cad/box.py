@@ -10,19 +10,31 @@ from __future__ import annotations
 import cadquery as cq
 
 from shutbox.cad.layout import (
+    BOSS_RADIUS,
     CORNER_RADIUS,
     COVER_FLANGE_X,
     COVER_GAP,
     COVER_THICKNESS,
+    DECK_SKIN,
     FELT_MARGIN,
     FLARE,
+    GATE_GAP,
     GROOVE,
-    SCREW_DEPTH,
+    HOLLOW_RIB,
+    JOINT_DEPTH,
+    SCREW_CLEAR,
+    SCREW_HEAD,
     SCREW_PILOT,
+    SILL_DEPTH,
+    SILL_HEIGHT,
     SQRT2,
     TRAY_RADIUS,
+    TUBE_WALL,
     USB_WIDTH,
+    WALL_MIN,
+    Gate,
     Layout,
+    gates,
 )
 from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, text_solid
 from shutbox.cad.tiles import bump_outline
@@ -47,11 +59,17 @@ def _rounded_block(x0: float, x1: float, y0: float, y1: float, z0: float, z1: fl
 def lane_tools(lay: Layout, number: int) -> list[cq.Shape]:
     """The lane, its two detent notches and its engraved number, for tile ``number``."""
     x = lay.lane_x(number)
+    c = lay.clearance
     lane = (
-        cq.Workplane("XZ").workplane(offset=-(lay.deck_front - 1.0)).center(x, lay.tile_z)
-        .polyline(lane_profile(lay)).close().extrude(-(lay.lane_length + 1.0)).val()
+        cq.Workplane("XZ").workplane(offset=-(lay.deck_front - c)).center(x, lay.tile_z)
+        .polyline(lane_profile(lay)).close().extrude(-(lay.lane_end - lay.deck_front + c)).val()
     )
-    tools = [lane]
+    # The lane mouth over the sill: the sill stops a tile at "shut", the tile's top shows above it.
+    half = lay.tile_width / 2 + c
+    sill_top = lay.lane_floor + SILL_HEIGHT
+    mouth = cq.Solid.makeBox(2 * half, SILL_DEPTH + 2.0, lay.height + 1.0 - sill_top,
+                             cq.Vector(x - half, lay.deck_front - c - SILL_DEPTH - 1.5, sill_top))
+    tools = [lane, mouth]
     for shut in (True, False):
         outline = [(px + x, py) for px, py in bump_outline(lay, lay.bump_y(shut))]
         notch = (
@@ -62,6 +80,44 @@ def lane_tools(lay: Layout, number: int) -> list[cq.Shape]:
     y0, y1 = lay.number_zone
     tools.append(text_solid(str(number), lay.number_size, lay.engrave, x, (y0 + y1) / 2, lay.lane_floor))
     return tools
+
+
+def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
+    """The pocket behind each column's lanes that its gate drops into, and the gate screws' pilot holes."""
+    tools: list[cq.Shape] = []
+    for gate in gate_list:
+        tools.append(cq.Solid.makeBox(gate.x1 - gate.x0, lay.width + 1.0 - lay.lane_end, lay.height + 1.0 - lay.gate_floor,
+                                      cq.Vector(gate.x0, lay.lane_end, lay.gate_floor)))
+        z0, z1 = lay.gate_pilot
+        for x, y in gate.screw_points(lay):
+            tools.append(cq.Solid.makeCylinder(SCREW_PILOT / 2, z1 - z0 + 0.5, cq.Vector(x, y, z0)))
+    return tools
+
+
+def hollows(lay: Layout, gate_list: list[Gate], key_spots: list[tuple[float, float, float]]) -> cq.Shape:
+    """The open-bottomed hollows under the lanes (one per lane, 45-degree roofs), less what stays solid:
+    tubes round the reed shafts, bosses under the gate screws, the controller bay and the split keys."""
+    w = lay.hollow_width
+    straight = lay.hollow_roof - w / 2
+    y0, y1 = lay.deck_front + DECK_SKIN, lay.width - lay.wall
+    channels = [gabled_channel_y(y0, y1, lay.lane_x(n), w, straight) for n in range(1, lay.tiles + 1)]
+    tool = channels[0].fuse(*channels[1:]).clean() if len(channels) > 1 else channels[0]
+    keep: list[cq.Shape] = []
+    tall = lay.height + 2.0
+    if lay.sensors:
+        for n in range(1, lay.tiles + 1):
+            keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, cq.Vector(lay.lane_x(n), lay.switch_y, -1.0)))
+        ox, oy = lay.cover_origin
+        cw, ch = lay.cover_size
+        m = COVER_GAP + WALL_MIN + 0.5
+        keep.append(cq.Solid.makeBox(cw + 2 * m, ch + 2 * m, tall, cq.Vector(ox - m, oy - m, -1.0)))
+    for gate in gate_list:
+        for x, y in gate.screw_points(lay):
+            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
+    for x, y, half in key_spots:
+        reach = JOINT_DEPTH + 2.0
+        keep.append(cq.Solid.makeBox(2 * reach, 2 * half, tall, cq.Vector(x - reach, y - half, -1.0)))
+    return tool.cut(*keep).clean() if keep else tool
 
 
 def sensor_tools(lay: Layout) -> list[cq.Shape]:
@@ -87,16 +143,38 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
         .rect(w + 2 * g, h + 2 * g).workplane(offset=rise).rect(cx1 - cx0, cy1 - cy0).loft().val()
     )
-    tools += [seat, taper]
-    usb_y = oy + lay.board_origin[1] + lay.kit.sensors.board_width_mm / 2
-    tools.append(gabled_channel_x(cx1 - 1.0, lay.length + 1.0, usb_y, USB_WIDTH, lay.usb_height))
+    # Each screw goes into a boss the taper spares: a 45-degree funnel from the cover up to a column with
+    # WALL_MIN of plastic round the pilot hole.
+    bosses = [screw_boss(ox + sx, oy + sy, COVER_THICKNESS, COVER_THICKNESS + rise + 1.0) for sx, sy in lay.screw_points()]
+    tools += [seat, taper.cut(*bosses).clean()]
+    tools.append(gabled_channel_x(cx1 - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height))
+    _, top = lay.cover_pilot
     for sx, sy in lay.screw_points():
-        tools.append(coned_hole(ox + sx, oy + sy, SCREW_PILOT / 2, -1.0, COVER_THICKNESS + SCREW_DEPTH))
+        tools.append(coned_hole(ox + sx, oy + sy, SCREW_PILOT / 2, -1.0, top))
     return tools
 
 
-def build_box(lay: Layout) -> cq.Shape:
-    """The whole box in one piece, in the box frame."""
+def screw_boss(x: float, y: float, z0: float, z1: float) -> cq.Shape:
+    """A pilot hole's boss hanging from above: a 45-degree cone from the hole's size at ``z0``, then a column."""
+    r0 = SCREW_PILOT / 2
+    flare = BOSS_RADIUS - r0
+    cone = cq.Solid.makeCone(r0, BOSS_RADIUS, flare, cq.Vector(x, y, z0))
+    column = cq.Solid.makeCylinder(BOSS_RADIUS, z1 - z0 - flare, cq.Vector(x, y, z0 + flare - 1e-3))
+    return cone.fuse(column).clean()
+
+
+def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float]]:
+    """(x, y, half width) of the deck keys of a box cut at ``cuts``: kept solid round their pockets."""
+    if not cuts:
+        return []
+    from shutbox.cad.split import key_half_widths, plan_keys
+
+    _, tip = key_half_widths()
+    return [(k.at, k.centre, tip + 2.5) for k in plan_keys(lay, cuts, ()) if k.axis == "x" and k.sloped]
+
+
+def build_box(lay: Layout, cuts: tuple[float, ...] = ()) -> cq.Shape:
+    """The whole box in one piece, in the box frame, ready to be cut at ``cuts`` (x positions on ribs)."""
     body = _rounded_block(0.0, lay.length, 0.0, lay.width, 0.0, lay.height, CORNER_RADIUS)
     tx0, tx1, ty0, ty1 = lay.tray
     tools = [
@@ -104,9 +182,32 @@ def build_box(lay: Layout) -> cq.Shape:
         _rounded_block(tx0 + FELT_MARGIN, tx1 - FELT_MARGIN, ty0 + FELT_MARGIN, ty1 - FELT_MARGIN,
                        lay.felt_floor, lay.tray_floor + 0.5, TRAY_RADIUS - 1.0),
     ]
+    gate_list = gates(lay, cuts)
+    tools.append(hollows(lay, gate_list, key_spots(lay, cuts)))
     for n in range(1, lay.tiles + 1):
         tools += lane_tools(lay, n)
+    tools += gate_tools(lay, gate_list)
     if lay.sensors:
         tools += sensor_tools(lay)
     return cut_all(body, tools)
+
+
+def build_gate(lay: Layout, gate: Gate) -> cq.Shape:
+    """A gate as printed: top face on the bed, countersinks down (gate frame: its pocket's corner at the origin)."""
+    g = GATE_GAP
+    length, depth, height = gate.x1 - gate.x0 - 2 * g, lay.width - lay.lane_end - g, lay.height - lay.gate_floor
+    body = cq.Solid.makeBox(length, depth, height, cq.Vector(g, g, 0.0))
+    tools = []
+    sink = SCREW_HEAD / 2
+    for x, y in gate.screw_points(lay):
+        px, py = x - gate.x0, y - lay.lane_end
+        tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, height + 2.0, cq.Vector(px, py, -1.0)))
+        tools.append(cq.Solid.makeCone(sink + 0.01, 0.0, sink + 0.01, cq.Vector(px, py, -0.01)))
+    return cut_all(body, tools)
+
+
+def place_gate(lay: Layout, gate: Gate, printed: cq.Shape) -> cq.Shape:
+    """The printed gate turned top up into its pocket (box frame)."""
+    flipped = printed.rotate(cq.Vector(0, 0, 0), cq.Vector(0, 1, 0), 180)  # x -> -x, z -> -z
+    return flipped.translate(cq.Vector(gate.x1, lay.lane_end, lay.height))
 

@@ -20,23 +20,22 @@ TRAVEL = 22.0  # open <-> shut
 FLARE = 1.2  # dovetail flare at the tile's foot (45 degrees)
 RIB_MIN = 2.4  # narrowest rib between two lanes, at the lane floor
 TILE_MIN_WIDTH = 14.0  # room for the number "12", the detent arm and the magnet
-FLOOR = 3.0  # tray floor under the felt
+FLOOR = 1.6  # tray floor under the felt
 FELT_MARGIN = 2.0  # ledge around the felt recess
 CORNER_RADIUS = 6.0  # outer vertical edges
 TRAY_RADIUS = 3.0  # inner corners of the tray
 ARM_THICKNESS = 1.6  # detent spring arm, at the top
-SLIT = 0.8  # slit freeing the detent arm
+SLIT = 1.0  # slit freeing the detent arm (it must take the whole bump when the tile leans on that side)
 ARM_LENGTH = 22.0
 BUMP_BASE = 3.0  # detent bump length along the lane
 BUMP_FROM_BACK = 3.0  # bump centre, from the tile's back end
 MAGNET_AT = 28.0  # magnet centre, from the tile's front end
-MAGNET_SLACK = 0.2  # magnet pocket over the magnet's size (diameter and depth)
 SCOOP_DEPTH = 1.2  # finger dimple on the tile top
 FLOOR_SKIN = 1.0  # plastic between a reed switch shaft and the lane floor
 GROOVE = 5.0  # wire channel width (and straight height)
 COVER_THICKNESS = 2.0
-COVER_FLANGE_X = 6.0  # cover flange at each end of the cavity, holds the screws
-COVER_FLANGE_Y = 2.5
+COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screws
+COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 STANDOFF = 3.0  # board standoff height on the cover
 PIN_DIAMETER = 1.8  # pins through the board's mounting holes (Pico: 2.1 mm holes)
@@ -44,10 +43,31 @@ PIN_TIP = 2.5  # how far the pins stand above the standoffs
 COVER_HEIGHT = COVER_THICKNESS + STANDOFF + PIN_TIP  # the cover as printed, pins included
 USB_WIDTH = 12.0  # opening for a micro-USB plug's overmould
 USB_MARGIN = 4.0
-SCREW_PILOT = 2.5  # pilot hole for a 2.9 mm / M3 self-tapping screw
+# The one fastener: M3 countersunk screws driven into printed pilot holes (they form their own thread), with
+# at least WALL_MIN of plastic around every hole over its whole depth.
+SCREW_NAME = "M3 countersunk screw, ISO 10642 / DIN 7991 (forms its thread in the printed 2.5 mm pilot)"
+SCREW_PILOT = 2.5  # pilot hole for an M3 screw forming its thread in PLA/PETG
 SCREW_CLEAR = 3.4
-SCREW_HEAD = 6.4  # 90 degree countersink
-SCREW_DEPTH = 8.0
+SCREW_HEAD = 6.8  # 90 degree countersink (ISO 10642 head: 6.72 mm at most)
+WALL_MIN = 1.6  # plastic around every screw hole, and the countersink's margin in its part
+BOSS_RADIUS = SCREW_PILOT / 2 + WALL_MIN + 0.15  # plastic column round a pilot hole
+SCREW_EDGE = SCREW_HEAD / 2 + WALL_MIN  # a screw hole's centre from the edge of the part it holds
+COVER_SCREW = 12.0  # cover screw length (countersunk: overall)
+USB_CLEAR = 3.0  # plastic between the USB opening and any screw hole
+# Captive tiles: a sill across each lane mouth stops a tile at "shut"; a gate screwed into a pocket at the
+# back of the lanes stops it at "open". Tiles go in from the back before the gate is fitted.
+SILL_HEIGHT = 3.0  # sill top over the lane floor
+SILL_DEPTH = 2.5  # sill thickness (y), in front of a shut tile
+GATE_DEPTH = 10.6  # gate (y), from the lanes' back ends to the box's back face
+GATE_BELOW = 2.0  # gate pocket floor under the lane floor
+GATE_GAP = 0.2  # gate in its pocket, per side
+GATE_SCREW = 16.0  # gate screw length
+PILOT_EXTRA = 1.0  # pilot hole deeper than the screw reaches
+DETENT_MARGIN = 0.3  # detent engagement left when the tile leans away from its bump
+# Lean deck: open-bottomed hollows under the lanes (45-degree roofs), ribs between them.
+HOLLOW_RIB = 1.2  # rib between two hollows
+DECK_SKIN = 1.6  # plastic between a hollow's roof peak and the floor above it, and at its ends
+TUBE_WALL = 1.6  # tube round a reed switch shaft inside a hollow
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
 JOINT_DEPTH = 6.0  # dovetail key length across a split
@@ -122,6 +142,31 @@ class Layout:
         """y range of the lane floor that the tile covers only when shut: the box's numbers."""
         return (self.deck_front + 1.0, self.deck_front + self.travel - 1.0)
 
+    @property
+    def lane_end(self) -> float:
+        """y of the lanes' back ends: the gate's face."""
+        return self.deck_front + self.lane_length
+
+    @property
+    def gate_floor(self) -> float:
+        """z of the floor of the gate pocket behind the lanes."""
+        return self.lane_floor - GATE_BELOW
+
+    @property
+    def hollow_roof(self) -> float:
+        """z of the roof peak of the hollows under the deck."""
+        return self.gate_floor - DECK_SKIN
+
+    @property
+    def hollow_width(self) -> float:
+        """Width (x) of the hollow under each lane."""
+        return self.pitch - HOLLOW_RIB
+
+    @property
+    def engagement(self) -> float:
+        """How far the detent bump still catches its notch when the tile leans away from it."""
+        return self.kit.tile_fit.detent_mm - 2 * self.clearance
+
     def bump_y(self, shut: bool) -> float:
         return self.tile_y(shut) + self.tile_length - BUMP_FROM_BACK
 
@@ -148,7 +193,7 @@ class Layout:
     def magnet_pocket(self) -> tuple[float, float]:
         """(diameter, depth) of the magnet pocket in a tile's underside."""
         s = self.kit.sensors
-        return (s.magnet_diameter_mm + MAGNET_SLACK, s.magnet_height_mm + MAGNET_SLACK)
+        return (s.magnet_diameter_mm + s.magnet_slack_mm, s.magnet_height_mm + s.magnet_slack_mm)
 
     @property
     def cavity(self) -> tuple[float, float, float, float]:
@@ -192,11 +237,27 @@ class Layout:
         return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
 
     def screw_points(self) -> list[tuple[float, float]]:
-        """Cover-frame x, y of the four cover screws (in the end flanges, clear of the USB opening)."""
+        """Cover-frame x, y of the four cover screws (in the corners of the end flanges, clear of the USB opening)."""
         w, h = self.cover_size
-        x = COVER_FLANGE_X / 2
-        y = COVER_FLANGE_Y + 3.0
-        return [(x, y), (x, h - y), (w - x, y), (w - x, h - y)]
+        e = SCREW_EDGE
+        return [(e, e), (e, h - e), (w - e, e), (w - e, h - e)]
+
+    @property
+    def cover_pilot(self) -> tuple[float, float]:
+        """z range of the cover screws' pilot holes with full walls (a 45-degree funnel leads in below)."""
+        start = COVER_THICKNESS + BOSS_RADIUS - SCREW_PILOT / 2
+        return (start, COVER_SCREW + PILOT_EXTRA)
+
+    @property
+    def usb_y(self) -> float:
+        """Box-frame y of the centre of the USB opening."""
+        return self.cover_origin[1] + self.board_origin[1] + self.kit.sensors.board_width_mm / 2
+
+    @property
+    def gate_pilot(self) -> tuple[float, float]:
+        """z range of the gate screws' pilot holes (from the gate pocket floor down)."""
+        top = self.gate_floor
+        return (self.height - GATE_SCREW - PILOT_EXTRA, top)
 
     def pin_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the board's mounting pins (Pico hole pattern: inset 2 mm and 4.8 mm)."""
@@ -221,7 +282,7 @@ class Layout:
     @property
     def tray(self) -> tuple[float, float, float, float]:
         """x0, x1, y0, y1 of the dice tray."""
-        return (self.wall, self.length - self.wall, self.wall, self.deck_front)
+        return (self.wall, self.length - self.wall, self.wall, self.deck_front - SILL_DEPTH)
 
     @property
     def felt(self) -> tuple[float, float]:
@@ -245,13 +306,18 @@ def layout(kit: Kit) -> Layout:
     c = fit.clearance_mm
     wall = box.wall_mm
     die = kit.dice.size_mm
-    if c > fit.detent_mm - 0.1:
-        raise ShutboxError(
-            f"--clearance {c:g}: too wide for the tile detent ({fit.detent_mm:g} mm) to hold a tile; "
-            f"allowed: > 0 and <= {fit.detent_mm - 0.1:.2f} (or raise --detent)"
-        )
     if c > 0.8:
         raise ShutboxError(f"--clearance {c:g}: tiles would rattle in their lanes; allowed: > 0 and <= 0.8")
+    if fit.detent_mm < 2 * c + DETENT_MARGIN - 1e-9:
+        raise ShutboxError(
+            f"--detent {fit.detent_mm:g}: a tile leaning away from its bump would slip past the notch with "
+            f"--clearance {c:g}; allowed: >= {2 * c + DETENT_MARGIN:.2f} (2 x clearance + {DETENT_MARGIN:g})"
+        )
+    if fit.detent_mm > SLIT - 0.1 + 1e-9:
+        raise ShutboxError(
+            f"--detent {fit.detent_mm:g}: more than the detent arm can give way ({SLIT:g} mm slit); "
+            f"allowed: <= {SLIT - 0.1:g} (with --clearance <= {(SLIT - 0.1 - DETENT_MARGIN) / 2:.2f})"
+        )
     per_tile = TILE_MIN_WIDTH + 2 * FLARE + lane_growth(c) + RIB_MIN
     min_length = 2 * wall + n * per_tile
     if box.length_mm < min_length:
@@ -261,9 +327,9 @@ def layout(kit: Kit) -> Layout:
         )
     pitch = (box.length_mm - 2 * wall) / n
     tile_width = pitch - RIB_MIN - 2 * FLARE - lane_growth(c)
-    deck = TRAVEL + TILE_LENGTH + c + wall
+    deck = TRAVEL + TILE_LENGTH + c + GATE_DEPTH
     min_tray = 2.5 * die
-    min_width = deck + wall + min_tray
+    min_width = deck + SILL_DEPTH + wall + min_tray
     if box.width_mm < min_width:
         raise ShutboxError(
             f"--box-width {box.width_mm:g}: too narrow for the tile deck ({deck:.1f} mm) and a dice tray "
@@ -300,13 +366,13 @@ def _check_sensors(lay: Layout) -> None:
     if d > widest:
         raise ShutboxError(
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
-            f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - MAGNET_SLACK:.1f}"
+            f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - s.magnet_slack_mm:.1f}"
         )
     deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0 - d / 2  # deepest pocket under the finger dimple
     if depth > deepest:
         raise ShutboxError(
             f"--magnet-height {s.magnet_height_mm:g}: leaves too little plastic over the magnet in a "
-            f"{TILE_THICKNESS:g} mm tile; allowed: <= {deepest - MAGNET_SLACK:.1f}"
+            f"{TILE_THICKNESS:g} mm tile; allowed: <= {deepest - s.magnet_slack_mm:.1f}"
         )
     x0, x1, y0, y1 = lay.cavity
     spare = (y0 - COVER_FLANGE_Y - COVER_GAP) - (lay.switch_y + GROOVE / 2 + 1.5)
@@ -320,3 +386,35 @@ def _check_sensors(lay: Layout) -> None:
         raise ShutboxError(f"--board-length {s.board_length_mm:g}: the controller cavity does not fit the box")
     if lay.shaft_top - s.reed_length_mm < GROOVE + 2.0:
         raise ShutboxError(f"--reed-length {s.reed_length_mm:g}: the switch shaft is too short for it")
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The gate behind the lanes of tiles ``first``..``last`` (one per column of box pieces)."""
+
+    first: int
+    last: int
+    x0: float  # its pocket, box frame
+    x1: float
+
+    @property
+    def name(self) -> str:
+        return f"gate-tiles-{self.first}-{self.last}"
+
+    def screw_points(self, lay: Layout) -> list[tuple[float, float]]:
+        """Box-frame x, y of its screws: behind the first and the last of its lanes."""
+        y = lay.lane_end + GATE_GAP + (lay.width - lay.lane_end - GATE_GAP) / 2
+        xs = dict.fromkeys((lay.lane_x(self.first), lay.lane_x(self.last)))
+        return [(x, y) for x in xs]
+
+
+def gates(lay: Layout, cuts: tuple[float, ...] = ()) -> list[Gate]:
+    """The gates for a box cut at ``cuts`` (x positions on ribs): one per column of pieces."""
+    edges = (0.0, *cuts, lay.length)
+    half = lay.tile_width / 2 + lay.clearance + 1.0
+    out = []
+    for x0, x1 in zip(edges, edges[1:]):
+        lanes = [n for n in range(1, lay.tiles + 1) if x0 < lay.lane_x(n) < x1]
+        if lanes:
+            out.append(Gate(lanes[0], lanes[-1], lay.lane_x(lanes[0]) - half, lay.lane_x(lanes[-1]) + half))
+    return out

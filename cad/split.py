@@ -166,7 +166,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
                 name=_piece_name(lay, xs, ys, i, j), column=i, row=j, x0=x_edges[i], x1=x_edges[i + 1],
                 y0=y_edges[j], y1=y_edges[j + 1], size=size, rotate=rotate,
             ))
-    return SplitPlan(xs=xs, ys=ys, pieces=tuple(pieces), keys=tuple(_keys(lay, xs, ys)))
+    return SplitPlan(xs=xs, ys=ys, pieces=tuple(pieces), keys=tuple(plan_keys(lay, xs, ys)))
 
 
 def _bed(bed: tuple[float, float, float]) -> str:
@@ -194,7 +194,8 @@ def key_half_widths() -> tuple[float, float]:
     return root, root + JOINT_DEPTH * math.tan(math.radians(JOINT_ANGLE))
 
 
-def _keys(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...]) -> list[Key]:
+def plan_keys(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...]) -> list[Key]:
+    """The dovetail keys across cuts at ``xs`` (across the long side) and ``ys`` (along it)."""
     keys: list[Key] = []
     _, tip = key_half_widths()
     room = tip + 2.0

@@ -232,7 +232,7 @@ class Box:
                             exclusive_minimum=True, parse=_parse_float)
     height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
                              exclusive_minimum=True, parse=_parse_float)
-    wall_mm: float = param(5.0, "outer wall thickness, mm", flag="--wall", minimum=3, maximum=15,
+    wall_mm: float = param(2.4, "outer wall thickness, mm", flag="--wall", minimum=1.2, maximum=15,
                            parse=_parse_float)
     felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
                            minimum=0.5, maximum=5, parse=_parse_float)
@@ -252,7 +252,7 @@ class TileFit:
 
     clearance_mm: float = param(0.25, "sliding clearance per side, mm", flag="--clearance",
                                 minimum=0, exclusive_minimum=True, parse=_parse_float)
-    detent_mm: float = param(0.5, "how far a tile's detent bump stands out (must exceed the clearance), mm",
+    detent_mm: float = param(0.8, "how far a tile's detent bump stands out (at least 2 x clearance + 0.3), mm",
                              flag="--detent", minimum=0.2, maximum=1.5, parse=_parse_float)
 
 
@@ -280,6 +280,8 @@ class Sensors:
                                       minimum=2, maximum=10, parse=_parse_float)
     magnet_height_mm: float = param(3.0, "tile magnet thickness, mm", flag="--magnet-height", minimum=1,
                                     maximum=5, parse=_parse_float)
+    magnet_slack_mm: float = param(0.5, "magnet pocket over the magnet's diameter (and depth), mm",
+                                   flag="--magnet-slack", minimum=0, maximum=1.5, parse=_parse_float)
     board_length_mm: float = param(51.0, "controller board length (Raspberry Pi Pico: 51), mm",
                                    flag="--board-length", minimum=20, maximum=120, parse=_parse_float)
     board_width_mm: float = param(21.0, "controller board width (Raspberry Pi Pico: 21), mm",
