@@ -2,8 +2,9 @@
 
 Each setting is a dataclass field whose metadata (help, allowed values, range, CLI flag) drives
 validation, the TOML file, ``shutbox config show`` and the command-line flags alike. Rule names
-and values follow ``shared/RULES.md``. CAD, score pads, firmware and the companion all read a
-:class:`Kit`; nothing else restates a tile count or a rule.
+and values follow ``docs/RULES.md``. CAD, score pads, firmware and the companion read their settings
+from a :class:`Kit`; what a rule means in play (the one-die rule, the legal moves, the score) is stated
+once in :mod:`shutbox.game.rules`, which the solver, score pads and scorekeeper all call.
 """
 
 from __future__ import annotations
