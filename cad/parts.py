@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from shutbox.cad.layout import COVER_HEIGHT, COVER_SCREW, SCREW_NAME, Layout
+from shutbox.cad.layout import COVER_HEIGHT, COVER_SCREW, GATE_SCREW, SCREW_NAME, Gate, Layout, gates
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -213,8 +213,34 @@ class CoverSpec(PartSpec):
         ]
 
 
+@dataclass(frozen=True)
+class GateSpec(PartSpec):
+    """A gate closing the back of one column's lanes (fitted after the tiles), printed top face down."""
+
+    kind: ClassVar[str] = "gate"
+    colour: ClassVar[tuple[int, int, int]] = (185, 150, 100)
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 15, "gyroid", "top face on the bed, countersinks down")
+
+    def gate(self, builder: Builder) -> Gate:
+        return next(g for g in gates(builder.lay, builder.plan.xs) if g.name == self.name)
+
+    def build(self, builder: Builder) -> cq.Shape:
+        from shutbox.cad.box import build_gate
+
+        return build_gate(builder.lay, self.gate(builder))
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        from shutbox.cad.box import place_gate
+
+        return [place_gate(builder.lay, self.gate(builder), printed)]
+
+    def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        count = len(next(g for g in gates(lay, self.inputs["cuts"]) if g.name == self.name).screw_points(lay))
+        return [Item(f"{SCREW_NAME}, {GATE_SCREW:g} mm", count, "hold a gate behind the lanes")]
+
+
 #: Every kind of part, by its ``kind``.
-KINDS: dict[str, type[PartSpec]] = {cls.kind: cls for cls in (BoxPieceSpec, TileSpec, DieSpec, CoverSpec)}
+KINDS: dict[str, type[PartSpec]] = {cls.kind: cls for cls in (BoxPieceSpec, TileSpec, DieSpec, CoverSpec, GateSpec)}
 
 
 def tile_part_name(number: int) -> str:
@@ -234,6 +260,10 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     box_inputs = {**tile_inputs, "bed": list(kit.printer.bed_mm)}
     specs: list[PartSpec] = [BoxPieceSpec(p.name, 1, {**box_inputs, "piece": p.name, "span_x": (p.x0, p.x1)},
                                            p.size) for p in plan.pieces]
+    for gate in gates(lay, plan.xs):
+        depth, height = lay.width - lay.lane_end, lay.height - lay.gate_floor
+        specs.append(GateSpec(gate.name, 1, {**box_inputs, "gate": gate.name, "cuts": list(plan.xs)},
+                              (gate.x1 - gate.x0, depth, height)))
     tile_size = (max(lay.tile_foot, lay.tile_width + kit.tile_fit.detent_mm), lay.tile_length, lay.tile_thickness)
     for n in kit.rules.tile_numbers:
         specs.append(TileSpec(tile_part_name(n), 1, {**tile_inputs, "number": n}, tile_size))
@@ -265,7 +295,7 @@ class Builder:
         if self._box is None:
             from shutbox.cad.box import build_box
 
-            self._box = build_box(self.lay)
+            self._box = build_box(self.lay, self.plan.xs)
         return self._box
 
     def build(self, spec: PartSpec) -> cq.Shape:
