@@ -159,7 +159,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "## 4. Assemble",
         "",
     ]
-    lines += _assembly_steps(kit, lay, pieces, images)
+    lines += _assembly_steps(kit, lay, specs, pieces, images)
     if lay.sensors:
         lines += _electronics(kit, images)
     lines += [
@@ -175,7 +175,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
     return "\n".join(lines) + "\n"
 
 
-def _assembly_steps(kit: Kit, lay: Layout, pieces: int, images: str) -> list[str]:
+def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, images: str) -> list[str]:
     n = kit.rules.tiles
     s = kit.sensors
     fx, fy = lay.felt
@@ -199,11 +199,21 @@ def _assembly_steps(kit: Kit, lay: Layout, pieces: int, images: str) -> list[str
             "down along the glass (as above) and lead both wires along the channel to the electronics bay."
             f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}",
         ]
+    gates = [spec for spec in specs if spec.kind == "gate"]
+    if gates:
+        screws = [item for spec in gates for item in spec.fitted(kit, lay)]
+        count = sum(item.quantity for item in screws)
+        insert = ("Slide each tile, number up, into its lane from the back of the box (tile 1 on the left) and "
+                  "push it forward until it stops against the sill at the lane's front. Then put the "
+                  f"{'gate' if len(gates) == 1 else f'{len(gates)} gates'} into the pocket behind the lanes and "
+                  f"fix {'it' if len(gates) == 1 else 'them'} with the {count} screws: the sills and the "
+                  f"gate{'' if len(gates) == 1 else 's'} hold every tile in its lane. ")
+    else:
+        insert = "Slide each tile, number up, into its lane from the tray side (tile 1 on the left). "
     steps += [
         f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray.",
-        "Slide each tile, number up, into its lane from the tray side (tile 1 on the left) until the detent "
-        "clicks; it clicks again at the far end of its travel. Open = pushed back, the lane's number showing; "
-        "shut = pulled forward, covering it."
+        insert + "A tile clicks into its detent at each end of its travel. Open = pushed back, the lane's number "
+        "showing; shut = pulled forward, covering it."
         f"\n\n   {_image(images, 'tiles.png', 'Tile 1 shut (its number on top), tile 2 open (the lane number shows)')}",
     ]
     return [f"{i}. {text}" for i, text in enumerate(steps, 1)]

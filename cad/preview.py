@@ -2,7 +2,7 @@
 underside with the cover off, the split pieces pulled apart, and a close-up of one tile open and
 one shut.
 
-Each mesh is drawn smooth-shaded with its sharp edges (over 35 degrees) traced in a darker
+Each mesh is drawn smooth-shaded with its sharp edges (over 25 degrees) traced in a darker
 shade of its colour, which keeps engraved numbers legible at any size. Images are rendered at twice
 their size and scaled down (anti-aliasing that works without multisampling).
 """
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from shutbox.cad.layout import Layout
 
 BACKGROUND = (0.97, 0.97, 0.955)
-EDGE_ANGLE = 35.0  # degrees between faces for an edge to be drawn
+EDGE_ANGLE = 25.0  # degrees between faces for an edge to be drawn (the finger scoop's rim is 27)
 SMOOTH_ANGLE = 12.0  # faces meeting at more than this are shaded apart (keeps flat faces flat beside a curve)
 SUPERSAMPLE = 2
 Colour = tuple[int, int, int]
@@ -123,7 +123,9 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
     window.SetSize(width * SUPERSAMPLE, height * SUPERSAMPLE)
     # Lights: a key light from the upper left front, a softer fill from the right, ambient from the props.
     renderer.RemoveAllLights()
-    for position, intensity in (((-1.0, -1.2, 2.0), 0.7), ((1.5, -0.5, 0.6), 0.3), (None, 0.35)):
+    # Key light from the back left, above: seen from the front, light falls from the top of the picture, so
+    # dimples read as dimples.
+    for position, intensity in (((-1.0, 1.0, 2.0), 0.6), ((1.5, -0.5, 0.6), 0.25), (None, 0.45)):
         light = rendering.vtkLight()
         if position is None:  # a headlight, so faces turned to the viewer are never dark
             light.SetLightTypeToHeadlight()
@@ -228,15 +230,34 @@ def underside_view(placed: Placed, lay: Layout, path: Path) -> None:
 
 
 def exploded_view(placed: Placed, lay: Layout, path: Path, gap: float = 40.0) -> None:
-    """The box pieces pulled apart along their cuts, showing the dovetail keys and their pockets."""
-    boxes = [(solid, spec) for _, spec, solid in placed if spec.kind == "box"]
+    """The box pieces pulled apart along their cuts, showing the dovetail keys and their pockets; each gate
+    is lifted out of its pocket above the piece it sits in."""
+    boxes = [(spec, solid) for _, spec, solid in placed if spec.kind == "box"]
+    starts = sorted({spec.inputs["span_x"][0] for spec, _ in boxes})
+    centres = {spec.name: solid.Center() for spec, solid in boxes}
+
+    def column(spec: Any) -> int:
+        x0, x1 = spec.inputs["span_x"]
+        return sum(start <= (x0 + x1) / 2 for start in starts) - 1
+
+    offsets = {}
+    for spec, _ in boxes:
+        col = column(spec)
+        row = sum(column(other) == col and centres[other.name].y < centres[spec.name].y - 1.0 for other, _ in boxes)
+        offsets[spec.name] = (gap * col, gap * row, 0.0)
     meshes = []
-    for solid, spec in boxes:
-        bb = solid.BoundingBox()
-        col = round((bb.xmin + bb.xmax) / 2 / lay.length * len(boxes))
-        row = round((bb.ymin + bb.ymax) / 2 / lay.width)
-        meshes.append((_mesh(_moved(solid, dx=gap * col, dy=gap * row), 0.2), spec.colour))
-    render(meshes, path, (1200, 800), azimuth=-35, elevation=38, margin=0.03)
+    for _, spec, solid in placed:
+        if spec.kind == "box":
+            dx, dy, dz = offsets[spec.name]
+        elif spec.kind == "gate":
+            c = solid.Center()
+            host = min(boxes, key=lambda b: (centres[b[0].name].x - c.x) ** 2 + (centres[b[0].name].y - c.y) ** 2)
+            dx, dy, _ = offsets[host[0].name]
+            dz = gap * 0.75
+        else:
+            continue
+        meshes.append((_mesh(_moved(solid, dx, dy, dz), 0.2), spec.colour))
+    render(meshes, path, (1200, 800), azimuth=30, elevation=38, margin=0.03)  # from the right: the keys face us
 
 
 def tiles_view(placed: Placed, lay: Layout, path: Path) -> None:
@@ -252,7 +273,7 @@ def tiles_view(placed: Placed, lay: Layout, path: Path) -> None:
         bb = solid.BoundingBox()
         if bb.xmax < x0 or bb.xmin > x1:
             continue
-        if spec.kind == "box":
+        if spec.kind in ("box", "gate"):
             meshes.append((_mesh(solid.intersect(window), 0.05), spec.colour))
         elif spec.kind == "tile" and _tile_number(label) in (1, 2):
             shut = _tile_number(label) == 1
