@@ -20,7 +20,6 @@ from shutbox.cad.layout import (
     FLARE,
     GATE_GAP,
     GROOVE,
-    HOLLOW_RIB,
     JOINT_DEPTH,
     SCREW_CLEAR,
     SCREW_HEAD,
@@ -86,8 +85,8 @@ def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
     """The pocket behind each column's lanes that its gate drops into, and the gate screws' pilot holes."""
     tools: list[cq.Shape] = []
     for gate in gate_list:
-        tools.append(cq.Solid.makeBox(gate.x1 - gate.x0, lay.width + 1.0 - lay.lane_end, lay.height + 1.0 - lay.gate_floor,
-                                      cq.Vector(gate.x0, lay.lane_end, lay.gate_floor)))
+        size = (gate.x1 - gate.x0, lay.width + 1.0 - lay.lane_end, lay.height + 1.0 - lay.gate_floor)
+        tools.append(cq.Solid.makeBox(*size, cq.Vector(gate.x0, lay.lane_end, lay.gate_floor)))
         z0, z1 = lay.gate_pilot
         for x, y in gate.screw_points(lay):
             tools.append(cq.Solid.makeCylinder(SCREW_PILOT / 2, z1 - z0 + 0.5, cq.Vector(x, y, z0)))
@@ -106,7 +105,8 @@ def hollows(lay: Layout, gate_list: list[Gate], key_spots: list[tuple[float, flo
     tall = lay.height + 2.0
     if lay.sensors:
         for n in range(1, lay.tiles + 1):
-            keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, cq.Vector(lay.lane_x(n), lay.switch_y, -1.0)))
+            at = cq.Vector(lay.lane_x(n), lay.switch_y, -1.0)
+            keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, at))
         ox, oy = lay.cover_origin
         cw, ch = lay.cover_size
         m = COVER_GAP + WALL_MIN + 0.5
@@ -145,12 +145,13 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     )
     # Each screw goes into a boss the taper spares: a 45-degree funnel from the cover up to a column with
     # WALL_MIN of plastic round the pilot hole.
-    bosses = [screw_boss(ox + sx, oy + sy, COVER_THICKNESS, COVER_THICKNESS + rise + 1.0) for sx, sy in lay.screw_points()]
+    top = COVER_THICKNESS + rise + 1.0
+    bosses = [screw_boss(ox + sx, oy + sy, COVER_THICKNESS, top) for sx, sy in lay.screw_points()]
     tools += [seat, taper.cut(*bosses).clean()]
     tools.append(gabled_channel_x(cx1 - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height))
-    _, top = lay.cover_pilot
+    _, pilot_top = lay.cover_pilot
     for sx, sy in lay.screw_points():
-        tools.append(coned_hole(ox + sx, oy + sy, SCREW_PILOT / 2, -1.0, top))
+        tools.append(coned_hole(ox + sx, oy + sy, SCREW_PILOT / 2, -1.0, pilot_top))
     return tools
 
 

@@ -359,6 +359,9 @@ def check_folder(folder: Path) -> list[Finding]:
     solids = _assembly(folder, manifest)
     findings += list(check_assembly(solids, manifest, kit, lay))
     findings += list(check_numbers(folder, solids, manifest, kit, lay))
+    from shutbox.cad.holding import check_holding
+
+    findings += check_holding(solids, lay, tuple(manifest["split"]["cuts_x_mm"]))
     findings += check_parts(folder, manifest, kit, lay)
     return findings
 

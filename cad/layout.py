@@ -7,6 +7,7 @@ is in front of it. :func:`layout` refuses combinations that cannot work, with on
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -413,7 +414,7 @@ def gates(lay: Layout, cuts: tuple[float, ...] = ()) -> list[Gate]:
     edges = (0.0, *cuts, lay.length)
     half = lay.tile_width / 2 + lay.clearance + 1.0
     out = []
-    for x0, x1 in zip(edges, edges[1:]):
+    for x0, x1 in itertools.pairwise(edges):
         lanes = [n for n in range(1, lay.tiles + 1) if x0 < lay.lane_x(n) < x1]
         if lanes:
             out.append(Gate(lanes[0], lanes[-1], lay.lane_x(lanes[0]) - half, lay.lane_x(lanes[-1]) + half))

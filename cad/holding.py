@@ -1,0 +1,181 @@
+"""``cad check``'s proofs that the box holds what it must: captive tiles, a detent that clicks and screw
+holes with plastic round them. Each is measured with OCCT booleans on the assembled solids.
+
+- captive: every tile moved 5 mm past either end of its travel, and shifted sideways by the full
+  clearance either way, overlaps the box (pieces and gates) by at least ``CAPTIVE_MM3``;
+- detent: a tile leaning away from its bump, moved off its notch onto the plain lane wall, overlaps the
+  wall by the engagement (the arm must give way that far): at least ``DETENT_MARGIN``;
+- fasteners: a ring ``WALL_MIN`` wide round every pilot hole is solid plastic over the hole's whole depth,
+  every countersink has that ring inside its part, and each pilot hole keeps ``USB_CLEAR`` from the USB
+  opening.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from shutbox.cad.check import Finding
+
+CAPTIVE_MM3 = 20.0
+OVERTRAVEL = 5.0
+FULL = 0.995  # share of a ring's volume that must be plastic (facets of the mesh-free BREP: exact, but tolerant)
+
+
+def _box_like(solids: list[tuple[str, str, Any]]) -> list[Any]:
+    return [shape for _, kind, shape in solids if kind in ("box", "gate")]
+
+
+def _common(shapes: list[Any], tool: Any) -> Any | None:
+    """The part of ``shapes`` inside ``tool`` (a compound), or None when nothing is."""
+    import cadquery as cq
+
+    bb = tool.BoundingBox()
+    parts = []
+    for shape in shapes:
+        sb = shape.BoundingBox()
+        if sb.xmax < bb.xmin or bb.xmax < sb.xmin or sb.ymax < bb.ymin or bb.ymax < sb.ymin:
+            continue
+        common = shape.intersect(tool)
+        if common.Solids():
+            parts.append(common)
+    return cq.Compound.makeCompound(parts) if parts else None
+
+
+def _volume(shapes: list[Any], tool: Any) -> float:
+    common = _common(shapes, tool)
+    return common.Volume() if common is not None else 0.0
+
+
+def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Finding]:
+    """Each tile, pushed 5 mm past either end of its travel at either side of its play, hits the box."""
+    import cadquery as cq
+
+    from shutbox.cad.check import _memo
+
+    walls = _box_like(solids)
+    c = lay.clearance
+    for name, kind, tile in solids:
+        if kind != "tile":
+            continue
+        at_open = tile.BoundingBox().ymin > lay.tile_y(True) + lay.travel / 2
+        start = lay.tile_y(False) if at_open else lay.tile_y(True)
+        moves = {"shut": lay.tile_y(True) - OVERTRAVEL - start, "open": lay.tile_y(False) + OVERTRAVEL - start}
+
+        def measure(tile: Any = tile, moves: dict[str, float] = moves) -> list[float]:
+            out = []
+            for dy in moves.values():
+                for dx in (-c, c):
+                    out.append(_volume(walls, tile.translate(cq.Vector(dx, dy, 0.0))))
+            return out
+
+        volumes = _memo("captive", [_print(tile), [_print(w) for w in walls], moves, c], measure)
+        worst = min(volumes)
+        yield Finding("captive", name, worst >= CAPTIVE_MM3,
+                      f"5 mm past shut/open, shifted +-{c:g} mm: overlaps the box by "
+                      f"{', '.join(f'{v:.0f}' for v in volumes)} mm3 (at least {CAPTIVE_MM3:g})")
+
+
+def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Finding]:
+    """A tile leaning away from its bump (sideways by the clearance), moved off its notch onto the plain lane
+    wall: the bump overlaps the wall by the engagement."""
+    import cadquery as cq
+
+    from shutbox.cad.check import _memo
+    from shutbox.cad.layout import BUMP_BASE, DETENT_MARGIN
+
+    boxes = [shape for _, kind, shape in solids if kind == "box"]
+    c = lay.clearance
+    for name, kind, tile in solids:
+        if kind != "tile":
+            continue
+        bb = tile.BoundingBox()
+        at_open = bb.ymin > lay.tile_y(True) + lay.travel / 2
+        dy = -BUMP_BASE if at_open else BUMP_BASE  # off the notch, towards the middle of the travel
+
+        def measure(tile: Any = tile, dy: float = dy) -> float:
+            common = _common(boxes, tile.translate(cq.Vector(-c, dy, 0.0)))
+            return common.BoundingBox().xlen if common is not None else 0.0
+
+        depth = _memo("detent", [_print(tile), [_print(b) for b in boxes], dy, c], measure)
+        ok = depth >= DETENT_MARGIN - 1e-3 and abs(depth - lay.engagement) <= 0.02
+        yield Finding("detent", name, ok, f"leaning away by {c:g} mm the bump still catches {depth:.2f} mm of lane "
+                      f"wall (detent {lay.kit.tile_fit.detent_mm:g} - 2 x clearance = {lay.engagement:.2f}, at least "
+                      f"{DETENT_MARGIN:g})")
+
+
+def _ring(x: float, y: float, r0: float, r1: float, z0: float, z1: float) -> Any:
+    import cadquery as cq
+
+    outer = cq.Solid.makeCylinder(r1, z1 - z0, cq.Vector(x, y, z0))
+    return outer.cut(cq.Solid.makeCylinder(r0, z1 - z0 + 2.0, cq.Vector(x, y, z0 - 1.0)))
+
+
+def _ring_share(shapes: list[Any], ring: Any) -> float:
+    return _volume(shapes, ring) / ring.Volume()
+
+
+def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...]) -> Iterator[Finding]:
+    """Plastic round every screw hole over its whole depth, countersinks inside their parts, USB kept clear."""
+    from shutbox.cad.check import _memo
+    from shutbox.cad.layout import (
+        COVER_THICKNESS,
+        SCREW_CLEAR,
+        SCREW_HEAD,
+        SCREW_PILOT,
+        USB_CLEAR,
+        USB_WIDTH,
+        WALL_MIN,
+        gates,
+    )
+    from shutbox.cad.shapes import gabled_channel_x
+
+    boxes = [shape for _, kind, shape in solids if kind == "box"]
+    covers = [shape for _, kind, shape in solids if kind == "cover"]
+    gate_parts = [shape for _, kind, shape in solids if kind == "gate"]
+    rp, rc, rh = SCREW_PILOT / 2, SCREW_CLEAR / 2, SCREW_HEAD / 2
+    sink = rh - rc
+    holes: list[tuple[str, float, float, float, float, list[Any], float, list[Any], float]] = []
+    if lay.sensors:
+        ox, oy = lay.cover_origin
+        z0, z1 = lay.cover_pilot
+        for i, (sx, sy) in enumerate(lay.screw_points(), 1):
+            holes.append((f"cover screw {i}", ox + sx, oy + sy, z0, z1, covers, 0.0, covers, COVER_THICKNESS))
+    for gate in gates(lay, cuts):
+        z0, z1 = lay.gate_pilot
+        for i, (x, y) in enumerate(gate.screw_points(lay), 1):
+            holes.append((f"{gate.name} screw {i}", x, y, z0, z1, gate_parts, lay.height, gate_parts,
+                          lay.height - lay.gate_floor))
+    usb = (gabled_channel_x(lay.cavity[1] - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height)
+           if lay.sensors else None)
+    for label, x, y, z0, z1, held, face, _, thick in holes:
+        def measure(x: float = x, y: float = y, z0: float = z0, z1: float = z1, held: list[Any] = held,
+                    face: float = face, thick: float = thick) -> list[float]:
+            pilot = _ring_share(boxes, _ring(x, y, rp, rp + WALL_MIN, z0, z1))
+            # The part it holds: clearance hole ring below the countersink, and the countersink's own ring.
+            down = -1.0 if face else 1.0  # the countersunk face: the cover's bottom (z 0) or the gate's top
+            lo_sink, hi_sink = sorted((face, face + down * sink))
+            lo_rest, hi_rest = sorted((face + down * sink, face + down * thick))
+            through = _ring_share(held, _ring(x, y, rc, rc + WALL_MIN, lo_rest, hi_rest))
+            head = _ring_share(held, _ring(x, y, rh, rh + WALL_MIN, lo_sink, hi_sink))
+            gap = usb.distance(_ring(x, y, 0.0, rp, z0, z1)) if usb is not None else float("inf")
+            return [pilot, through, head, gap]
+
+        pilot, through, head, gap = _memo("fastener", [label, x, y, z0, z1, [_print(b) for b in boxes],
+                                                       [_print(h) for h in held]], measure)
+        ok = pilot >= FULL and through >= FULL and head >= FULL and gap >= USB_CLEAR - 1e-3
+        yield Finding("fastener", label, ok,
+                      f"{WALL_MIN:g} mm ring round the pilot {pilot:.1%} plastic over z {z0:.1f}-{z1:.1f}, round the "
+                      f"clearance hole {through:.1%}, round the countersink {head:.1%}; "
+                      + (f"{gap:.1f} mm from the USB opening" if gap != float("inf") else "no USB opening"))
+
+
+def _print(shape: Any) -> list[Any]:
+    from shutbox.cad.check import _fingerprint
+
+    return _fingerprint(shape)
+
+
+def check_holding(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...]) -> list[Finding]:
+    """All three proofs."""
+    return [*check_captive(solids, lay), *check_detent(solids, lay), *check_fasteners(solids, lay, cuts)]
