@@ -105,29 +105,43 @@ def _direction(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
 def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: int | tuple[int, int] = 900,
            azimuth: float = -30.0, elevation: float = 35.0, margin: float = 0.06,
            focus: tuple[Sequence[float], Sequence[float]] | None = None) -> None:
-    """Draw coloured meshes (in one frame) into a PNG at ``path`` (square ``size`` or ``(width, height)``),
-    the camera framing ``focus`` (a box's low and high corners) or else everything."""
+    """Draw coloured meshes (in one frame) into a PNG at ``path``, the camera framing ``focus`` (a box's low
+    and high corners) or else the meshes themselves. ``size``: ``(width, height)``, or the longer side with
+    the other following the picture's shape (a long part gets a wide, low image)."""
     from PIL import Image
 
     _, _, _, rendering, ns = _vtk()
-    width, height = (size, size) if isinstance(size, int) else size
+    eye = _direction(azimuth, elevation)
+    up = np.array([0.0, 0.0, 1.0]) if abs(eye[2]) < 0.99 else np.array([0.0, 1.0, 0.0])
+    right = np.cross(up, eye)
+    right /= np.linalg.norm(right)
+    screen_up = np.cross(eye, right)
+    if focus is None:
+        points = np.vstack([m.vertices for m, _ in meshes])
+    else:
+        lo, hi = (np.asarray(v, dtype=float) for v in focus)
+        points = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    across, upward = points @ right, points @ screen_up
+    half_w = float(np.ptp(across)) / 2
+    half_h = float(np.ptp(upward)) / 2
+    centre = right * (across.min() + across.max()) / 2 + screen_up * (upward.min() + upward.max()) / 2
+    centre += eye * float(np.mean(points @ eye))
+    if isinstance(size, int):
+        shape = min(max(half_h / max(half_w, 1e-9), 0.35), 1 / 0.35)
+        width, height = (size, max(1, round(size * shape))) if shape <= 1 else (max(1, round(size / shape)), size)
+    else:
+        width, height = size
     renderer = rendering.vtkRenderer()
     renderer.SetBackground(*BACKGROUND)
     for mesh, colour in meshes:
         for actor in _actors(mesh, colour):
             renderer.AddActor(actor)
-    window = rendering.vtkRenderWindow()
-    window.SetOffScreenRendering(1)
-    window.SetMultiSamples(0)
-    window.AddRenderer(renderer)
-    window.SetSize(width * SUPERSAMPLE, height * SUPERSAMPLE)
-    # Lights: a key light from the upper left front, a softer fill from the right, ambient from the props.
-    renderer.RemoveAllLights()
     # Key light from the back left, above: seen from the front, light falls from the top of the picture, so
-    # dimples read as dimples.
+    # dimples read as dimples; a softer fill from the right; a headlight so no face turned to us is black.
+    renderer.RemoveAllLights()
     for position, intensity in (((-1.0, 1.0, 2.0), 0.6), ((1.5, -0.5, 0.6), 0.25), (None, 0.45)):
         light = rendering.vtkLight()
-        if position is None:  # a headlight, so faces turned to the viewer are never dark
+        if position is None:
             light.SetLightTypeToHeadlight()
         else:
             light.SetLightTypeToSceneLight()
@@ -136,28 +150,18 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
             light.SetPositional(False)
         light.SetIntensity(intensity)
         renderer.AddLight(light)
-    if focus is None:
-        lo = np.min([m.bounds[0] for m, _ in meshes], axis=0)
-        hi = np.max([m.bounds[1] for m, _ in meshes], axis=0)
-    else:
-        lo, hi = (np.asarray(v, dtype=float) for v in focus)
-    centre = (lo + hi) / 2
-    eye = _direction(azimuth, elevation)
-    up = np.array([0.0, 0.0, 1.0]) if abs(eye[2]) < 0.99 else np.array([0.0, 1.0, 0.0])
     camera = renderer.GetActiveCamera()
     camera.ParallelProjectionOn()
     camera.SetFocalPoint(*centre)
-    camera.SetPosition(*(centre + eye * float(np.linalg.norm(hi - lo)) * 2))
+    camera.SetPosition(*(centre + eye * float(np.ptp(points, axis=0).max() + 1.0) * 2))
     camera.SetViewUp(*up)
-    # Fit the parallel scale to the scene's corners as seen by this camera.
-    right = np.cross(up, eye)
-    right /= np.linalg.norm(right)
-    screen_up = np.cross(eye, right)
-    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]) - centre
-    half_w = float(np.abs(corners @ right).max())
-    half_h = float(np.abs(corners @ screen_up).max())
     camera.SetParallelScale(max(half_h, half_w * height / width) * (1 + 2 * margin))
     renderer.ResetCameraClippingRange()
+    window = rendering.vtkRenderWindow()
+    window.SetOffScreenRendering(1)
+    window.SetMultiSamples(0)
+    window.AddRenderer(renderer)
+    window.SetSize(width * SUPERSAMPLE, height * SUPERSAMPLE)
     window.Render()
     grab = rendering.vtkWindowToImageFilter()
     grab.SetInput(window)
