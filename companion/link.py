@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.protocol import BAUD, HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
-from shutbox.model import TILE_COUNTS
+from shutbox.model import BOX_TILE_COUNTS
 
 if TYPE_CHECKING:
     import serial
@@ -86,8 +86,8 @@ def open_serial(device: str, timeout: float = 0.05) -> serial.Serial:
 
 def tile_count_error(device: str, box_tiles: int, tiles: int) -> ShutboxError:
     """The one-line refusal of a box whose tile count differs from the settings."""
-    fix = f"or play with --tiles {box_tiles}" if box_tiles in TILE_COUNTS else \
-        f"(the kit's boxes have {', '.join(map(str, TILE_COUNTS))} tiles)"
+    fix = f"or play with --tiles {box_tiles}" if box_tiles in BOX_TILE_COUNTS else \
+        f"(the kit's boxes have {', '.join(map(str, BOX_TILE_COUNTS))} tiles)"
     return ShutboxError(f"the box on {device} has {box_tiles} tiles but the settings are for {tiles}; "
                         f"connect a {tiles}-tile box {fix}")
 

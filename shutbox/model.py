@@ -18,9 +18,20 @@ from typing import Any
 
 from shutbox.errors import SettingsError
 
-TILE_COUNTS = (9, 10, 12)
-ONE_DIE_RULES = ("high-shut", "sum-6", "sum-5", "never")
+#: Tile counts: a box has 9, 10 or 12 tiles; dominoes or playing cards as tiles give any count up to 54.
+MIN_TILES, MAX_TILES = 9, 54
+#: The tile counts the printable box and its firmware are built for (larger sets are played without the box).
+BOX_TILE_COUNTS = (9, 10, 12)
+#: The dice the printable box is built for.
+BOX_DICE = 2
+#: Dice: two, up to six with a double-18 domino set (up to 36 tiles), up to nine with a 54-card deck.
+MIN_DICE, MAX_DICE = 2, 9
+#: Most dice per tile count: (highest tile count, most dice) -- double-18 dominoes, then a 54-card deck.
+DICE_LIMITS = ((36, 6), (54, 9))
+ONE_DIE_RULES = ("high-shut", "shut-789", "sum-6", "sum-5", "never")
 SCORINGS = ("sum", "digits")
+#: ``digits`` scoring joins the open tiles' labels; up to 12 tiles the number (15 digits) is exact in a float64.
+DIGITS_MAX_TILES = 12
 MATCHES = ("round", "drop-out", "tournament", "long-game")
 DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
@@ -175,7 +186,11 @@ def bed_size(bed: str) -> tuple[float, float, float]:
 class Rules:
     """Rule settings, named as in RULES.md."""
 
-    tiles: int = param(9, "number of tiles", choices=TILE_COUNTS, parse=_parse_int, rule=True)
+    tiles: int = param(9, "number of tiles (9, 10, 12 on the box; dominoes or cards as tiles: any up to 54)",
+                       minimum=MIN_TILES, maximum=MAX_TILES, parse=_parse_int, rule=True)
+    dice: int = param(2, "number of dice thrown (up to 6 with up to 36 tiles, up to 9 with more; "
+                      "6 x dice must reach the highest tile)", minimum=MIN_DICE, maximum=MAX_DICE,
+                      parse=_parse_int, rule=True)
     one_die: str = param(
         "high-shut",
         "when one die may be thrown",
@@ -205,12 +220,11 @@ class Rules:
                          rule=True)
 
     def __post_init__(self) -> None:
-        if self.match in DEFAULT_LIMITS:
-            if self.limit is None:
-                object.__setattr__(self, "limit", DEFAULT_LIMITS[self.match])
-        else:
-            # round and long-game have no score limit.
-            object.__setattr__(self, "limit", None)
+        refusal = rules_refusal(self)
+        if refusal:
+            raise SettingsError(refusal)
+        if self.match in DEFAULT_LIMITS and self.limit is None:
+            object.__setattr__(self, "limit", DEFAULT_LIMITS[self.match])
 
     @property
     def cumulative(self) -> bool:
@@ -237,6 +251,52 @@ class Box:
                            parse=_parse_float)
     felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
                            minimum=0.5, maximum=5, parse=_parse_float)
+
+
+def most_dice(tiles: int) -> int:
+    """The most dice a set of ``tiles`` tiles is played with (6 up to 36 tiles, 9 up to 54)."""
+    return next(dice for top, dice in DICE_LIMITS if tiles <= top)
+
+
+def least_dice(tiles: int) -> int:
+    """The fewest dice a set of ``tiles`` tiles is played with (6 x dice must reach the highest tile)."""
+    return max(MIN_DICE, -(-tiles // 6))
+
+
+def rules_refusal(rules: Rules) -> str | None:
+    """Why these rule settings do not make a game the rules define, in one line; None when they do."""
+    n, d = rules.tiles, rules.dice
+    if d > most_dice(n):
+        return (f"--dice {d} with --tiles {n}: at most {most_dice(n)} dice with up to "
+                f"{next(top for top, dice in DICE_LIMITS if n <= top)} tiles (a double-18 domino set gives 6, "
+                "a 54-card deck 9)")
+    if 6 * d < n:
+        return f"--tiles {n} needs at least {least_dice(n)} dice (6 x dice must reach tile {n}), not --dice {d}"
+    if rules.scoring == "digits" and n > DIGITS_MAX_TILES:
+        return (f"--scoring digits is defined up to {DIGITS_MAX_TILES} tiles, not {n} "
+                "(the score would have dozens of digits); use --scoring sum")
+    if rules.limit is not None and rules.match not in DEFAULT_LIMITS:
+        return (f"--limit {rules.limit} does not apply to --match {rules.match} (it has no score limit); "
+                "a limit goes with drop-out or tournament")
+    if rules.limit is None and rules.match in DEFAULT_LIMITS and rules.scoring == "digits":
+        return (f"--scoring digits with --match {rules.match} needs --limit: the default "
+                f"{DEFAULT_LIMITS[rules.match]} is for sum scoring, and one digits score passes it")
+    return None
+
+
+def box_refusal(rules: Rules, what: str, *, dice: bool = False) -> str | None:
+    """Why ``what`` (the CAD, the firmware, the kit) cannot be built for these rules; None when it can.
+
+    The box has 9, 10 or 12 tiles; ``dice=True`` also requires the box's two printed dice. Larger
+    sets (dominoes or cards as tiles, more dice) are played without the box.
+    """
+    if rules.tiles not in BOX_TILE_COUNTS:
+        counts = ", ".join(str(c) for c in BOX_TILE_COUNTS)
+        return (f"--tiles {rules.tiles}: {what} is built for a box of {counts} tiles only; "
+                "play larger sets without the box (shutbox play --port none)")
+    if dice and rules.dice != BOX_DICE:
+        return f"--dice {rules.dice}: {what} prints the box's {BOX_DICE} dice only; use --dice {BOX_DICE}"
+    return None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from shutbox.game.rules import (
     one_die_allowed,
     score,
 )
-from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, TILE_COUNTS, Rules
+from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, BOX_TILE_COUNTS, Rules
 
 NINE = Rules()
 
@@ -108,7 +108,7 @@ def test_sum_scoring() -> None:
 
 rules_st = st.builds(
     Rules,
-    tiles=st.sampled_from(TILE_COUNTS),
+    tiles=st.sampled_from(BOX_TILE_COUNTS),
     one_die=st.sampled_from(ONE_DIE_RULES),
     one_die_forced=st.booleans(),
     max_tiles_per_throw=st.sampled_from(MAX_TILES_CHOICES),

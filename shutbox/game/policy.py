@@ -26,6 +26,7 @@ class Setup:
     """The settings that change a single player's odds (everything but match, limit and stake)."""
 
     tiles: int
+    dice: int
     one_die: str
     one_die_forced: bool
     max_tiles_per_throw: int | None

@@ -5,22 +5,24 @@ functions serve the uncovering half of the long game, where the tiles still *shu
 the open tiles play when shutting (see :mod:`shutbox.game.replay`).
 
 Illegal choices raise :class:`IllegalMove` whose message is one sentence a player understands,
-e.g. ``6 + 4 = 10, the throw was 7`` or ``one die is not allowed while 7, 8 or 9 is open``.
+e.g. ``6 + 4 = 10, the throw was 7`` or ``one die is not allowed: tile 8 is still open (one die once tiles
+7, 8 and 9 are shut)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import combinations
 
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
 
 #: Pip values of one die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
-#: Lowest tile that must be shut before one die is allowed under ``high-shut``.
+#: ``high-shut``: one die once every tile from this one up is shut (the woodworking card's "no tile higher than 6").
 HIGH_TILE = 7
+#: ``shut-789``: one die once these tiles are shut, whatever the tile count (the pub rules' literal words).
+LITERAL_TILES = (7, 8, 9)
 #: The open tiles must add up to at most this for ``sum-6`` (and to less than it for ``sum-5``).
 ONE_DIE_SUM = 6
 
@@ -42,50 +44,80 @@ def plus(tiles: Iterable[int]) -> str:
 
 
 def high_tiles(rules: Rules) -> tuple[int, ...]:
-    """The tiles that must be shut before one die is allowed under ``high-shut``."""
-    return tuple(t for t in rules.tile_numbers if t >= HIGH_TILE)
+    """The tiles that must be out of play before one die is allowed (``high-shut``, ``shut-789``)."""
+    return _high_tiles(rules.one_die, rules.tiles)
 
 
-def one_die_when(rules: Rules) -> str | None:
-    """When one die is allowed, in words (``once tiles 7–9 are shut``); None under ``never``."""
-    if rules.one_die == "high-shut":
+@lru_cache(maxsize=256)
+def _high_tiles(one_die: str, tiles: int) -> tuple[int, ...]:
+    if one_die == "shut-789":
+        return tuple(t for t in LITERAL_TILES if t <= tiles)
+    return tuple(range(HIGH_TILE, tiles + 1))
+
+
+def _span(tiles: Sequence[int]) -> str:
+    """``7–12`` for a run of tiles, ``7, 8 and 9`` for three."""
+    if len(tiles) > 3 and tiles[-1] - tiles[0] == len(tiles) - 1:
+        return f"{tiles[0]}–{tiles[-1]}"
+    return _or_list(tiles, "and")
+
+
+def one_die_when(rules: Rules, done: str = "shut") -> str | None:
+    """When one die is allowed, in words (``once tiles 7–9 are shut``); None under ``never``.
+
+    ``done`` words a tile out of play (``shut``; ``open again`` when uncovering in the long game).
+    """
+    if rules.one_die in ("high-shut", "shut-789"):
         high = high_tiles(rules)
-        return f"once tiles {high[0]}–{high[-1]} are shut" if high else "always"
+        return f"once tiles {_span(high)} are {done}" if high else "always"
+    left = "open" if done == "shut" else "still shut"
     if rules.one_die == "sum-6":
-        return f"when the open tiles total {ONE_DIE_SUM} or less"
+        return f"when the tiles {left} total {ONE_DIE_SUM} or less"
     if rules.one_die == "sum-5":
-        return f"when the open tiles total less than {ONE_DIE_SUM}"
+        return f"when the tiles {left} total less than {ONE_DIE_SUM}"
     return None
 
 
 def one_die_allowed(rules: Rules, open_tiles: Iterable[int]) -> bool:
-    """May one die be thrown with these tiles open (the tiles still in play)?"""
-    return one_die_refusal(rules, open_tiles) is None
+    """May one die be thrown with these tiles in play (open; uncovering: still shut)?"""
+    if rules.one_die == "never":
+        return False
+    if rules.one_die in ("high-shut", "shut-789"):
+        return set(open_tiles).isdisjoint(high_tiles(rules))
+    total = sum(open_tiles)
+    return total <= ONE_DIE_SUM if rules.one_die == "sum-6" else total < ONE_DIE_SUM
 
 
-def one_die_refusal(rules: Rules, open_tiles: Iterable[int]) -> str | None:
-    """Why one die is not allowed now, or None when it is."""
+def one_die_refusal(rules: Rules, open_tiles: Iterable[int], left: str = "open") -> str | None:
+    """Why one die is not allowed now, or None when it is.
+
+    ``open_tiles`` are the tiles in play; ``left`` is what they are on the board (``open``, or
+    ``shut`` for the long game's uncovering player), so the message says what is true on the board.
+    """
     tiles = set(open_tiles)
+    if one_die_allowed(rules, tiles):
+        return None
     if rules.one_die == "never":
         return "one die is never allowed (one-die rule 'never')"
-    if rules.one_die == "high-shut":
-        high = high_tiles(rules)
-        if tiles & set(high):
-            return f"one die is not allowed while {_or_list(high)} is open"
-        return None
+    if rules.one_die in ("high-shut", "shut-789"):
+        blocking = sorted(tiles & set(high_tiles(rules)))
+        word, verb = ("tile", "is") if len(blocking) == 1 else ("tiles", "are")
+        done = "shut" if left == "open" else "open again"
+        return (f"one die is not allowed: {word} {_or_list(blocking, 'and')} {verb} still {left} "
+                f"(one die {one_die_when(rules, done)})")
     total = sum(tiles)
-    if rules.one_die == "sum-6" and total > ONE_DIE_SUM:
-        return f"one die is allowed only when the open tiles add up to {ONE_DIE_SUM} or less (they add up to {total})"
-    if rules.one_die == "sum-5" and total >= ONE_DIE_SUM:
-        return f"one die is allowed only when the open tiles add up to less than {ONE_DIE_SUM} (they add up to {total})"
-    return None
+    bound = f"{ONE_DIE_SUM} or less" if rules.one_die == "sum-6" else f"less than {ONE_DIE_SUM}"
+    return f"one die is allowed only when the {left} tiles add up to {bound} (they add up to {total})"
 
 
 def dice_counts(rules: Rules, open_tiles: Iterable[int]) -> tuple[int, ...]:
-    """How many dice the player may throw now: ``(2,)``, ``(1, 2)`` or ``(1,)`` (one die forced)."""
+    """How many dice the player may throw now: all of them (``rules.dice``), one or all, or one (forced).
+
+    With more than two dice the one-die rules mean exactly one die, not one die fewer.
+    """
     if not one_die_allowed(rules, open_tiles):
-        return (2,)
-    return (1,) if rules.one_die_forced else (1, 2)
+        return (rules.dice,)
+    return (1,) if rules.one_die_forced else (1, rules.dice)
 
 
 def throw_totals(count: int) -> range:
@@ -93,43 +125,51 @@ def throw_totals(count: int) -> range:
     return range(count, 6 * count + 1)
 
 
-def check_dice(rules: Rules, open_tiles: Iterable[int], dice: Sequence[int]) -> int:
+def dice_words(count: int) -> str:
+    """``one die``, ``two dice``, ``6 dice``."""
+    return {1: "one die", 2: "two dice"}.get(count, f"{count} dice")
+
+
+def check_dice(rules: Rules, open_tiles: Iterable[int], dice: Sequence[int], left: str = "open") -> int:
     """Validate a throw (the pips of each die) against the rules; return its total."""
     tiles = tuple(open_tiles)
-    if len(dice) not in (1, 2):
-        raise IllegalMove(f"a throw is one or two dice, not {len(dice)}")
+    if len(dice) not in (1, rules.dice):
+        raise IllegalMove(f"a throw is one die or {dice_words(rules.dice)}, not {len(dice)}")
     for pips in dice:
         if isinstance(pips, bool) or not isinstance(pips, int) or pips not in DIE_FACES:
             raise IllegalMove(f"a die shows 1 to 6, not {pips!r}")
-    check_dice_count(rules, tiles, len(dice))
+    check_dice_count(rules, tiles, len(dice), left)
     return sum(dice)
 
 
-def check_dice_count(rules: Rules, open_tiles: Iterable[int], count: int) -> None:
-    """Raise unless ``count`` dice may be thrown with these tiles open."""
+def check_dice_count(rules: Rules, open_tiles: Iterable[int], count: int, left: str = "open") -> None:
+    """Raise unless ``count`` dice may be thrown with these tiles in play."""
     tiles = tuple(open_tiles)
     if count == 1:
-        refusal = one_die_refusal(rules, tiles)
+        refusal = one_die_refusal(rules, tiles, left)
         if refusal:
             raise IllegalMove(refusal)
-    elif count == 2 and dice_counts(rules, tiles) == (1,):
-        raise IllegalMove("two dice are not allowed: one die is allowed now and the rules force it (one-die-forced)")
+    elif count == rules.dice and dice_counts(rules, tiles) == (1,):
+        raise IllegalMove(f"{dice_words(count)} are not allowed: one die is allowed now and the rules force it "
+                          "(one-die-forced)")
 
 
-def check_total(rules: Rules, open_tiles: Iterable[int], total: int) -> None:
-    """Raise unless some allowed number of dice can show ``total`` with these tiles open."""
+def check_total(rules: Rules, open_tiles: Iterable[int], total: int, left: str = "open") -> None:
+    """Raise unless some allowed number of dice can show ``total`` with these tiles in play."""
     tiles = tuple(open_tiles)
     counts = dice_counts(rules, tiles)
     if any(total in throw_totals(c) for c in counts):
         return
-    if counts == (2,):
-        refusal = one_die_refusal(rules, tiles)
+    d = rules.dice
+    all_dice = f"{dice_words(d)} throw {d} to {6 * d}"
+    if counts == (d,):
+        refusal = one_die_refusal(rules, tiles, left)
         if 1 <= total <= 6 and refusal:
-            raise IllegalMove(f"a throw of {total} needs one die, and {refusal}; two dice throw 2 to 12")
-        raise IllegalMove(f"a throw of {total} is impossible with two dice (2 to 12)")
+            raise IllegalMove(f"a throw of {total} needs one die, and {refusal}; {all_dice}")
+        raise IllegalMove(f"a throw of {total} is impossible with {dice_words(d)} ({d} to {6 * d})")
     if counts == (1,):
         raise IllegalMove(f"a throw of {total} is impossible: one die must be thrown now, it shows 1 to 6")
-    raise IllegalMove(f"a throw of {total} is impossible: one die shows 1 to 6, two dice 2 to 12")
+    raise IllegalMove(f"a throw of {total} is impossible: one die shows 1 to 6, {all_dice}")
 
 
 def parse_tiles(rules: Rules, tiles: Iterable[object], what: str = "tile") -> tuple[int, ...]:
@@ -148,9 +188,28 @@ def parse_tiles(rules: Rules, tiles: Iterable[object], what: str = "tile") -> tu
 
 @lru_cache(maxsize=4096)
 def _moves(open_tiles: tuple[int, ...], throw: int, max_tiles: int | None) -> tuple[tuple[int, ...], ...]:
-    candidates = [t for t in open_tiles if t <= throw]
-    most = len(candidates) if max_tiles is None else min(max_tiles, len(candidates))
-    found = [c for k in range(1, most + 1) for c in combinations(candidates, k) if sum(c) == throw]
+    """Every subset of ``open_tiles`` adding up to ``throw`` (at most ``max_tiles``), largest tiles first."""
+    candidates = [t for t in open_tiles if t <= throw]  # ascending
+    most = len(candidates) if max_tiles is None else max_tiles
+    below = [0]  # below[i]: the sum of candidates[:i], to prune branches that cannot reach the throw
+    for t in candidates:
+        below.append(below[-1] + t)
+    found: list[tuple[int, ...]] = []
+
+    def extend(chosen: list[int], limit: int, left: int) -> None:
+        """Add tiles from candidates[:limit], largest first, until ``left`` is used up."""
+        if left == 0:
+            found.append(tuple(reversed(chosen)))
+            return
+        if len(chosen) == most or below[limit] < left:
+            return
+        for i in range(limit - 1, -1, -1):
+            if candidates[i] <= left:
+                chosen.append(candidates[i])
+                extend(chosen, i, left - candidates[i])
+                chosen.pop()
+
+    extend([], len(candidates), throw)
     return tuple(sorted(found, key=move_preference))
 
 

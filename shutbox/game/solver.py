@@ -1,11 +1,17 @@
-"""Exact strategy solver: the value of every set of open tiles under the optimal policy or a named one.
+"""Strategy solver: the value of every set of open tiles under the optimal policy or a named one.
 
 A state is the set of open tiles, a bitmask (bit ``i`` is tile ``i + 1``), so a box of N tiles has
 2**N states. Shutting tiles only clears bits, so states are solved layer by layer in order of how
-many tiles are open, each layer in one vectorised step over every (state, throw, move) at once.
+many tiles are open. Within a layer every (state, move) pair is generated at once, vectorised per
+move size: the states of a layer holding a move ``m`` are ``m`` plus every way of choosing the rest
+of the layer's tiles from the tiles outside ``m``; the best (or chosen) move per (state, throw) is
+then a grouped reduction (``np.maximum.at``, ``np.bincount``).
 
-Before each throw the player picks one or two dice where the one-die rule allows a choice; after
-it they pick a move (a set of open tiles adding up to the throw, at most ``max_tiles_per_throw``).
+Before each throw the player picks one die or all ``rules.dice`` dice where the one-die rule allows a
+choice; after it they pick a move (a set of open tiles adding up to the throw, at most
+``max_tiles_per_throw``). The chance of each total of D dice is the D-fold convolution of one die's
+(independent fair dice; a domino or card drawn instead of a throw is assumed to fall the same way).
+
 Objectives:
 
 - ``shut``: maximise the probability of shutting the box; ties go to the lower expected score.
@@ -16,9 +22,13 @@ Remaining ties go to the move with the largest tiles. Named strategies, evaluate
 
 - ``greedy-largest``: the move whose largest tile is largest (then the next tile, ...).
 - ``fewest-tiles``: the move with the fewest tiles, then as greedy-largest.
-- ``random``: every legal move equally likely, and one or two dice equally likely when both are allowed.
+- ``random``: every legal move equally likely, and one die or all dice equally likely when both are allowed.
 
 ``greedy-largest`` and ``fewest-tiles`` throw one die whenever it is allowed.
+
+The exact solver takes every setting with at most :data:`EXACT_MAX_TILES` tiles (measured by
+``bench/solver.py``: 18 tiles with 6 dice, the slowest, within 10 s and 2 GB). Larger sets are
+valued by :mod:`shutbox.game.estimate` (Monte Carlo); :func:`advisor` picks the method.
 
 Solutions are cached per (settings, objective, strategy); numpy arrays are read-only.
 """
@@ -30,15 +40,33 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import DIE_FACES, legal_moves, move_preference, one_die_allowed, score, throw_totals
-from shutbox.model import Rules
+from shutbox.model import Rules, least_dice
 
-MAX_THROW = throw_totals(2)[-1]  # two dice: the highest throw
-#: Probability of each total 1..12 with one die and with two dice.
-P_ONE = np.array([sum(a == t for a in DIE_FACES) / 6 for t in range(1, MAX_THROW + 1)])
-P_TWO = np.array([sum(a + b == t for a in DIE_FACES for b in DIE_FACES) / 36 for t in range(1, MAX_THROW + 1)])
+#: The most tiles the exact solver takes (every allowed dice count); see bench/solver.py.
+EXACT_MAX_TILES = 18
 _TOL = 1e-12
+_CHUNK = 1 << 22  #: most (state, move) pairs handled in one vectorised block
+
+
+def throw_chances(count: int, highest: int | None = None) -> np.ndarray:
+    """The chance of each total 1..``highest`` (default 6 x count) with ``count`` fair dice (index 0 = total 1)."""
+    one = np.zeros(7)
+    one[list(DIE_FACES)] = 1 / len(DIE_FACES)
+    dist = np.array([1.0])
+    for _ in range(count):
+        dist = np.convolve(dist, one)
+    top = highest if highest is not None else throw_totals(count)[-1]
+    out = np.zeros(top)
+    n = min(top, len(dist) - 1)
+    out[:n] = dist[1:n + 1]
+    return out
+
+
+class TooLarge(ShutboxError):
+    """The exact solver does not take this many tiles (use :func:`advisor`)."""
 
 
 def mask_of(tiles: tuple[int, ...] | list[int] | set[int]) -> int:
@@ -55,75 +83,125 @@ def tiles_of(mask: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class _MoveGroup:
+    """The moves of one size (number of tiles): masks, throw totals, strategy ranks, expansion tables."""
+
+    size: int
+    masks: np.ndarray  # int64
+    throws: np.ndarray  # 1-based totals
+    greedy: np.ndarray  # higher = preferred within its throw
+    fewest: np.ndarray
+    expand: tuple[np.ndarray, ...]  # per byte of a pattern over the move's complement: (moves, 256) masks
+
+
+@dataclass(frozen=True)
 class _Tables:
-    """Everything about a box size and move limit that does not depend on the policy."""
+    """Everything about a box size, dice count and move limit that does not depend on the policy."""
 
-    layers: tuple[np.ndarray, ...]  # state masks by number of open tiles
-    moves: np.ndarray  # every move mask, grouped by throw total, largest tiles first in a group
-    throw_of: np.ndarray  # the throw total (1..12) of each move
-    starts: np.ndarray  # first index of each throw's group in ``moves``
-    totals: np.ndarray  # the throw totals that have a group (those with at least one move)
-    greedy_rank: np.ndarray  # higher = preferred, per move
-    fewest_rank: np.ndarray
+    tiles: int
+    top: int  # the highest throw
+    order: np.ndarray  # every mask, sorted by the number of open tiles
+    offsets: np.ndarray  # layer k is order[offsets[k]:offsets[k + 1]]
+    index: np.ndarray  # a mask's position within its layer
+    groups: tuple[_MoveGroup, ...]
 
 
 @cache
-def _tables(tiles: int, max_tiles: int | None) -> _Tables:
-    """Move tables from the rules engine: every move of a full box, grouped by throw total, best first."""
-    rules = Rules(tiles=tiles, max_tiles_per_throw=max_tiles)
-    masks = np.arange(1 << tiles, dtype=np.int64)
-    counts = np.zeros(1 << tiles, dtype=np.int64)
-    for t in rules.tile_numbers:
-        counts += (masks >> (t - 1)) & 1
-    layers = tuple(masks[counts == k] for k in range(tiles + 1))
-    moves: list[int] = []
-    throw_of: list[int] = []
-    starts: list[int] = []
-    totals: list[int] = []
-    greedy: list[int] = []
-    fewest: list[int] = []
-    for total in range(1, MAX_THROW + 1):
+def _popcount_order(bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``bits``-bit pattern sorted by its number of set bits, and where each count starts."""
+    patterns = np.arange(1 << bits, dtype=np.int64)
+    counts = np.zeros(1 << bits, dtype=np.int64)
+    for b in range(bits):
+        counts += (patterns >> b) & 1
+    order = np.argsort(counts, kind="stable").astype(np.int64)
+    offsets = np.searchsorted(counts[order], np.arange(bits + 2))
+    return order, offsets
+
+
+def _expansion(masks: np.ndarray, tiles: int) -> tuple[np.ndarray, ...]:
+    """Byte tables placing bit ``j`` of a pattern on the ``j``-th tile outside each move (moves of one size)."""
+    bits = np.arange(tiles)
+    outside = np.array([bits[((int(m) >> bits) & 1) == 0] for m in masks], dtype=np.int64).reshape(len(masks), -1)
+    values = np.arange(256, dtype=np.int64)
+    tables = []
+    for start in range(0, max(outside.shape[1], 1), 8):
+        table = np.zeros((len(masks), 256), dtype=np.int64)
+        for j in range(start, min(start + 8, outside.shape[1])):
+            table |= ((values >> (j - start)) & 1)[None, :] << outside[:, j][:, None]
+        tables.append(table)
+    return tuple(tables)
+
+
+@cache
+def _tables(tiles: int, dice: int, max_tiles: int | None) -> _Tables:
+    """Move tables from the rules engine: every move of a full box for every throw, grouped by size."""
+    rules = Rules(tiles=tiles, dice=dice, max_tiles_per_throw=max_tiles)
+    top = throw_totals(dice)[-1]
+    order, offsets = _popcount_order(tiles)
+    index = np.zeros(1 << tiles, dtype=np.int64)
+    for k in range(tiles + 1):
+        layer = order[offsets[k]:offsets[k + 1]]
+        index[layer] = np.arange(len(layer))
+    by_size: dict[int, list[tuple[int, int, int, int]]] = {}
+    for total in range(1, top + 1):
         group = legal_moves(rules, rules.tile_numbers, total)  # largest tiles first
-        if not group:
-            continue
         by_count = sorted(group, key=lambda c: (len(c), move_preference(c)))
-        starts.append(len(moves))
-        totals.append(total)
-        for c in group:
-            moves.append(mask_of(c))
-            throw_of.append(total)
-            greedy.append(-group.index(c))
-            fewest.append(-by_count.index(c))
-    return _Tables(layers, np.array(moves, dtype=np.int64), np.array(throw_of), np.array(starts),
-                   np.array(totals), np.array(greedy, dtype=float), np.array(fewest, dtype=float))
+        for rank, c in enumerate(group):
+            by_size.setdefault(len(c), []).append((mask_of(c), total, -rank, -by_count.index(c)))
+    groups = []
+    for size in sorted(by_size):
+        rows = by_size[size]
+        masks = np.array([r[0] for r in rows], dtype=np.int64)
+        groups.append(_MoveGroup(size, masks, np.array([r[1] for r in rows]), np.array([r[2] for r in rows], float),
+                                 np.array([r[3] for r in rows], float), _expansion(masks, tiles)))
+    return _Tables(tiles, top, order, offsets, index, tuple(groups))
 
 
-@cache
-def _tile_sets(tiles: int) -> tuple[tuple[int, ...], ...]:
-    """The open tiles of every mask."""
-    return tuple(tiles_of(m) for m in range(1 << tiles))
+def _pairs(tab: _Tables, k: int):  # noqa: ANN202 - generator of array tuples
+    """Every (state in layer k, move it holds) as (state index in the layer, throw, next state, group, move row)."""
+    for g in tab.groups:
+        if g.size > k:
+            continue
+        patterns, starts = _popcount_order(tab.tiles - g.size)
+        chosen = patterns[starts[k - g.size]:starts[k - g.size + 1]]
+        step = max(1, _CHUNK // max(1, len(chosen)))
+        for lo in range(0, len(g.masks), step):
+            rows = np.arange(lo, min(lo + step, len(g.masks)))
+            nxt = np.zeros((len(rows), len(chosen)), dtype=np.int64)
+            for byte, table in enumerate(g.expand):
+                nxt |= table[rows][:, (chosen >> (8 * byte)) & 255]
+            state = nxt | g.masks[rows][:, None]
+            yield (tab.index[state].ravel(), np.broadcast_to(g.throws[rows][:, None], state.shape).ravel(),
+                   nxt.ravel(), g, np.broadcast_to(rows[:, None], state.shape).ravel())
 
 
 @cache
 def scores(tiles: int, scoring: str) -> np.ndarray:
     """The score of every mask, by the rules engine's :func:`score` (float64: exact, below 2**53)."""
-    rules = Rules(tiles=tiles, scoring=scoring)
-    out = np.array([score(rules, s) for s in _tile_sets(tiles)], dtype=np.float64)
+    rules = Rules(tiles=tiles, dice=least_dice(tiles), scoring=scoring)  # scores do not depend on the dice
+    if scoring == "sum":  # the engine's score of each single tile, added up bit by bit
+        masks = np.arange(1 << tiles, dtype=np.int64)
+        out = np.zeros(1 << tiles, dtype=np.float64)
+        for t in rules.tile_numbers:
+            out += ((masks >> (t - 1)) & 1) * score(rules, (t,))
+        out.setflags(write=False)
+        return out
+    out = np.array([score(rules, tiles_of(m)) for m in range(1 << tiles)], dtype=np.float64)
     out.setflags(write=False)
     return out
 
 
 @cache
-def _one_die(tiles: int, one_die: str) -> np.ndarray:
-    rules = Rules(tiles=tiles, one_die=one_die)
-    out = np.array([one_die_allowed(rules, s) for s in _tile_sets(tiles)], dtype=bool)
+def _one_die(tiles: int, dice: int, one_die: str) -> np.ndarray:
+    rules = Rules(tiles=tiles, dice=dice, one_die=one_die)
+    out = np.array([one_die_allowed(rules, tiles_of(m)) for m in range(1 << tiles)], dtype=bool)
     out.setflags(write=False)
     return out
 
 
 def one_die_mask(setup: Setup) -> np.ndarray:
     """Per mask: may one die be thrown? (the rules engine's :func:`one_die_allowed`, cached)"""
-    return _one_die(setup.tiles, setup.one_die)
+    return _one_die(setup.tiles, setup.dice, setup.one_die)
 
 
 @dataclass(frozen=True)
@@ -147,6 +225,10 @@ class Solution:
         p, e = float(self.p_shut[mask]), float(self.expected_score[mask])
         return (p, -e) if self.objective == "shut" else (-e, p)
 
+    def dice(self, open_tiles: tuple[int, ...] | list[int]) -> int:
+        """How many dice the policy throws next with these tiles open."""
+        return 1 if self.one_die[mask_of(tuple(open_tiles))] else self.setup.dice
+
 
 def _better(a: np.ndarray, b: np.ndarray, than_a: np.ndarray, than_b: np.ndarray) -> np.ndarray:
     """Lexicographic (a, b) > (than_a, than_b), with a tolerance for float noise."""
@@ -154,65 +236,76 @@ def _better(a: np.ndarray, b: np.ndarray, than_a: np.ndarray, than_b: np.ndarray
     return (a > than_a + tol) | ((a >= than_a - tol) & (b > than_b + _TOL * (1.0 + np.abs(than_b))))
 
 
-@lru_cache(maxsize=512)
+def _layer_values(tab: _Tables, k: int, strategy: str, A: np.ndarray, B: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per (state of layer k, throw): the value (A, B) of the move the policy makes, and whether one exists."""
+    size = (tab.offsets[k + 1] - tab.offsets[k]) * tab.top
+    best_a = np.full(size, -np.inf)
+    best_b = np.full(size, -np.inf)
+    if strategy == "optimal":
+        kept = []
+        for idx, throw, nxt, _g, _rows in _pairs(tab, k):
+            key = idx * tab.top + throw - 1
+            a = A[nxt]
+            np.maximum.at(best_a, key, a)
+            kept.append((key, a, B[nxt]))
+        for key, a, b in kept:
+            near = a >= best_a[key] - _TOL * (1.0 + np.abs(best_a[key]))
+            np.maximum.at(best_b, key[near], b[near])
+        return best_a, best_b, np.isfinite(best_a)
+    sum_a, sum_b, count = np.zeros(size), np.zeros(size), np.zeros(size)
+    if strategy == "random":
+        for idx, throw, nxt, _g, _rows in _pairs(tab, k):
+            key = idx * tab.top + throw - 1
+            sum_a += np.bincount(key, A[nxt], size)
+            sum_b += np.bincount(key, B[nxt], size)
+            count += np.bincount(key, None, size)
+        legal = count > 0
+        safe = np.where(legal, count, 1.0)
+        return sum_a / safe, sum_b / safe, legal
+    top_rank = np.full(size, -np.inf)
+    kept = []
+    for idx, throw, nxt, g, rows in _pairs(tab, k):
+        key = idx * tab.top + throw - 1
+        rank = (g.greedy if strategy == "greedy-largest" else g.fewest)[rows]
+        np.maximum.at(top_rank, key, rank)
+        kept.append((key, rank, nxt))
+    for key, rank, nxt in kept:
+        chosen = rank == top_rank[key]
+        sum_a += np.bincount(key[chosen], A[nxt[chosen]], size)
+        sum_b += np.bincount(key[chosen], B[nxt[chosen]], size)
+    return sum_a, sum_b, np.isfinite(top_rank)
+
+
+@lru_cache(maxsize=64)
 def _solve(setup: Setup, objective: str, strategy: str) -> Solution:
-    tab = _tables(setup.tiles, setup.max_tiles_per_throw)
+    tab = _tables(setup.tiles, setup.dice, setup.max_tiles_per_throw)
     n = 1 << setup.tiles
     score_of = scores(setup.tiles, setup.scoring)
     one_ok = one_die_mask(setup)
+    p_all = throw_chances(setup.dice, tab.top)
+    p_one = throw_chances(1, tab.top)
     # The solver maximises the pair (A, B) lexicographically; p and e are recovered from it.
+    A, B = np.zeros(n), np.zeros(n)
     if strategy == "optimal" and objective == "score":
-        A, B = np.zeros(n), np.zeros(n)  # A = -e, B = p
-        term_a, term_b = -score_of, np.zeros(n)
+        term_a, term_b = -score_of, np.zeros(n)  # A = -e, B = p
         A[0], B[0] = 0.0, 1.0
     else:
-        A, B = np.zeros(n), np.zeros(n)  # A = p, B = -e   (strategies: A = p, B = -e as well)
-        term_a, term_b = np.zeros(n), -score_of
+        term_a, term_b = np.zeros(n), -score_of  # A = p, B = -e (strategies as well)
         A[0], B[0] = 1.0, 0.0
     one_die = np.zeros(n, dtype=bool)
-    moves, starts, cols = tab.moves, tab.starts, tab.totals - 1
-    group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(moves))))
-    rank = {"greedy-largest": tab.greedy_rank, "fewest-tiles": tab.fewest_rank}.get(strategy)
-    for layer in tab.layers[1:]:
-        S = layer[:, None]
-        legal = (S & moves) == moves
-        nxt = S ^ moves
-        va = np.full((len(layer), MAX_THROW), 0.0)
-        vb = np.full((len(layer), MAX_THROW), 0.0)
-        va[:] = term_a[layer, None]
-        vb[:] = term_b[layer, None]
-        if strategy == "optimal":
-            a = np.where(legal, A[nxt], -np.inf)
-            best_a = np.maximum.reduceat(a, starts, axis=1)
-            tol = _TOL * (1.0 + np.abs(best_a[:, group]))
-            near = legal & (a >= best_a[:, group] - tol)
-            best_b = np.maximum.reduceat(np.where(near, B[nxt], -np.inf), starts, axis=1)
-            any_legal = np.isfinite(best_a)
-        elif strategy == "random":
-            count = np.add.reduceat(legal.astype(float), starts, axis=1)
-            any_legal = count > 0
-            safe = np.where(any_legal, count, 1.0)
-            best_a = np.add.reduceat(np.where(legal, A[nxt], 0.0), starts, axis=1) / safe
-            best_b = np.add.reduceat(np.where(legal, B[nxt], 0.0), starts, axis=1) / safe
-        else:
-            assert rank is not None
-            r = np.where(legal, rank, -np.inf)
-            top = np.maximum.reduceat(r, starts, axis=1)
-            chosen = legal & (r == top[:, group])
-            best_a = np.add.reduceat(np.where(chosen, A[nxt], 0.0), starts, axis=1)
-            best_b = np.add.reduceat(np.where(chosen, B[nxt], 0.0), starts, axis=1)
-            any_legal = np.isfinite(top)
-        va[:, cols] = np.where(any_legal, best_a, va[:, cols])
-        vb[:, cols] = np.where(any_legal, best_b, vb[:, cols])
-        a2, b2 = va @ P_TWO, vb @ P_TWO
-        a1, b1 = va @ P_ONE, vb @ P_ONE
+    for k in range(1, setup.tiles + 1):
+        layer = tab.order[tab.offsets[k]:tab.offsets[k + 1]]
+        best_a, best_b, legal = _layer_values(tab, k, strategy, A, B)
+        va = np.where(legal, best_a, np.repeat(term_a[layer], tab.top)).reshape(len(layer), tab.top)
+        vb = np.where(legal, best_b, np.repeat(term_b[layer], tab.top)).reshape(len(layer), tab.top)
+        a2, b2 = va @ p_all, vb @ p_all
+        a1, b1 = va @ p_one, vb @ p_one
         ok = one_ok[layer]
-        if setup.one_die_forced:
+        if setup.one_die_forced or strategy != "optimal":
             use_one = ok
-        elif strategy == "optimal":
-            use_one = ok & _better(a1, b1, a2, b2)
         else:
-            use_one = ok
+            use_one = ok & _better(a1, b1, a2, b2)
         if strategy == "random" and not setup.one_die_forced:
             A[layer] = np.where(ok, (a1 + a2) / 2, a2)
             B[layer] = np.where(ok, (b1 + b2) / 2, b2)
@@ -229,14 +322,22 @@ def _solve(setup: Setup, objective: str, strategy: str) -> Solution:
     return Solution(setup, objective, strategy, p, e, one_die)
 
 
+def exact(rules: Rules) -> bool:
+    """Does the exact solver take these settings?"""
+    return rules.tiles <= EXACT_MAX_TILES
+
+
 def solve(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> Solution:
-    """Solve every state for these settings (cached). ``rules.tiles`` may be any 1..12 here."""
+    """Solve every state exactly for these settings (cached); TooLarge beyond :data:`EXACT_MAX_TILES` tiles.
+
+    ``rules.tiles`` may be any 1..EXACT_MAX_TILES here (small boxes serve the tests).
+    """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy {strategy!r}; allowed: {', '.join(STRATEGIES)}")
-    if not 1 <= rules.tiles <= MAX_THROW:
-        raise ValueError(f"the solver handles 1 to {MAX_THROW} tiles, not {rules.tiles}")
+    if not exact(rules):
+        raise TooLarge(f"the exact solver takes up to {EXACT_MAX_TILES} tiles, not {rules.tiles}")
     if strategy != "optimal":
         objective = "shut"  # a named strategy's values do not depend on the objective
     return _solve(Setup.of(rules), objective, strategy)
@@ -248,7 +349,7 @@ def clear_cache() -> None:
     _tables.cache_clear()
     scores.cache_clear()
     _one_die.cache_clear()
-    _tile_sets.cache_clear()
+    _popcount_order.cache_clear()
 
 
 @dataclass(frozen=True)
@@ -273,4 +374,3 @@ def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> l
         out.append(MoveValue(m, tiles_of(after), float(solution.p_shut[after]),
                              float(solution.expected_score[after])))
     return out
-
