@@ -96,8 +96,8 @@ def _between_turns(game: Game, box: frozenset[int], board_shut: frozenset[int]) 
         steps.append(f"open {_names(box - board_shut)}")
     if board_shut - box:
         steps.append(f"shut {_names(board_shut - box)}")
-    start = "the board as the last turn left it" if board_shut else "every tile open"
-    return Verdict("setup", f"{player}'s turn starts with {start}: {' and '.join(steps)} first",
+    start = "from the board as the last turn left it" if board_shut else "with every tile open"
+    return Verdict("setup", f"{player}'s turn: {' and '.join(steps)} to start {start}",
                    tuple(sorted(box ^ board_shut)))
 
 

@@ -5,7 +5,11 @@
 - link events (:mod:`shutbox.companion.link`): a box snapshot is judged by the referee
   (:func:`shutbox.companion.live.judge`); a complete move becomes a ``shut``/``open`` event;
 - typed lines (:class:`Typed`): ``3 5`` (two dice), ``4`` (one die), ``end``, ``undo``, ``hint``,
-  ``quit``, ``help``; a press of the box's button (a rise in the snapshot's press count) is ``end``.
+  ``quit``, ``help``; a press of the box's button (a rise in the snapshot's press count) is ``end``;
+- the same lines from the web scoreboard (:class:`Remote`), answered with what they caused.
+
+Without a box (``boxless``: a plain wooden box, ``--port none``) the board is the game's own, and the
+tiles are typed too: ``shut 3 5`` (``open 3 5`` when uncovering in the long game).
 
 Every event is checked by the rules engine (``game.apply``), then committed to the
 :class:`~shutbox.companion.store.GameStore`, and only then shown. A throw is taken only while the box
@@ -19,26 +23,29 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
-from shutbox.companion.live import Verdict, judge
+from shutbox.companion.live import Verdict, expected_shut, judge
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.protocol import PRESSES_MODULO, Bye, Hello, Snapshot
 from shutbox.game import events as ev
 from shutbox.game.gamefile import rules_from_settings, settings_of
 from shutbox.game.policy import hint_objective
-from shutbox.game.replay import UNCOVER, Game, Turn
+from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Turn
 from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import Rules
 
 HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
+HELP_BOXLESS = "type a throw: '3 5' (two dice) or '4' (one die), then the tiles: 'shut 3 5'; or end, undo, hint, quit"
 #: A count that jumps further than this between two snapshots is a restarted box, not presses.
 MAX_PRESSES_BETWEEN = 100
 _DICE = re.compile(r"^\s*([0-9]+)(?:\s*[ ,+]\s*([0-9]+))?\s*$")
+_TILES = re.compile(r"^(shut|open|uncover|tiles)\b(.*)$")  #: ``tiles``: the web page's move, either way
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,14 @@ class InputClosed:
     """The input ended (end of file on stdin)."""
 
 
+@dataclass(frozen=True)
+class Remote:
+    """A line from the web scoreboard; ``reply`` gets ``(accepted, messages)`` once the session took it."""
+
+    text: str
+    reply: Future[tuple[bool, list[tuple[str, str]]]] = field(default_factory=Future, compare=False)
+
+
 class View(Protocol):
     """Where a session shows itself."""
 
@@ -63,14 +78,48 @@ class View(Protocol):
         """Redraw the state (called after every change; may skip when nothing visible changed)."""
 
 
+class Views:
+    """Several views shown the same session (the terminal and the web scoreboard)."""
+
+    def __init__(self, *views: View) -> None:
+        self.views = list(views)
+
+    def note(self, kind: str, text: str) -> None:
+        for view in self.views:
+            view.note(kind, text)
+
+    def show(self, session: LiveSession) -> None:
+        for view in self.views:
+            view.show(session)
+
+
+class _Capture:
+    """Passes a view's calls on and keeps the messages (what one remote line caused)."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.notes: list[tuple[str, str]] = []
+
+    def note(self, kind: str, text: str) -> None:
+        self.notes.append((kind, text))
+        self.view.note(kind, text)
+
+    def show(self, session: LiveSession) -> None:
+        self.view.show(session)
+
+
 class LiveSession:
     """One game being played at the box; see the module docstring."""
 
     def __init__(self, rules: Rules, store: GameStore, view: View, *, game_id: int | None = None,
-                 game: Game | None = None, hint: bool = False) -> None:
+                 game: Game | None = None, hint: bool = False, boxless: bool = False) -> None:
         self.rules = rules
         self.store = store
         self.view = view
+        self.boxless = boxless
+        self.help = HELP_BOXLESS if boxless else HELP
+        #: the players' review summaries once the game is over (set by the review, issue 14); views show it
+        self.review: dict[str, Any] | None = None
         self.game_id = game_id
         self.game = game
         self.auto_hint = hint
@@ -101,6 +150,11 @@ class LiveSession:
         session.done = game.finished
         return session
 
+    @property
+    def box_word(self) -> str:
+        """What the players move the tiles on: ``the box``, or for box-less play ``the board``."""
+        return "the board" if self.boxless else "the box"
+
     def start(self, names: Iterable[str]) -> None:
         """Begin a new game with these players (saved as the game's first event)."""
         if self.game is not None:
@@ -124,12 +178,14 @@ class LiveSession:
 
     # -- input ---------------------------------------------------------------------------------
 
-    def handle(self, item: LinkEvent | Typed | InputClosed) -> None:
+    def handle(self, item: LinkEvent | Typed | Remote | InputClosed) -> None:
         """Take one link event or typed line."""
         if isinstance(item, Received):
             self._received(item)
         elif isinstance(item, Typed):
             self.typed(item.text)
+        elif isinstance(item, Remote):
+            self._remote(item)
         elif isinstance(item, Connected):
             self._presses = None
             self.device = item.device
@@ -160,6 +216,17 @@ class LiveSession:
             self.view.note("link", "the box left for its REPL; restart it to go on")
             self.view.show(self)
 
+    def _remote(self, item: Remote) -> None:
+        """A line from the web page: taken as typed; the reply says whether it was refused, and what it caused."""
+        view, capture = self.view, _Capture(self.view)
+        self.view = capture
+        try:
+            self.typed(item.text)
+        finally:
+            self.view = view
+        if not item.reply.done():
+            item.reply.set_result((not any(k == "refused" for k, _ in capture.notes), capture.notes))
+
     def stop(self) -> None:
         self.done = True
         self.quit = not (self.game is not None and self.game.finished)
@@ -188,7 +255,7 @@ class LiveSession:
             self.stop()
             return
         if word in ("help", "?"):
-            self.view.note("info", HELP)
+            self.view.note("info", self.help)
             return
         if word == "hint":
             self.view.note("hint", self.hint_text())
@@ -196,9 +263,13 @@ class LiveSession:
         if word == "undo":
             self._undo()
             return
+        tiles = _TILES.match(word)
+        if tiles is not None:
+            self._typed_tiles(tiles.group(1), tiles.group(2))
+            return
         match = _DICE.match(word)
         if word != "end" and match is None:
-            self.view.note("refused", f"{text.strip()!r}: not understood; {HELP}")
+            self.view.note("refused", f"{text.strip()!r}: not understood; {self.help}")
             return
         refusal = self._not_ready()
         if refusal:
@@ -212,11 +283,45 @@ class LiveSession:
             event = ev.throw(*dice)
         self._try(event)
 
+    def _typed_tiles(self, verb: str, rest: str) -> None:
+        """``shut 3 5`` (``open 3 5`` when uncovering; ``tiles 3 5`` either): box-less play only; the rules
+        engine checks the move."""
+        if not self.boxless:
+            self.view.note("refused", "move the tiles on the box: it reports them (entering tiles is for "
+                                      "box-less play, --port none)")
+            return
+        words = rest.replace(",", " ").replace("+", " ").split()
+        if not words or not all(w.isdigit() for w in words):
+            self.view.note("refused", f"{verb} {rest.strip()!r}: give tile numbers, e.g. '{verb} 3 5'")
+            return
+        refusal = self._not_ready()
+        if refusal:
+            self.view.note("refused", refusal)
+            return
+        game = self.game
+        assert game is not None
+        if game.pending is None:
+            self.view.note("refused", f"enter the throw first, then {PHASE_WORDS[game.phase].verb} its tiles")
+            return
+        numbers = [int(w) for w in words]
+        uncovering = game.phase == UNCOVER
+        if verb == "tiles":
+            verb = "open" if uncovering else "shut"
+        if verb == "shut" and uncovering:
+            self.view.note("refused", f"{game.current_player} uncovers tiles: type 'open {' '.join(words)}'")
+            return
+        if verb != "shut" and not uncovering:
+            self.view.note("refused", f"{game.current_player} shuts tiles: type 'shut {' '.join(words)}'")
+            return
+        self._try(ev.uncover(*numbers) if uncovering else ev.shut(*numbers))
+
     def _not_ready(self) -> str | None:
         if self.game is None:
             return "no players yet"
         if self.game.finished:
             return "the game is over"
+        if self.boxless:
+            return None
         if self.box is None or not self.connected:
             return "waiting for the box: the throw counts once the box is connected"
         verdict = self.verdict
@@ -232,7 +337,7 @@ class LiveSession:
         if len(live) <= 1:
             self.view.note("refused", "there is nothing to undo")
             return
-        if live[-1]["type"] in ("shut", "open"):
+        if live[-1]["type"] in ("shut", "open") and not self.boxless:
             self.view.note("refused", "a move made on the box stands; undo withdraws only a typed throw or end")
             return
         self._try(ev.undo())
@@ -303,6 +408,9 @@ class LiveSession:
     def _evaluate(self) -> None:
         """Judge the box against the game; record a complete move; show the result."""
         game = self.game
+        if self.boxless and game is not None:
+            self.box = expected_shut(game)  # the board is the game's own
+            self.connected = True
         if game is None or self.box is None:
             self.verdict = None
             self.view.show(self)

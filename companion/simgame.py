@@ -17,7 +17,7 @@ from typing import Any
 
 from shutbox.companion.link import BoxLink
 from shutbox.companion.live import expected_shut
-from shutbox.companion.session import LiveSession, Typed, View
+from shutbox.companion.session import InputClosed, LiveSession, Typed, View
 from shutbox.companion.simbox import SimBox
 from shutbox.companion.simscript import Action
 from shutbox.companion.store import GameStore
@@ -81,6 +81,15 @@ class SimTable:
             try:
                 item = self.events.get(timeout=left)
             except queue.Empty:
+                return
+            self.session.handle(item)
+
+    def linger(self, text: str) -> None:
+        """After the game: keep the session (and the web scoreboard) going until a line is typed."""
+        self.session.view.note("info", text)
+        while True:
+            item = self.events.get()
+            if isinstance(item, (Typed, InputClosed)):
                 return
             self.session.handle(item)
 

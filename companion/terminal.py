@@ -1,27 +1,23 @@
-"""The scorekeeper's terminal: a plain-text picture of the box, the throw, the turn, the scores and messages.
-
-On a terminal the screen is redrawn in place (ANSI clear); otherwise (a pipe, a log file) each
-message is printed as one line and the state block is printed whenever it changes, so the output
-reads well in a log and is easy to follow from a script. Typed lines come from a thread reading
-stdin, which works the same for a keyboard and a pipe.
+"""The scorekeeper's plain-text output, for a pipe or a log file: each message is printed as one line and
+the state block whenever it changes, so the output reads well in a log and is easy to follow from a
+script. Typed lines come from a thread reading stdin. (On a terminal, :mod:`shutbox.companion.tui`
+draws the live screen instead.)
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from collections import deque
 from collections.abc import Callable
 from typing import TextIO
 
-from shutbox.companion.session import HELP, InputClosed, LiveSession, Typed
+from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.game.replay import PHASE_WORDS
-from shutbox.game.report import standing_lines, throw_text
+from shutbox.game.report import game_result_text, standing_lines, throw_text
 
 #: How each message kind is marked at the start of its line.
 MARKS = {"recorded": "*", "turn": "#", "round": "#", "win": "#", "flag": "!", "refused": "!", "hint": "?",
          "info": "-", "link": "~"}
-CLEAR = "\x1b[H\x1b[2J"
 
 
 def box_row(tiles: int, shut: frozenset[int] | None, marked: tuple[int, ...] = ()) -> str:
@@ -45,9 +41,7 @@ def render(session: LiveSession) -> str:
     lines = [head]
     verdict = session.verdict
     if game is not None and game.players:
-        if game.finished:
-            lines.append("the game is over")
-        else:
+        if not game.finished:
             r = game.current_round
             doing = PHASE_WORDS[game.phase].doing
             lines.append(f"round {r.number if r else 1} · {game.current_player}'s turn ({doing})")
@@ -58,10 +52,11 @@ def render(session: LiveSession) -> str:
         p = game.pending
         moved = f"   moving: {verdict.message}" if verdict is not None and verdict.kind == "partial" else ""
         lines.append(f"  throw {throw_text(list(p.dice) if p.dice else None, p.total)}{moved}")
-    if game is not None:
-        lines.extend(f"  {line}" for line in standing_lines(game))
-    if verdict is not None and verdict.kind != "partial":
-        mark = "!!" if verdict.kind in ("flag", "setup") else ">>"
+    if game is not None:  # the result is its own message ("# game over: ..."), not repeated here
+        result = game_result_text(game) if game.finished else None
+        lines.extend(f"  {line}" for line in standing_lines(game) if line != result)
+    if verdict is not None and verdict.kind not in ("partial", "over"):
+        mark = "!!" if verdict.kind == "flag" else ">>"  # a hand-over (setup) is an instruction, not an error
         lines.append(f"  {mark} {verdict.message}")
     elif verdict is None and game is not None and session.box is None:
         lines.append("  >> waiting for the box")
@@ -69,29 +64,18 @@ def render(session: LiveSession) -> str:
 
 
 class TextView:
-    """Shows a session on a text stream; see the module docstring."""
+    """Shows a session on a text stream, one line per message; see the module docstring."""
 
-    def __init__(self, out: TextIO | None = None, *, redraw: bool | None = None, history: int = 8) -> None:
+    def __init__(self, out: TextIO | None = None) -> None:
         self.out = out if out is not None else sys.stdout
-        self.redraw = self.out.isatty() if redraw is None else redraw
-        self.notes: deque[str] = deque(maxlen=history)
         self._shown = ""
 
     def note(self, kind: str, text: str) -> None:
-        line = f"{MARKS.get(kind, '-')} {text}"
-        if self.redraw:
-            self.notes.append(line)
-        else:
-            self._write(line + "\n")
+        self._write(f"{MARKS.get(kind, '-')} {text}\n")
 
     def show(self, session: LiveSession) -> None:
         block = render(session)
-        if self.redraw:
-            screen = CLEAR + block + "\n\n" + "\n".join(self.notes) + f"\n\n{HELP}\n> "
-            if screen != self._shown:
-                self._shown = screen
-                self._write(screen)
-        elif block != self._shown:
+        if block != self._shown:
             self._shown = block
             self._write(block + "\n")
 

@@ -30,7 +30,7 @@ def game(rules: Rules, *events: dict, players: tuple[str, ...] = ("Ann", "Bob"))
 CASES = [
     # (id, rules, events, box shut, kind, tiles, phrase, event)
     ("start-ready", ROUND, [], set(), "idle", (), "Ann: throw the dice", None),
-    ("start-tile-shut", ROUND, [], {3}, "setup", (3,), "Ann's turn starts with every tile open: open tile 3 first",
+    ("start-tile-shut", ROUND, [], {3}, "setup", (3,), "Ann's turn: open tile 3 to start with every tile open",
      None),
     ("throw-nothing-moved", ROUND, [ev.throw(3, 4)], set(), "idle", (), "shut tiles adding up to 7", None),
     ("partial", ROUND, [ev.throw(3, 4)], {4}, "partial", (4,), "tile 4 of 7", None),
@@ -42,7 +42,7 @@ CASES = [
     ("overshoot-one-tile", ROUND, [ev.throw(1, 2)], {9}, "flag", (9,), "tile 9, the throw was 3", None),
     ("moved-no-throw", ROUND, [ev.throw(3, 4), ev.shut(7)], {7, 2}, "flag", (2,),
      "tile 2 shut with no throw: open it again and enter the throw first", None),
-    ("moved-before-first-throw-is-setup", ROUND, [], {2, 5}, "setup", (2, 5), "open tiles 2, 5 first", None),
+    ("moved-before-first-throw-is-setup", ROUND, [], {2, 5}, "setup", (2, 5), "open tiles 2, 5 to start", None),
     ("scored-tile-reopened", ROUND, [ev.throw(3, 4), ev.shut(7)], set(), "flag", (7,),
      "tile 7 reopened: it was shut earlier, shut it again", None),
     ("scored-tile-reopened-beats-a-move", ROUND, [ev.throw(3, 4), ev.shut(7), ev.throw(1, 1)], {2}, "flag", (7,),
@@ -60,7 +60,7 @@ CASES = [
     ("max-two-partial-one", TWO_MAX, [ev.throw(4, 4)], {1}, "partial", (1,), "tile 1 of 8", None),
     ("max-two-complete", TWO_MAX, [ev.throw(4, 4)], {1, 7}, "complete", (1, 7), "shut 7 + 1 = 8", ev.shut(1, 7)),
     ("next-turn-needs-open-box", ROUND, ANN_TURN, {3, 4, 5, 7, 8, 9}, "setup", (3, 4, 5, 7, 8, 9),
-     "Bob's turn starts with every tile open: open tiles 3, 4, 5, 7, 8, 9 first", None),
+     "Bob's turn: open tiles 3, 4, 5, 7, 8, 9 to start with every tile open", None),
     ("next-turn-ready", ROUND, ANN_TURN, set(), "idle", (), "Bob: throw the dice", None),
     ("game-over", ROUND, [*ANN_TURN, ev.throw(6, 6), ev.shut(9, 3), ev.throw(6, 6), ev.shut(8, 4), ev.throw(6, 6),
                           ev.shut(7, 5), ev.throw(6, 3), ev.shut(6, 2, 1)],
@@ -68,7 +68,7 @@ CASES = [
     # The long game: Bob takes the board as Ann left it and uncovers 3, 4, 5, 7, 8, 9.
     ("long-uncoverer-ready", LONG, ANN_TURN, {3, 4, 5, 7, 8, 9}, "idle", (), "Bob: throw the dice", None),
     ("long-uncoverer-box-not-as-left", LONG, ANN_TURN, {3, 4, 5, 7, 8}, "setup", (9,),
-     "Bob's turn starts with the board as the last turn left it: shut tile 9 first", None),
+     "Bob's turn: shut tile 9 to start from the board as the last turn left it", None),
     ("long-uncover-complete", LONG, [*ANN_TURN, ev.throw(5, 4)], {3, 4, 5, 7, 8}, "complete", (9,),
      "uncover 9 = 9", ev.uncover(9)),
     ("long-uncover-partial", LONG, [*ANN_TURN, ev.throw(5, 6)], {3, 4, 5, 7, 9}, "partial", (8,), "tile 8 of 11",

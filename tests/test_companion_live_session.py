@@ -128,7 +128,7 @@ def test_a_typed_throw_with_no_move_ends_the_turn_and_scores_it(make):
     # Bob's turn starts only when every tile is open again: until then throws are refused.
     assert session.verdict.kind == "setup"
     session.handle(Typed("3 4"))
-    assert view.kinds("refused")[-1].startswith("put the box right first: Bob's turn starts with every tile open")
+    assert view.kinds("refused")[-1].startswith("put the box right first: Bob's turn: open")
     box(session, set())
     session.handle(Typed("3 4"))
     assert clean(session.store.events(session.game_id))[-1] == ev.throw(3, 4)

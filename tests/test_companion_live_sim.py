@@ -118,7 +118,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
     shut 2        # 2 of 8 ... then 6 makes 8
     shut 6
     throw 5 6     # 11 from 1, 4, 5, 8: no move: Ann scores 18
-    throw 6 6     # refused: Bob's turn starts with every tile open
+    throw 6 6     # refused: Bob's turn starts with every tile open (not set up yet)
     open all
     throw 6 6
     shut 9 3
@@ -140,7 +140,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
     assert refused[0] == "put the box right first: 6 + 4 = 10, the throw was 7: open tiles 4, 6 again"
     assert refused[1] == "one die is not allowed while 7, 8 or 9 is open"
     assert refused[2] == "put the box right first: tile 7 reopened: it was shut earlier, shut it again"
-    assert refused[3].startswith("put the box right first: Bob's turn starts with every tile open")
+    assert refused[3].startswith("put the box right first: Bob's turn: open")
     assert len(refused) == 4
     assert result["winner"] == "Bob" and scores(result) == {"Ann": 18, "Bob": 0}
     # Nothing illegal reached the record: it replays to the same game as the clean sequence.

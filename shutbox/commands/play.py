@@ -6,6 +6,7 @@ import argparse
 import queue
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,20 @@ BOX_WAIT_S = 3.0
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    add_port_argument(p)
+    add_port_argument(p, none_help="none: no box, the tiles are typed ('shut 3 5') or tapped on the web page")
     p.add_argument("--players", metavar="NAMES", help='players in turn order, comma separated, e.g. "Ann,Bob"')
     p.add_argument("--db", type=Path, metavar="FILE", help="game database [default: games.sqlite3 in the user's "
                    "data folder]")
     p.add_argument("--resume", action="store_true", help="continue the latest unfinished game")
     p.add_argument("--hint", action="store_true", help="after each throw, show the solver's best move")
+    add_web_argument(p)
+
+
+def add_web_argument(p: argparse.ArgumentParser) -> None:
+    """``--web [HOST:]PORT`` for the commands that run a live session (play, sim)."""
+    p.add_argument("--web", metavar="[HOST:]PORT", help="serve the live scoreboard page on PORT (127.0.0.1 unless "
+                   "HOST is given, e.g. 0.0.0.0:8000 for phones on the network, which then need the join code "
+                   "printed to play)")
 
 
 def parse_players(text: str) -> list[str]:
@@ -39,45 +48,101 @@ def parse_players(text: str) -> list[str]:
     return names
 
 
+class Table:
+    """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
+    with ``--web``, the web scoreboard. Use as a context manager around the game."""
+
+    def __init__(self, submit: Callable[[Any], None], web: str | None, *, read_stdin: bool = True) -> None:
+        from shutbox.companion.terminal import TextView
+        from shutbox.companion.web import WebBoard, parse_web
+
+        self.submit = submit
+        self.read_stdin = read_stdin
+        self.web = WebBoard(*parse_web(web), submit) if web is not None else None
+        self.interactive = read_stdin and sys.stdin.isatty() and sys.stdout.isatty()
+        self.screen: Any = None
+        self.terminal: View = TextView()
+
+    @property
+    def view(self) -> View:
+        from shutbox.companion.session import Views
+
+        return Views(self.terminal, self.web) if self.web is not None else self.terminal
+
+    def open_web(self) -> None:
+        """Start serving (ShutboxError when the address cannot be used) and say where."""
+        if self.web is not None:
+            self.web.start()
+            self.web.announce(lambda line: print(line, flush=True))
+
+    def open_input(self, help_text: str) -> None:
+        """Start taking typed lines: the live screen on a terminal, else lines from stdin."""
+        from shutbox.companion.terminal import read_input
+
+        if self.interactive:
+            from shutbox.companion.tui import ScreenView
+
+            extra = [f"scoreboard: {self.web.url}"] if self.web is not None else []
+            self.screen = ScreenView(self.submit, help_text=help_text, extra=extra).start()
+            self.terminal = self.screen
+        elif self.read_stdin:
+            read_input(sys.stdin, self.submit)
+
+    def close(self) -> None:
+        if self.screen is not None:
+            self.screen.stop()
+        if self.web is not None:
+            self.web.stop()
+
+
 def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     from shutbox.companion.link import BoxLink
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore, default_db_path
-    from shutbox.companion.terminal import TextView, read_input
 
     db = args.db or default_db_path()
-    view = TextView()
+    boxless = args.port == "none"
     events: queue.Queue[Any] = queue.Queue()
+    table = Table(events.put, args.web)
     session: LiveSession | None = None
     store: GameStore | None = None
     names: list[str] | None = None
+    link: BoxLink | None = None
     if args.resume:
-        store, session = _resume(args, Path(db), view)
+        store, session = _resume(args, Path(db), table, boxless)
         rules = session.rules
     else:
         names, rules = _new_game_players(args, kit), kit.rules
-    link = BoxLink(args.port, rules.tiles, events.put)
     try:
-        link.start()  # a port that cannot be opened stops here, before anything is written
-        if session is not None:
-            session.resumed()
-        heard = _meet_the_box(events)  # so does a box with the wrong tile count
+        if not boxless:
+            link = BoxLink(args.port, rules.tiles, events.put)
+            link.start()  # a port that cannot be opened stops here, before anything is written
+        table.open_web()  # so does an address that cannot be listened on
+        heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
         if session is None:
             store = GameStore(db)
-            session = LiveSession(rules, store, view, hint=args.hint)
+            session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless)
+        table.open_input(session.help)
+        session.view = table.view
+        if names is None:
+            session.resumed()
         for item in heard:
             session.handle(item)
         if names is not None:
             session.start(names)
-        read_input(sys.stdin, events.put)  # typed lines wait in the pipe until the box has been heard
         _play(session, events)
+        if table.web is not None and session.game is not None and session.game.finished:
+            _linger(session, events, table)
     except KeyboardInterrupt:
+        table.close()
         if session is not None and session.game_id is not None:
             print(f"\ngame {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
         return 130
     finally:
-        link.stop()
+        table.close()
+        if link is not None:
+            link.stop()
         if store is not None:
             store.close()
     assert session is not None
@@ -86,7 +151,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     return 0
 
 
-def _resume(args: argparse.Namespace, db: Path, view: View) -> tuple[GameStore, LiveSession]:
+def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) -> tuple[GameStore, LiveSession]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore
@@ -102,7 +167,7 @@ def _resume(args: argparse.Namespace, db: Path, view: View) -> tuple[GameStore, 
     if row is None:
         store.close()
         raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, view, row.id, hint=args.hint)
+    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless)
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
@@ -132,6 +197,21 @@ def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
         session.handle(item)
 
 
+def _linger(session: LiveSession, events: queue.Queue[Any], table: Table) -> None:
+    """After the game: keep the scoreboard up until Enter (or the end of the input); the page's posts are
+    still answered (the game is over)."""
+    from shutbox.companion.session import InputClosed, Remote, Typed
+
+    table.terminal.note("info", f"the game is over; the scoreboard stays at {table.web.url if table.web else ''} "
+                                "until you press Enter")
+    while True:
+        item = events.get()
+        if isinstance(item, (Typed, InputClosed)):
+            return
+        if isinstance(item, Remote):
+            session.handle(item)
+
+
 def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[Any]:
     """The link events up to the box's first snapshot (or ``wait_s``); the link's failure is raised."""
     from shutbox.companion.link import Failed, Received
@@ -155,6 +235,7 @@ def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[
 COMMANDS = (
     Command("play", "keep score live from the box",
             "Play on the box while the computer keeps score: type each throw ('3 5', or '4' for one die); the "
-            "tiles you shut on the box become the moves. Every event is saved before it is shown; --resume "
-            "continues the latest unfinished game.", run_play, ("rules",), _arguments),
+            "tiles you shut on the box become the moves (--port none: no box, type or tap the tiles). Every event "
+            "is saved before it is shown; --resume continues the latest unfinished game; --web serves a live "
+            "scoreboard for phones and a TV.", run_play, ("rules",), _arguments),
 )

@@ -7,6 +7,7 @@ import json
 import tempfile
 from pathlib import Path
 
+from shutbox.commands.play import add_web_argument
 from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
@@ -24,16 +25,21 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", metavar="NAMES", help='demo players, comma separated [default "Ann,Bob"]')
     p.add_argument("--hint", action="store_true", help="show the solver's best move after each throw")
     p.add_argument("--db", type=Path, metavar="FILE", help="save the game in this database [default: not kept]")
+    add_web_argument(p)
 
 
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     import random
 
+    import sys
+
+    from shutbox.commands.play import Table
+    from shutbox.companion.session import Views
     from shutbox.companion.simgame import SimTable, open_store
     from shutbox.companion.simscript import read_script
-    from shutbox.companion.terminal import Notes, TextView
-    from shutbox.game.report import result, standing_lines
+    from shutbox.companion.terminal import Notes
+    from shutbox.game.report import result
 
     actions = []
     if args.script is not None:
@@ -49,17 +55,26 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
 
         names = parse_players(args.players)
     notes = Notes()
-    view = notes if args.json else TextView()
     with tempfile.TemporaryDirectory(prefix="shutbox-sim-db-") as scratch:
         store = open_store(args.db, Path(scratch))
+        shown: Table | None = None
         try:
-            with SimTable(kit, store, view, hint=args.hint) as table:
+            with SimTable(kit, store, notes, hint=args.hint) as sim:
+                shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty())
+                shown.open_web()
+                if not args.json:
+                    shown.open_input(sim.session.help)
+                sim.session.view = Views(notes, shown.view) if args.json else shown.view
                 if args.demo:
-                    table.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
+                    sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
                 else:
-                    table.play(actions, str(args.script))
-                game = table.session.game
+                    sim.play(actions, str(args.script))
+                if shown.web is not None and shown.interactive:
+                    sim.linger(f"the game is over; the scoreboard stays at {shown.web.url} until you press Enter")
+                game = sim.session.game
         finally:
+            if shown is not None:
+                shown.close()
             store.close()
     assert game is not None
     if args.json:
@@ -67,9 +82,6 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
         record["messages"] = [{"kind": kind, "text": text} for kind, text in notes.items
                               if kind in ("flag", "refused", "win", "turn", "round")]
         print(json.dumps(record))
-    else:
-        for line in standing_lines(game):
-            print(line)
     return 0
 
 

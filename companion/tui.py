@@ -1,0 +1,249 @@
+"""The scorekeeper's screen on a terminal: rich draws the board, the throw, the standings and the messages;
+prompt_toolkit keeps the input line, so what is being typed survives every redraw.
+
+:class:`ScreenView` is a session view. The picture is rendered by rich (in the session's thread, on
+every change) to ANSI text that a prompt_toolkit application shows above its input line; the
+application runs on its own thread and hands each entered line to ``submit`` as :class:`Typed`
+(Ctrl-D on an empty line: :class:`InputClosed`; Ctrl-C interrupts the main thread as it would
+without the screen). When the game ends the last picture stays on the terminal, the result in it once.
+"""
+
+from __future__ import annotations
+
+import _thread
+import io
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich import box as rich_box
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from shutbox.companion.session import InputClosed, LiveSession, Typed
+from shutbox.game.replay import PHASE_WORDS
+from shutbox.game.report import game_result_text, money, player_score, round_result_text
+
+if TYPE_CHECKING:
+    from prompt_toolkit.application import Application
+
+NOTE_STYLES = {"recorded": ("•", "white"), "turn": ("#", "bold"), "round": ("#", "bold green"),
+               "win": ("★", "bold green"), "flag": ("!", "bold red"), "refused": ("✗", "red"),
+               "hint": ("?", "cyan"), "info": ("-", "dim"), "link": ("~", "magenta")}
+VERDICT_STYLES = {"idle": ("→", "bold cyan"), "setup": ("→", "bold cyan"), "partial": ("…", "bold yellow"),
+                  "complete": ("✓", "bold green"), "flag": ("!", "bold white on red"), "over": ("★", "bold green")}
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+TILE_OPEN = "bold #2a1a0c on #e9c98f"
+TILE_SHUT = "#6d5a44 on #2b1e12"
+
+
+def tiles_row(session: LiveSession) -> RenderableType:
+    """The box drawn as tiles: open ones in wood with their number, shut ones dark; flagged ones red."""
+    rules = session.rules
+    shut = session.box
+    verdict = session.verdict
+    flagged = set(verdict.tiles) if verdict is not None and verdict.kind in ("flag", "setup") else set()
+    moving = set(verdict.tiles) if verdict is not None and verdict.kind == "partial" else set()
+    grid = Table.grid(padding=(0, 0))
+    cells = []
+    for t in rules.tile_numbers:
+        is_shut = shut is not None and t in shut
+        border = "red" if t in flagged else "yellow" if t in moving else "#6b4a2b"
+        label = Text(" " if is_shut else str(t), justify="center", style=TILE_SHUT if is_shut else TILE_OPEN)
+        cells.append(Panel(label, box=rich_box.HEAVY if t in flagged | moving else rich_box.ROUNDED, width=5,
+                           style=TILE_SHUT if is_shut else TILE_OPEN, border_style=border, padding=(0, 0)))
+        grid.add_column()
+    grid.add_row(*cells)
+    if shut is None:
+        return Group(Text("(no snapshot from the box yet)", style="dim"), grid)
+    return grid
+
+
+def standings_table(session: LiveSession) -> Table | None:
+    game = session.game
+    if game is None or not game.players:
+        return None
+    rules = game.rules
+    table = Table(box=rich_box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("player")
+    long_game = rules.match == "long-game"
+    if long_game:
+        table.add_column("role")
+    table.add_column("left undone" if long_game else "last turn", justify="right")
+    if rules.cumulative:
+        table.add_column(f"total (limit {rules.limit})", justify="right")
+    if rules.stake:
+        table.add_column("money", justify="right")
+    for name in game.players:
+        turns = [t for t in game.turns if t.player == name and t.ended]
+        mark = "▶ " if name == game.current_player else "  "
+        status = " (out)" if name in game.eliminated else " (lost)" if name == game.loser else ""
+        style = "dim strike" if status else ("bold" if mark.strip() else "")
+        row = [Text(mark + name + status, style=style)]
+        if long_game:
+            row.append(Text("shuts" if name == game.players[0] else "uncovers"))
+        last = player_score(game, name) if long_game else (turns[-1].score if turns else None)
+        row.append(Text("–" if last is None else str(last)))
+        if rules.cumulative:
+            row.append(Text(str(game.totals[name]), style="bold"))
+        if rules.stake:
+            row.append(Text(money(game.balance[name])))
+        table.add_row(*row)
+    return table
+
+
+def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] | None = None) -> RenderableType:
+    """The whole picture (without the input line)."""
+    rules = session.rules
+    game = session.game
+    head = Text("Shut the Box", style="bold #e9c98f")
+    head.append(f"  {rules.match}, {rules.tiles} tiles, {rules.scoring} scoring", style="dim")
+    if session.game_id is not None:
+        head.append(f" · game {session.game_id}", style="dim")
+    if session.boxless:
+        head.append("  box-less", style="cyan")
+    elif not session.connected:
+        head.append("  box unplugged: last seen" if session.box is not None else "  waiting for the box",
+                    style="bold magenta")
+    parts: list[RenderableType] = [head]
+    parts.extend(Text(line, style="dim") for line in extra or [])
+    if game is not None and game.players and not game.finished:
+        r = game.current_round
+        parts.append(Text(f"round {r.number if r else 1} · {game.current_player}'s turn "
+                          f"({PHASE_WORDS[game.phase].doing})", style="bold"))
+    parts.append(tiles_row(session))
+    if game is not None and game.pending is not None and not game.finished:
+        p = game.pending
+        throw = Text("throw  ", style="dim")
+        if p.dice:
+            throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice if 1 <= d <= 6) + "  ", style="bold white")
+            throw.append(" + ".join(map(str, p.dice)) + f" = {p.total}" if len(p.dice) > 1 else f"one die: {p.total}",
+                         style="bold")
+        else:
+            throw.append(str(p.total), style="bold")
+        parts.append(throw)
+    verdict = session.verdict
+    if game is not None and game.finished:
+        parts.append(Text("★ " + game_result_text(game), style="bold green"))
+    elif verdict is not None:
+        mark, style = VERDICT_STYLES.get(verdict.kind, ("→", "bold"))
+        parts.append(Text(f"{mark} {verdict.message}", style=style))
+    table = standings_table(session)
+    if table is not None:
+        parts.append(table)
+    if game is not None and game.rules.stake and game.current_round and not game.current_round.finished:
+        parts.append(Text(f"pool {game.current_round.pool:.2f}", style="dim"))
+    if game is not None:
+        for r in game.rounds[-3:]:
+            if r.finished and game.rules.match != "long-game" and len(game.rounds) > 1:
+                parts.append(Text(round_result_text(game, r), style="dim"))
+    if session.review:
+        for p in session.review.get("players", []) if isinstance(session.review, dict) else []:
+            parts.append(Text(f"review · {p.get('name', '')}: {p.get('summary', p.get('text', ''))}", style="cyan"))
+    if notes:
+        parts.append(Text(""))
+        for kind, text in notes:
+            mark, style = NOTE_STYLES.get(kind, ("-", ""))
+            parts.append(Text(f"{mark} {text}", style=style))
+    return Group(*parts)
+
+
+def to_ansi(renderable: RenderableType, width: int) -> str:
+    out = io.StringIO()
+    Console(file=out, force_terminal=True, color_system="truecolor", width=max(40, width),
+            legacy_windows=False).print(renderable)
+    return out.getvalue()
+
+
+class ScreenView:
+    """The live screen on a terminal; see the module docstring."""
+
+    def __init__(self, submit: Callable[[Typed | InputClosed], None], *, help_text: str,
+                 extra: list[str] | None = None, history: int = 8) -> None:
+        self.submit = submit
+        self.help_text = help_text
+        self.extra = extra or []
+        self.notes: deque[tuple[str, str]] = deque(maxlen=history)
+        self._session: LiveSession | None = None
+        self._text = ""
+        self._app: Application[Any] | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    # -- the view ------------------------------------------------------------------------------
+
+    def note(self, kind: str, text: str) -> None:
+        self.notes.append((kind, text))
+        if self._session is not None:
+            self.show(self._session)
+
+    def show(self, session: LiveSession) -> None:
+        self._session = session
+        self.help_text = session.help
+        width = 80
+        if self._app is not None:
+            try:
+                width = self._app.output.get_size().columns
+            except OSError:
+                pass
+        self._text = to_ansi(screen(session, list(self.notes), self.extra), width - 1)
+        if self._app is not None:
+            self._app.invalidate()
+
+    # -- the application -----------------------------------------------------------------------
+
+    def start(self) -> ScreenView:
+        from prompt_toolkit.application import Application
+        from prompt_toolkit.buffer import Buffer
+        from prompt_toolkit.formatted_text import ANSI
+        from prompt_toolkit.history import InMemoryHistory
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.layout import HSplit, Layout, Window
+        from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+
+        def accept(buffer: Buffer) -> bool:
+            self.submit(Typed(buffer.text))
+            return False  # clear the line
+
+        entry = Buffer(multiline=False, accept_handler=accept, history=InMemoryHistory())
+        keys = KeyBindings()
+
+        @keys.add("c-c")
+        def _interrupt(event: Any) -> None:
+            _thread.interrupt_main()
+
+        @keys.add("c-d")
+        def _close(event: Any) -> None:
+            if not entry.text:
+                self.submit(InputClosed())
+
+        body = Window(FormattedTextControl(lambda: ANSI(self._text)), wrap_lines=False, dont_extend_height=True)
+        line = Window(BufferControl(entry), height=1, get_line_prefix=lambda *_: [("bold", "> ")])
+        tip = Window(FormattedTextControl(lambda: [("class:tip", self.help_text)]), height=1, style="fg:#888888")
+        self._app = Application(layout=Layout(HSplit([body, tip, line]), focused_element=line), key_bindings=keys,
+                                full_screen=False, erase_when_done=False, refresh_interval=None)
+
+        def run() -> None:
+            assert self._app is not None
+            self._app.pre_run_callables.append(self._ready.set)
+            try:
+                self._app.run(handle_sigint=False)
+            finally:
+                self._ready.set()
+
+        self._thread = threading.Thread(target=run, name="shutbox-screen", daemon=True)
+        self._thread.start()
+        self._ready.wait(5)
+        return self
+
+    def stop(self) -> None:
+        """Leave the screen as it is (the last picture stays) and end the input line."""
+        app = self._app
+        if app is not None and app.is_running and app.loop is not None:
+            app.loop.call_soon_threadsafe(lambda: app.exit() if app.is_running else None)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._app = None

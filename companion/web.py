@@ -1,0 +1,326 @@
+"""The web scoreboard: a page for phones and a TV, live over server-sent events, and throws from a phone.
+
+:class:`WebBoard` is a session view (it keeps the latest state and messages) and an ASGI app
+(Starlette) served by uvicorn on a thread:
+
+- ``GET /`` the page; ``GET /api/state`` the state (:func:`shutbox.companion.webstate.table_state`);
+  ``GET /api/events`` server-sent events, one ``data:`` line of the same JSON on every change;
+- ``POST /api/throw`` ``{"dice": [a, b]}``, ``POST /api/end``, ``POST /api/undo``, ``POST /api/shut``
+  ``{"tiles": [...]}`` (box-less play) are handed to the session as typed lines (:class:`Remote`), so
+  they pass the same checks, land in the same record and cause the same messages. The answer is
+  ``{"ok", "messages", "state"}``: 200 when taken, 409 when refused, 400 for a malformed body.
+
+Sharing: on 127.0.0.1 (the default) the page may post freely. Bound to any other address, a join
+code is made up; every POST without it (header ``X-Join-Code``, or ``?code=`` in the page's URL) is
+refused with 403, so spectators only read. POSTs must be JSON from the page's own origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import socket
+import threading
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import TimeoutError as FutureTimeout
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from shutbox.companion.session import Remote
+from shutbox.companion.webstate import table_state
+from shutbox.errors import ShutboxError
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from shutbox.companion.session import LiveSession
+
+LOCAL = "127.0.0.1"
+MESSAGES_KEPT = 12
+REPLY_TIMEOUT_S = 10.0
+KEEPALIVE_S = 15.0
+JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def parse_web(text: str) -> tuple[str, int]:
+    """``--web [HOST:]PORT`` as (host, port); ShutboxError naming the bad value otherwise."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]") if sep else LOCAL
+    if not port.isdigit() or not 0 <= int(port) <= 65535 or (sep and not host):
+        raise ShutboxError(f"--web {text!r}: give [HOST:]PORT, a port 0 to 65535 (0: any free port), "
+                           "e.g. --web 8000 or --web 0.0.0.0:8000")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1")
+
+
+def lan_address() -> str:
+    """This computer's address on the local network (for the join URL when bound to all addresses)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a UDP "connect" sends nothing; it picks the outgoing address
+            return str(probe.getsockname()[0])
+        except OSError:
+            return LOCAL
+
+
+class WebBoard:
+    """The session view behind the web page, and the server; see the module docstring."""
+
+    def __init__(self, host: str, port: int, submit: Callable[[Remote], None], *,
+                 join_code: str | None = None) -> None:
+        self.host = host
+        self.port = port
+        self.submit = submit
+        self.join_code = join_code if join_code is not None else (
+            None if is_loopback(host) else "".join(secrets.choice(JOIN_ALPHABET) for _ in range(6)))
+        self.messages: deque[tuple[int, str, str]] = deque(maxlen=MESSAGES_KEPT)
+        self._count = 0
+        self.state: dict[str, Any] = {}
+        self.state_json = "{}"
+        self.changes = 0  #: how many distinct states were published
+        self._session: LiveSession | None = None
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listeners: set[asyncio.Queue[str | None]] = set()
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+
+    # -- the view ------------------------------------------------------------------------------
+
+    def note(self, kind: str, text: str) -> None:
+        with self._lock:
+            self._count += 1
+            self.messages.append((self._count, kind, text))
+
+    def show(self, session: LiveSession) -> None:
+        self._session = session
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Publish the state again (after a change the session did not show, e.g. a review)."""
+        if self._session is None:
+            return
+        with self._lock:
+            state = table_state(self._session, list(self.messages))
+            state["join"] = {"required": self.join_code is not None}
+            text = json.dumps(state, separators=(",", ":"))
+            if text == self.state_json:
+                return
+            self.state, self.state_json = state, text
+            self.changes += 1
+        loop = self._loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self._broadcast, text)
+            except RuntimeError:  # the server's loop has closed
+                pass
+
+    def set_review(self, review: dict[str, Any] | None) -> None:
+        """Show the players' review summaries (issue 14's hook) on the page."""
+        if self._session is not None:
+            self._session.review = review
+        self.refresh()
+
+    def _broadcast(self, text: str | None) -> None:
+        for listener in list(self._listeners):
+            listener.put_nowait(text)
+
+    # -- the server ----------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        """Where to open the page (with the join code for players, when one is needed)."""
+        host = lan_address() if self.host in ("0.0.0.0", "::", "") else self.host
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{self.port}/" + (f"?code={self.join_code}" if self.join_code else "")
+
+    @property
+    def spectator_url(self) -> str:
+        return self.url.split("?", 1)[0]
+
+    def start(self) -> WebBoard:
+        """Listen now (ShutboxError when the address cannot be used) and serve on a thread."""
+        import uvicorn
+
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.host, self.port))
+            sock.listen(64)
+        except (OSError, OverflowError) as exc:
+            sock.close()
+            raise ShutboxError(f"--web {self.host}:{self.port}: cannot listen there ({exc.strerror or exc})") \
+                from None
+        self._socket = sock
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self.app(), log_level="warning", lifespan="off", access_log=False,
+                                timeout_graceful_shutdown=1)
+        self._server = uvicorn.Server(config)
+        started = threading.Event()
+
+        def run() -> None:
+            async def serve() -> None:
+                self._loop = asyncio.get_running_loop()
+                started.set()
+                await self._server.serve(sockets=[sock])
+
+            asyncio.run(serve())
+
+        self._thread = threading.Thread(target=run, name="shutbox-web", daemon=True)
+        self._thread.start()
+        started.wait(5)
+        return self
+
+    def stop(self) -> None:
+        """Close the event streams and stop serving."""
+        loop = self._loop
+        if loop is not None and self._server is not None:
+            try:
+                loop.call_soon_threadsafe(self._broadcast, None)
+            except RuntimeError:
+                pass
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self._socket is not None:
+            self._socket.close()
+        self._loop = None
+
+    def __enter__(self) -> WebBoard:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def announce(self, out: Callable[[str], None]) -> None:
+        """Say where the page is; off this computer also the join code and a QR code of the join URL."""
+        if self.join_code is None:
+            out(f"scoreboard: {self.url}")
+            return
+        import io
+
+        import segno
+
+        qr = io.StringIO()
+        segno.make(self.url, error="m").terminal(out=qr, compact=True)
+        out(f"scoreboard for spectators: {self.spectator_url}")
+        out(f"players join with code {self.join_code}: {self.url}")
+        out(qr.getvalue().rstrip("\n"))
+
+    # -- the ASGI app --------------------------------------------------------------------------
+
+    def app(self) -> Any:
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+
+        return Starlette(routes=[
+            Route("/", self._page),
+            Route("/api/state", self._state),
+            Route("/api/events", self._events),
+            Route("/api/throw", self._post("throw"), methods=["POST"]),
+            Route("/api/end", self._post("end"), methods=["POST"]),
+            Route("/api/undo", self._post("undo"), methods=["POST"]),
+            Route("/api/shut", self._post("shut"), methods=["POST"]),
+        ])
+
+    async def _page(self, request: Request) -> Response:
+        from starlette.responses import HTMLResponse
+
+        page = resources.files("shutbox.companion").joinpath("webpage.html").read_text(encoding="utf-8")
+        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+    async def _state(self, request: Request) -> Response:
+        from starlette.responses import Response
+
+        return Response(self.state_json, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+    async def _events(self, request: Request) -> Response:
+        from starlette.responses import StreamingResponse
+
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._listeners.add(queue)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield f"retry: 1000\ndata: {self.state_json}\n\n"
+                while True:
+                    try:
+                        text = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if text is None:
+                        return
+                    while not queue.empty():  # only the newest of several queued states matters
+                        newer = queue.get_nowait()
+                        if newer is None:
+                            return
+                        text = newer
+                    yield f"data: {text}\n\n"
+            finally:
+                self._listeners.discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def _post(self, action: str) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            from starlette.responses import JSONResponse
+
+            refusal = self._check_post(request)
+            if refusal is not None:
+                return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
+            try:
+                body = await request.json() if action in ("throw", "shut") else None
+                text = line_for(action, body)
+            except ValueError as exc:
+                return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
+            item = Remote(text)
+            self.submit(item)
+            try:
+                ok, notes = await asyncio.wait_for(asyncio.wrap_future(item.reply), REPLY_TIMEOUT_S)
+            except (FutureTimeout, TimeoutError):
+                return JSONResponse({"ok": False, "error": "the scorekeeper did not answer"}, status_code=503)
+            return JSONResponse({"ok": ok, "messages": [{"kind": k, "text": t} for k, t in notes],
+                                 "state": self.state}, status_code=200 if ok else 409)
+
+        return endpoint
+
+    def _check_post(self, request: Request) -> tuple[int, str] | None:
+        """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON."""
+        if self.join_code is not None:
+            given = request.headers.get("x-join-code") or request.query_params.get("code") or ""
+            if not secrets.compare_digest(given.strip().upper(), self.join_code):
+                return 403, "a join code is needed to play from this device (spectators only watch)"
+        origin = request.headers.get("origin")
+        if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
+            return 403, f"requests from {origin} are not accepted"
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return 415, "send JSON (Content-Type: application/json)"
+        return None
+
+
+def line_for(action: str, body: Any) -> str:
+    """The typed line a POST stands for; ValueError naming what is wrong with the body."""
+    if action in ("end", "undo"):
+        return action
+    key = "dice" if action == "throw" else "tiles"
+    values = body.get(key) if isinstance(body, dict) else None
+    if not isinstance(values, list) or not values or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                            for v in values):
+        example = '{"dice": [3, 5]}' if action == "throw" else '{"tiles": [3, 5]}'
+        raise ValueError(f"expected {example}, not {json.dumps(body)[:80]}")
+    if action == "throw":
+        if len(values) > 2:
+            raise ValueError(f"'dice' holds one or two dice, not {len(values)}")
+        return " ".join(str(v) for v in values)
+    return "tiles " + " ".join(str(v) for v in values)
