@@ -8,13 +8,21 @@ Command modules import heavy libraries (numpy, CadQuery, ReportLab, pyserial …
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
-from collections.abc import Sequence
 
-from shutbox import __version__
-from shutbox.errors import ShutboxError
+try:  # Ctrl-C while Python is still loading this module: one line, no traceback
+    import argparse
+    import importlib
+    import os
+    import signal
+    from collections.abc import Sequence
+
+    from shutbox import __version__
+    from shutbox.errors import ShutboxError
+    from shutbox.usertext import safe_line
+except KeyboardInterrupt:
+    sys.stderr.write("shutbox: interrupted\n")
+    raise SystemExit(130) from None
 
 #: Command name -> the module declaring it (``COMMANDS``), in the order shown in --help.
 COMMAND_MODULES: dict[str, str] = {
@@ -26,6 +34,8 @@ COMMAND_MODULES: dict[str, str] = {
     "play": "shutbox.commands.play",
     "monitor": "shutbox.commands.monitor",
     "history": "shutbox.commands.history",
+    "review": "shutbox.commands.review",
+    "stats": "shutbox.commands.stats",
     "sim": "shutbox.commands.sim",
     "firmware": "shutbox.commands.firmware",
     "cad": "shutbox.commands.cad",
@@ -36,7 +46,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -55,23 +65,87 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind like Ctrl-C, so staged output and child processes are cleaned up."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _say(text: str) -> None:
+    try:
+        sys.stderr.write(safe_line(text) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every failure is one line on stderr (exit 2; Ctrl-C 130, SIGTERM 143)."""
+    try:
+        with _signals():
+            return _run(argv)
+    except KeyboardInterrupt:
+        _say("shutbox: interrupted")
+        return 130
+    except Terminated:
+        _say("shutbox: terminated")
+        return 143
+    except BrokenPipeError:  # `shutbox history | head -1`: the reader left; say nothing more
+        _quiet_stdout()
+        return 141
+    except ShutboxError as exc:
+        _say(f"shutbox: error: {exc}")
+        return 2
+    except OSError as exc:  # a write the commands did not foresee: still one line naming the path
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        _say(f"shutbox: error: {where}{exc.strerror or exc}")
+        return 2
+    except (MemoryError, RecursionError) as exc:
+        _say(f"shutbox: error: the input is too large or too deeply nested ({type(exc).__name__})")
+        return 2
+    except Exception as exc:
+        if os.environ.get("SHUTBOX_DEBUG"):
+            raise
+        _say(f"shutbox: internal error: {type(exc).__name__}: {exc} (please report it; SHUTBOX_DEBUG=1 shows "
+             "the traceback)")
+        return 70
+
+
+def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    try:
-        kit = None
-        if args.command_spec.settings:
-            from shutbox.config import resolve
+    kit = None
+    if args.command_spec.settings:
+        from shutbox.config import resolve
 
-            kit = resolve(args)
-        return int(args.run(args, kit) or 0)
-    except ShutboxError as exc:
-        print(f"shutbox: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("shutbox: interrupted", file=sys.stderr)
-        return 130
+        kit = resolve(args)
+    return int(args.run(args, kit) or 0)
+
+
+class _signals:
+    """SIGTERM raises :class:`Terminated` in the main thread while a command runs."""
+
+    def __enter__(self) -> None:
+        self.previous = None
+        try:
+            self.previous = signal.signal(signal.SIGTERM, _terminate)
+        except ValueError:  # not the main thread
+            pass
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+def _quiet_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,151 @@
+"""Statistics across the game database, with each game's review kept in a side cache.
+
+Reviewing a game takes milliseconds, ten thousand of them a minute; so each game's summary
+(:func:`shutbox.game.playerstats.game_record`) is cached in ``records.sqlite3`` in the user's cache
+folder (``reviews/`` under it; ``SHUTBOX_CACHE_DIR`` moves it, ``=off`` turns it off), keyed by a
+SHA-256 of the game's stored settings and events, the objective and the source of the game domain.
+A game that changes (or a new rule engine) gets a new key, so a cached summary is never stale. The
+game database itself is only read (:mod:`shutbox.companion.archive`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from shutbox.companion.archive import Archive, RawGame
+from shutbox.errors import ShutboxError
+from shutbox.game.playerstats import RECORD_VERSION, game_record
+from shutbox.game.review import Solve, review_game
+from shutbox.solvercache import cache_folder
+
+CACHE_FILE = "records.sqlite3"
+
+
+@cache
+def code_digest() -> str:
+    """Hash of the game domain's sources (rules, replay, solver, review, summaries)."""
+    h = hashlib.sha256(str(RECORD_VERSION).encode())
+    package = resources.files("shutbox.game")
+    for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
+        h.update(name.encode())
+        h.update(package.joinpath(name).read_bytes())
+    return h.hexdigest()
+
+
+def record_key(raw: RawGame, objective: str) -> str:
+    h = hashlib.sha256(f"{code_digest()}\n{objective}\n{raw.settings}\n".encode())
+    h.update("\n".join(raw.events).encode())
+    return h.hexdigest()
+
+
+class RecordCache:
+    """Game records by key in a small SQLite file; every failure only means recomputing."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.db: sqlite3.Connection | None = None
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = self._open(path)
+        except sqlite3.DatabaseError:  # a damaged cache file: it is ours, start it afresh
+            path.unlink(missing_ok=True)
+            try:
+                self.db = self._open(path)
+            except (OSError, sqlite3.Error):
+                self.db = None
+        except (OSError, sqlite3.Error):
+            self.db = None
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, timeout=5)
+        db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
+        db.commit()
+        return db
+
+    def load(self) -> dict[str, str]:
+        if self.db is None:
+            return {}
+        try:
+            return dict(self.db.execute("SELECT key, record FROM records").fetchall())
+        except sqlite3.Error:
+            return {}
+
+    def save(self, items: Iterable[tuple[str, str]]) -> None:
+        if self.db is None:
+            return
+        try:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)", items)
+        except sqlite3.Error:
+            pass
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+
+
+def default_cache() -> RecordCache:
+    folder = cache_folder("reviews")
+    return RecordCache(folder / CACHE_FILE if folder is not None else None)
+
+
+def summarise(raw: RawGame, objective: str, solve: Solve) -> dict[str, Any]:
+    """A stored game's record; ``{"unfinished": true}`` or ``{"error": ...}`` when it does not count."""
+    try:
+        game = raw.replay()
+        if not game.finished:
+            return {"unfinished": True}
+        return game_record(game, review_game(game, solve, objective))
+    except (ShutboxError, ValueError) as exc:  # ValueError: a size the solver refuses
+        return {"error": str(exc)}
+
+
+@dataclass
+class Collected:
+    """The records of every finished game and what was left out."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    unfinished: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    reviewed: int = 0  #: games reviewed now (not found in the cache)
+
+
+def collect(db: Path, objective: str, solve: Solve, cache: RecordCache | None = None,
+            progress: Callable[[int], None] | None = None) -> Collected:
+    """Every stored game's record, from the cache where it holds one."""
+    cache = cache if cache is not None else default_cache()
+    out = Collected()
+    try:
+        known = cache.load()
+        fresh: list[tuple[str, str]] = []
+        with Archive(db) as archive:
+            for raw in archive.games():
+                key = record_key(raw, objective)
+                text = known.get(key)
+                if text is None:
+                    text = json.dumps(summarise(raw, objective, solve))
+                    fresh.append((key, text))
+                    out.reviewed += 1
+                    if progress is not None:
+                        progress(out.reviewed)
+                record = json.loads(text)
+                if "error" in record:
+                    out.unreadable.append(record["error"])
+                elif record.get("unfinished"):
+                    out.unfinished += 1
+                else:
+                    out.records.append(record)
+        cache.save(fresh)
+    finally:
+        cache.close()
+    return out

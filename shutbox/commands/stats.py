@@ -1,0 +1,138 @@
+"""``shutbox stats``: per player across the game database — games, wins, boxes shut, scores, review figures."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from shutbox.commandspec import Command
+from shutbox.errors import ShutboxError
+from shutbox.game.policy import OBJECTIVES
+from shutbox.model import MATCHES, Kit
+
+if TYPE_CHECKING:
+    from shutbox.companion.stats import Collected
+    from shutbox.game.playerstats import PlayerStats
+
+#: The CSV's header starts so; an existing file is overwritten only if it is such a table.
+CSV_HEAD = "rank,player,games,wins"
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", type=Path, metavar="FILE", help="game database [default: games.sqlite3 in the user's "
+                   "data folder]")
+    p.add_argument("--objective", choices=OBJECTIVES, default="shut",
+                   help="what the reviews measure: shut, the chance to shut the box (comparable across every "
+                   "format); score, the turn's expected score [default shut]")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--csv", type=Path, metavar="FILE", help="also write the leaderboard as CSV")
+
+
+def _loss_text(objective: str, value: float) -> str:
+    return f"{value * 100:.2f} pp" if objective == "shut" else f"{value:.2f}"
+
+
+def _scores_text(s: PlayerStats) -> str:
+    return " · ".join(f"{m} {v:.1f}" for m, v in s.mean_score().items()) or "–"
+
+
+def table_lines(board: list[PlayerStats], collected: Collected, objective: str) -> list[str]:
+    measure = "chance to shut the box, percentage points" if objective == "shut" else "expected score"
+    lines = [f"{len(collected.records)} finished games; loss measured by the {measure}"]
+    head = (f"{'#':>3}  {'player':<16} {'games':>5} {'wins':>5} {'win %':>6} {'shut':>5} "
+            f"{'loss/decision':>13} {'mistakes/game':>13}  mean score by format")
+    lines += [head, "-" * len(head)]
+    for rank, s in enumerate(board, start=1):
+        lines.append(f"{rank:>3}  {s.name[:16]:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
+                     f"{_loss_text(objective, s.mean_loss):>13} {s.mistakes_per_game:>13.2f}  {_scores_text(s)}")
+    if collected.unfinished:
+        lines.append(f"{collected.unfinished} unfinished game{'s' if collected.unfinished != 1 else ''} not counted")
+    for problem in collected.unreadable:
+        lines.append(f"not counted: {problem}")
+    return lines
+
+
+def csv_text(board: list[PlayerStats]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["rank", "player", "games", "wins", "win_rate", "boxes_shut", "decisions", "mistakes", "mean_loss",
+                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES)])
+    for rank, s in enumerate(board, start=1):
+        means = s.mean_score()
+        w.writerow([rank, s.name, s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
+                    f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
+                    *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES)])
+    return buf.getvalue()
+
+
+def write_csv(path: Path, text: str) -> None:
+    """Write the table atomically; refuse a folder or an existing file that is not such a table."""
+    from shutbox.output import staged_file
+
+    if path.is_dir():
+        raise ShutboxError(f"--csv {path}: is a folder; give a file name")
+    if path.exists():
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                head = f.read(len(CSV_HEAD))
+        except OSError as exc:
+            raise ShutboxError(f"--csv {path}: cannot be read to check it ({exc.strerror or exc})") from None
+        if head != CSV_HEAD:
+            raise ShutboxError(f"--csv {path}: exists and is not a stats table; not overwritten (choose another "
+                               "name)")
+    try:
+        with staged_file(path) as tmp:
+            tmp.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ShutboxError(f"--csv {path}: cannot be written ({exc.strerror or exc})") from None
+
+
+def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
+    from shutbox.companion.stats import collect
+    from shutbox.companion.store import default_db_path
+    from shutbox.game.playerstats import add_up, leaderboard
+    from shutbox.solvercache import cached_solve
+
+    db = Path(args.db) if args.db is not None else default_db_path()
+    if args.db is None and not db.exists():
+        print(f"no games saved yet ({db} does not exist)")
+        return 0
+
+    def progress(n: int) -> None:
+        if n % 500 == 0 and sys.stderr.isatty():
+            print(f"\rreviewing games not seen before: {n}", end="", file=sys.stderr, flush=True)
+
+    collected = collect(db, args.objective, cached_solve, progress=progress)
+    if collected.reviewed >= 500 and sys.stderr.isatty():
+        print(file=sys.stderr)
+    board = leaderboard(add_up(collected.records))
+    if args.csv is not None:
+        write_csv(args.csv, csv_text(board))
+    if args.json:
+        out: dict[str, Any] = {
+            "objective": args.objective, "games": len(collected.records), "unfinished": collected.unfinished,
+            "unreadable": collected.unreadable, "players": {s.name: s.as_dict() for s in board},
+            "leaderboard": [s.name for s in board]}
+        print(json.dumps(out))
+        return 0
+    if not collected.records and not collected.unfinished and not collected.unreadable:
+        print(f"no games saved yet in {db}")
+        return 0
+    print("\n".join(table_lines(board, collected, args.objective)))
+    if args.csv is not None:
+        print(f"table written to {args.csv}")
+    return 0
+
+
+COMMANDS = (
+    Command("stats", "per player across the saved games, with a leaderboard",
+            "Per player across the game database (names as recorded): games, wins, boxes shut, the mean score by "
+            "match format, the mean loss per decision and the mistakes per game from each game's review, and a "
+            "leaderboard (most wins, then win rate, then the lower mean loss). Only finished games count.",
+            run_stats, (), _arguments),
+)
