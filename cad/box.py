@@ -93,12 +93,12 @@ def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
     return tools
 
 
-def hollows(lay: Layout, gate_list: list[Gate], key_spots: list[tuple[float, float, float]]) -> cq.Shape:
+def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.Shape:
     """The open-bottomed hollows under the lanes (one per lane, 45-degree roofs), less what stays solid:
     tubes round the reed shafts, bosses under the gate screws, the controller bay and the split keys."""
     w = lay.hollow_width
     straight = lay.hollow_roof - w / 2
-    y0, y1 = lay.deck_front + DECK_SKIN, lay.width - lay.wall
+    y0, y1 = lay.tray[3] + WALL_MIN, lay.width - lay.wall
     channels = [gabled_channel_y(y0, y1, lay.lane_x(n), w, straight) for n in range(1, lay.tiles + 1)]
     tool = channels[0].fuse(*channels[1:]).clean() if len(channels) > 1 else channels[0]
     keep: list[cq.Shape] = []
@@ -107,14 +107,18 @@ def hollows(lay: Layout, gate_list: list[Gate], key_spots: list[tuple[float, flo
         for n in range(1, lay.tiles + 1):
             at = cq.Vector(lay.lane_x(n), lay.switch_y, -1.0)
             keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, at))
+        # The controller bay stays solid up to its roof (plus a skin); the hollows pass over it.
         ox, oy = lay.cover_origin
         cw, ch = lay.cover_size
         m = COVER_GAP + WALL_MIN + 0.5
-        keep.append(cq.Solid.makeBox(cw + 2 * m, ch + 2 * m, tall, cq.Vector(ox - m, oy - m, -1.0)))
+        bay_top = max(lay.cavity_height + lay.cavity_width / 2, lay.cover_pilot[1] + SCREW_PILOT) + DECK_SKIN
+        keep.append(cq.Solid.makeBox(cw + 2 * m, ch + 2 * m, bay_top + 1.0, cq.Vector(ox - m, oy - m, -1.0)))
     for gate in gate_list:
         for x, y in gate.screw_points(lay):
             keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
-    for x, y, half in key_spots:
+    for x in cuts:  # a rib twice as thick where the box is cut, so each piece keeps a whole wall
+        keep.append(cq.Solid.makeBox(2 * WALL_MIN, lay.width, tall, cq.Vector(x - WALL_MIN, 0.0, -1.0)))
+    for x, y, half in key_spots(lay, cuts):
         reach = JOINT_DEPTH + 2.0
         keep.append(cq.Solid.makeBox(2 * reach, 2 * half, tall, cq.Vector(x - reach, y - half, -1.0)))
     return tool.cut(*keep).clean() if keep else tool
@@ -184,7 +188,7 @@ def build_box(lay: Layout, cuts: tuple[float, ...] = ()) -> cq.Shape:
                        lay.felt_floor, lay.tray_floor + 0.5, TRAY_RADIUS - 1.0),
     ]
     gate_list = gates(lay, cuts)
-    tools.append(hollows(lay, gate_list, key_spots(lay, cuts)))
+    tools.append(hollows(lay, gate_list, cuts))
     for n in range(1, lay.tiles + 1):
         tools += lane_tools(lay, n)
     tools += gate_tools(lay, gate_list)

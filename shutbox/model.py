@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutbox.errors import SettingsError
+from shutbox.usertext import quoted, shown
 
 #: Tile counts: a box has 9, 10 or 12 tiles; dominoes or playing cards as tiles give any count up to 54.
 MIN_TILES, MAX_TILES = 9, 54
@@ -102,27 +103,35 @@ def _parse_max_tiles(value: Any) -> int | None:
     return number
 
 
+#: Largest magnitude of any number setting (far beyond every sensible value; keeps ints printable).
+MAX_NUMBER = 10**12
+
+
 def _parse_int(value: Any) -> int:
     if isinstance(value, bool):
         raise ValueError("expected a whole number")
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_NUMBER:
+        value = int(value)
     if isinstance(value, int):
+        if abs(value) > MAX_NUMBER:
+            raise ValueError("expected a whole number")
         return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise ValueError("expected a whole number") from None
+    text = str(value).strip() if isinstance(value, str) else ""
+    if not re.fullmatch(r"[+-]?[0-9]{1,13}", text) or abs(int(text)) > MAX_NUMBER:
+        raise ValueError("expected a whole number")
+    return int(text)
 
 
 def _parse_float(value: Any) -> float:
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (isinstance(value, str) and len(value) > 40):
+        raise ValueError("expected a number")
+    if not isinstance(value, (int, float, str)):
         raise ValueError("expected a number")
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError("expected a number") from None
-    if number != number or number in (float("inf"), float("-inf")):
+    if number != number or abs(number) > MAX_NUMBER:
         raise ValueError("expected a finite number")
     return number
 
@@ -146,8 +155,8 @@ def parse_pins(value: Any) -> str:
     """Accept ``auto`` or GPIO numbers (a comma list or a TOML array); return the canonical spelling."""
     if isinstance(value, str) and value.strip().lower() == "auto":
         return "auto"
-    items = list(value) if isinstance(value, (list, tuple)) else str(value).split(",")
-    if not items or isinstance(value, bool):
+    items = list(value) if isinstance(value, (list, tuple)) else str(value)[:400].split(",")
+    if not items or isinstance(value, bool) or len(items) > 64:
         raise ValueError("not a pin list")
     numbers = [_parse_int(item) for item in items]
     if any(n < 0 for n in numbers):
@@ -157,15 +166,18 @@ def parse_pins(value: Any) -> str:
     return ",".join(str(n) for n in numbers)
 
 
-_BED_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*$")
+_BED_DIM = r"([0-9]{1,5}(?:\.[0-9]{1,3})?)"
+_BED_RE = re.compile(rf"\s*{_BED_DIM}\s*[xX]\s*{_BED_DIM}\s*[xX]\s*{_BED_DIM}\s*")
 
 
 def parse_bed(value: Any) -> str:
     """Accept a preset name or ``WxHxZ`` in mm; return the canonical spelling."""
-    text = str(value).strip().lower()
+    if not isinstance(value, str) or len(value) > 60:
+        raise ValueError("not a bed")
+    text = value.strip().lower()
     if text in BED_PRESETS:
         return text
-    match = _BED_RE.match(text)
+    match = _BED_RE.fullmatch(text)
     if not match:
         raise ValueError("not a bed")
     dims = [float(g) for g in match.groups()]
@@ -237,22 +249,6 @@ class Rules:
         return tuple(range(1, self.tiles + 1))
 
 
-@dataclass(frozen=True)
-class Box:
-    """Outer size of the box."""
-
-    length_mm: float = param(279.4, "box length (long side), mm", flag="--box-length", minimum=0,
-                             exclusive_minimum=True, parse=_parse_float)
-    width_mm: float = param(183.7, "box width, mm", flag="--box-width", minimum=0,
-                            exclusive_minimum=True, parse=_parse_float)
-    height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
-                             exclusive_minimum=True, parse=_parse_float)
-    wall_mm: float = param(2.4, "outer wall thickness, mm", flag="--wall", minimum=1.2, maximum=15,
-                           parse=_parse_float)
-    felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
-                           minimum=0.5, maximum=5, parse=_parse_float)
-
-
 def most_dice(tiles: int) -> int:
     """The most dice a set of ``tiles`` tiles is played with (6 up to 36 tiles, 9 up to 54)."""
     return next(dice for top, dice in DICE_LIMITS if tiles <= top)
@@ -297,6 +293,22 @@ def box_refusal(rules: Rules, what: str, *, dice: bool = False) -> str | None:
     if dice and rules.dice != BOX_DICE:
         return f"--dice {rules.dice}: {what} prints the box's {BOX_DICE} dice only; use --dice {BOX_DICE}"
     return None
+
+
+@dataclass(frozen=True)
+class Box:
+    """Outer size of the box."""
+
+    length_mm: float = param(279.4, "box length (long side), mm", flag="--box-length", minimum=0,
+                             exclusive_minimum=True, parse=_parse_float)
+    width_mm: float = param(183.7, "box width, mm", flag="--box-width", minimum=0,
+                            exclusive_minimum=True, parse=_parse_float)
+    height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
+                             exclusive_minimum=True, parse=_parse_float)
+    wall_mm: float = param(1.2, "outer wall thickness, mm", flag="--wall", minimum=1.2, maximum=15,
+                           parse=_parse_float)
+    felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
+                           minimum=0.5, maximum=5, parse=_parse_float)
 
 
 @dataclass(frozen=True)
@@ -527,10 +539,10 @@ def build_kit(values: Mapping[str, Any], sources: Mapping[str, str] | None = Non
     for key, raw in values.items():
         setting = _BY_KEY.get(key)
         if setting is None:
-            hint = suggest_key(key)
+            hint = suggest_key(key[:100])
             where = sources.get(key, "settings")
             raise SettingsError(
-                f"{where}: unknown setting '{key}'" + (f"; did you mean '{hint}'?" if hint else "")
+                f"{where}: unknown setting '{shown(key)}'" + (f"; did you mean '{hint}'?" if hint else "")
             )
         try:
             per_section[setting.section][setting.name] = setting.coerce(raw)
@@ -543,8 +555,8 @@ def build_kit(values: Mapping[str, Any], sources: Mapping[str, str] | None = Non
 
 def _show_raw(raw: Any) -> str:
     if isinstance(raw, str):
-        return repr(raw) if raw.strip() != raw or not raw else raw
-    return show_value(raw)
+        return quoted(raw) if raw.strip() != raw or not raw or not raw.isprintable() else shown(raw)
+    return shown(show_value(raw)) if isinstance(raw, (bool, int, float)) or raw is None else shown(raw)
 
 
 def kit_as_dict(kit: Kit) -> dict[str, dict[str, Any]]:
