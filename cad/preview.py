@@ -73,7 +73,7 @@ def _actors(mesh: trimesh.Trimesh, colour: Colour) -> list[Any]:
     rgb = [c / 255 for c in colour]
     prop = body.GetProperty()
     prop.SetColor(*rgb)
-    prop.SetAmbient(0.25)
+    prop.SetAmbient(0.3)
     prop.SetDiffuse(0.75)
     prop.SetSpecular(0.12)
     prop.SetSpecularPower(20)
@@ -139,7 +139,7 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
     # Key light from the back left, above: seen from the front, light falls from the top of the picture, so
     # dimples read as dimples; a softer fill from the right; a headlight so no face turned to us is black.
     renderer.RemoveAllLights()
-    for position, intensity in (((-1.0, 1.0, 2.0), 0.6), ((1.5, -0.5, 0.6), 0.25), (None, 0.45)):
+    for position, intensity in (((-1.0, 1.0, 2.0), 0.55), ((1.5, -1.0, 0.8), 0.35), (None, 0.55)):
         light = rendering.vtkLight()
         if position is None:
             light.SetLightTypeToHeadlight()
