@@ -20,8 +20,10 @@ shut        ``tiles``: list of tile numbers             shut these open tiles wi
                                                         (dice not entered).
 open        ``tiles``: list of tile numbers             long game, uncovering player: reopen these
                                                         shut tiles with the current throw.
-end_turn    —                                           the player reports a throw that admitted no
-                                                        move without entering its dice.
+end_turn    ``unverified``: true (optional; written      the player reports a throw that admitted no
+            by :func:`end_turn`, implied when absent)   move without entering it (box-only play):
+                                                        accepted when no pending throw can still move
+                                                        and some throw would not; marked unverified.
 undo        —                                           withdraw the latest event still in effect.
 ==========  ==========================================  ============================================
 
@@ -52,7 +54,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "end_turn": (),
     "undo": (),
 }
-_OPTIONAL = {"throw": ("dice", "total")}
+_OPTIONAL = {"throw": ("dice", "total"), "end_turn": ("unverified",)}
 
 
 def players(names: Sequence[str]) -> dict[str, Any]:
@@ -80,8 +82,8 @@ def uncover(*tiles: int) -> dict[str, Any]:
 
 
 def end_turn() -> dict[str, Any]:
-    """An ``end_turn`` event."""
-    return {"v": EVENT_VERSION, "type": "end_turn"}
+    """An ``end_turn`` event: a dead throw reported without its dice, so the end is unverified."""
+    return {"v": EVENT_VERSION, "type": "end_turn", "unverified": True}
 
 
 def undo() -> dict[str, Any]:
@@ -156,5 +158,13 @@ def _no_fields(event: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _end_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    if event.get("unverified", True) is not True:
+        raise IllegalMove(f"'unverified' of an 'end_turn' event is true (an end the rules could not check), "
+                          f"not {str(event['unverified'])[:20]!r}")
+    return {"unverified": True}
+
+
 #: Event type -> the check of its own fields, returning them clean.
-_FIELD_CHECKS = {"players": _players_fields, "throw": _throw_fields, "shut": _tiles_fields, "open": _tiles_fields}
+_FIELD_CHECKS = {"players": _players_fields, "throw": _throw_fields, "shut": _tiles_fields, "open": _tiles_fields,
+                 "end_turn": _end_fields}

@@ -6,7 +6,7 @@
 ``game.to_events()`` returns the record, so ``Game.from_events(rules, game.to_events())`` is the
 same game.
 
-How each match format runs (RULES.md names):
+How each match format runs (RULES.md names; docs/RULES.md gives each decision's source):
 
 - ``round``: every player takes one turn in the order of the ``players`` event; the lowest score
   wins, tied lowest scores share the win. Shutting the box wins at once: the players after do not
@@ -14,27 +14,39 @@ How each match format runs (RULES.md names):
 - ``drop-out``: rounds repeat; each turn's score is added to the player's total. A player whose
   total reaches the limit drops out as soon as that turn ends; the last player left wins at once.
 - ``tournament``: as drop-out, but the first player whose total reaches the limit loses and the
-  match ends at once; the player(s) with the lowest total win.
+  match ends at once; the player(s) with the lowest total of the others win.
 - In both cumulative formats every still-active player plays each round, in the ``players`` order;
   shutting the box wins that round at once (players after it skip that round, adding nothing).
+  A round's winner is the lowest score among the round's players still in the match when it ends
+  (a player who dropped out, or lost the tournament, in that round cannot win it). A round the end
+  of the match cuts short (some still-active player had no turn in it) has no winner: it is *cut
+  short* and every stake paid into it is returned.
 - ``long-game`` (two players): the first player shuts tiles as usual. When that turn ends, the other
   takes the board as it is and *uncovers* (``open`` events): each throw reopens shut tiles adding up
-  to it, under the same rules with the roles of open and shut swapped (the one-die rule and the
-  maximum tiles per throw look at the tiles still shut). Turns alternate, each player keeping their
-  role, until one shuts the box or uncovers it completely and wins. The turn score shown is what
-  the player left undone (open tiles when shutting, shut tiles when uncovering).
+  to it, under the same rules with the roles of open and shut swapped: the one-die rule and the
+  maximum tiles per throw look at the tiles still shut (``high-shut``: one die once every tile from
+  7 up is open again). Turns alternate, each player keeping their role, until one shuts the box or
+  uncovers it completely and wins. The turn score shown is what the player left undone (open tiles
+  when shutting, shut tiles when uncovering).
   **Doubles**, the source's "when a double is thrown, the player gets an extra turn": a player
   throws again after every throw that moves tiles anyway, so the extra turn matters only when the
-  throw admits no move. Precisely: in the long game a double (two dice, same pips) that admits no
-  move does not end the turn; the player throws again. A throw recorded by total only counts as a
-  double only when its total says so (12, or 2 while one die is not allowed); ``end_turn`` reports
-  a dead throw that is not a double.
+  throw admits no move. Precisely: in the long game a double (every die showing the same pips, two
+  or more dice) that admits no move does not end the turn; the player throws again. A throw
+  recorded by total only counts as a double only when its total says so (6 x dice, or the number
+  of dice while one die cannot show it).
+
+Ending a turn: a throw that admits no move ends it by itself. An ``end_turn`` event is the report of
+a throw that was not entered (box-only play): it is accepted only when no pending throw can still
+move tiles and some throw the player may make admits no move, and it is marked *unverified*
+(``Throw.unverified``, ``Turn.unverified_end``). Where throws are typed, :meth:`Game.end_refusal`
+with ``typed=True`` says why ``end`` is refused (the turn is never over until a throw admits no move).
 
 Stakes (``rules.stake`` > 0): at the start of each round every player still in the match pays the
 stake into the pool. The round's winner takes the pool; tied winners split it. A player who shuts
 the box takes the pool and every other player of that round pays them a further stake, so each
-pays double the stake. ``Round.paid``/``Round.payouts`` hold the money per player; ``Game.balance``
-the running net.
+pays double the stake (round, drop-out, tournament). A cut-short round returns every stake. The long
+game is one pool: its winner takes it single, whether they shut or uncovered the box.
+``Round.paid``/``Round.payouts`` hold the money per player; ``Game.balance`` the running net.
 """
 
 from __future__ import annotations
@@ -87,10 +99,12 @@ class Throw:
     tiles: tuple[int, ...] | None = None  #: tiles shut (or uncovered) with it; None if none yet / none possible
     dead: bool = False  #: it admitted no move
     extra: bool = False  #: long game: a dead double, so the player threw again
+    unverified: bool = False  #: reported by ``end_turn`` without its dice: the rules could not check it
 
     @property
     def double(self) -> bool:
-        return self.dice is not None and len(self.dice) == 2 and self.dice[0] == self.dice[1]
+        """Every die shows the same pips (two or more dice)."""
+        return self.dice is not None and len(self.dice) >= 2 and len(set(self.dice)) == 1
 
 
 @dataclass
@@ -110,6 +124,11 @@ class Turn:
     shut_box: bool = False  #: every tile shut in this turn
     uncovered_box: bool = False  #: long game: every tile reopened in this turn
 
+    @property
+    def unverified_end(self) -> bool:
+        """The turn was ended by an ``end_turn`` report the rules could not check (no throw entered)."""
+        return self.ended and bool(self.throws) and self.throws[-1].unverified
+
 
 @dataclass
 class Round:
@@ -120,7 +139,8 @@ class Round:
     turns: list[Turn] = field(default_factory=list)
     finished: bool = False
     scores: dict[str, int] = field(default_factory=dict)  #: per player who played (long game: latest turn)
-    winners: tuple[str, ...] = ()
+    winners: tuple[str, ...] = ()  #: none when cut short
+    cut_short: bool = False  #: the match ended before every player still in it had a turn: stakes returned
     shut_box_by: str | None = None
     pool: float = 0.0
     paid: dict[str, float] = field(default_factory=dict)  #: what each paid in (stake, plus the extra stake)
@@ -316,13 +336,13 @@ class Game:
         if self.pending is not None:
             raise IllegalMove(f"the throw of {self.pending.total} has not been used yet: "
                               f"{self._verb()} tiles adding up to {self.pending.total} first")
-        in_play = self.in_play
+        in_play, left = self.in_play, self._left_word()
         if "dice" in e:
             dice = tuple(e["dice"])
-            total = check_dice(self.rules, in_play, dice)
+            total = check_dice(self.rules, in_play, dice, left)
         else:
             dice, total = None, e["total"]
-            check_total(self.rules, in_play, total)
+            check_total(self.rules, in_play, total, left)
         turn = self._turn()
         throw = Throw(dice=dice, total=total)
         turn.throws.append(throw)
@@ -336,11 +356,16 @@ class Game:
         self._end_turn(turn)
 
     def _double_total(self, total: int) -> bool:
-        """A total only a double can show: 12, or 2 when one die is not allowed."""
-        return total == 12 or (total == 2 and self.dice_counts() == (2,))
+        """A total only a double can show: every die a six, or every die a one while one die cannot show it."""
+        d = self.rules.dice
+        return total == 6 * d or (total == d and (d > 6 or self.dice_counts() == (d,)))
 
     def _verb(self) -> str:
         return PHASE_WORDS[self.phase].verb
+
+    def _left_word(self) -> str:
+        """What the tiles in play are on the board: ``open``, or ``shut`` for the uncovering player."""
+        return "shut" if self.phase == UNCOVER else "open"
 
     def _move(self, kind: str, tiles: list[int]) -> None:
         uncovering = self.phase == UNCOVER
@@ -356,7 +381,7 @@ class Game:
             # The dice were not entered: the throw is the tiles' sum, if the rules allow that total.
             total = sum(t for t in tiles if isinstance(t, int))
             chosen = check_move(self.rules, in_play, total, tiles, *words)
-            check_total(self.rules, in_play, total)
+            check_total(self.rules, in_play, total, self._left_word())
             turn = self._turn()
             throw = Throw(dice=None, total=total)
             turn.throws.append(throw)
@@ -379,22 +404,42 @@ class Game:
             turn.shut_box = True
             self._end_turn(turn)
 
-    def _end_turn_reported(self) -> None:
-        in_play = self.in_play
+    def end_refusal(self, typed: bool) -> str | None:
+        """Why ``end`` cannot end the turn now, or None when an (unverified) ``end_turn`` is accepted.
+
+        ``typed``: the throws are typed, so a throw that admits no move has already ended the turn by
+        itself and ``end`` is always refused with the reason. Otherwise (box-only play, throws not
+        entered) ``end`` is accepted when no pending throw can still move tiles and some throw the
+        player may make admits no move.
+        """
+        if self.finished:
+            return "the game is over"
+        if not self.players:
+            return "the game has no players yet"
+        in_play, verb = self.in_play, self._verb()
         if self.pending is not None:
             assert self.pending.total is not None
             moves = legal_moves(self.rules, in_play, self.pending.total)
             shown = ", ".join(plus(m) for m in moves[:4]) + (", …" if len(moves) > 4 else "")
-            raise IllegalMove(f"the throw of {self.pending.total} can still {self._verb()} {shown}")
+            return f"the turn is not over: the throw of {self.pending.total} can still {verb} {shown}"
+        if typed:
+            return (f"the turn is not over: throw the dice; a throw that can {verb} no tiles ends the turn "
+                    "by itself")
         counts = dice_counts(self.rules, in_play)
         ending = {t for c in counts for t in throw_totals(c)}
         if self.rules.match == "long-game":  # a dead double does not end the turn
             ending = {t for c in counts for t in throw_totals(c) if c == 1 or not self._double_total(t)}
         if all(legal_moves(self.rules, in_play, t) for t in ending):
             which = "every throw that would end the turn" if self.rules.match == "long-game" else "every throw"
-            raise IllegalMove(f"{which} can {self._verb()} tiles now; enter the throw")
+            return f"the turn is not over: {which} can {verb} tiles now; enter the throw"
+        return None
+
+    def _end_turn_reported(self) -> None:
+        refusal = self.end_refusal(typed=False)
+        if refusal:
+            raise IllegalMove(refusal)
         turn = self._turn()
-        turn.throws.append(Throw(dice=None, total=None, dead=True))
+        turn.throws.append(Throw(dice=None, total=None, dead=True, unverified=True))
         self._end_turn(turn)
 
     def _end_turn(self, turn: Turn) -> None:
@@ -417,20 +462,19 @@ class Game:
                 self._finish((turn.player,))
             return
         self.totals[turn.player] += points
-        if rules.cumulative:
-            if self.totals[turn.player] >= (rules.limit or 0):
-                if rules.match == "tournament":
-                    self.loser = turn.player
-                    self._settle_round(r, turn)
-                    others = [p for p in self.players if p != turn.player]
-                    low = min(self.totals[p] for p in others)
-                    self._finish(tuple(p for p in others if self.totals[p] == low))
-                    return
-                self.eliminated.append(turn.player)
-                if len(self.active) == 1:
-                    self._settle_round(r, turn)
-                    self._finish(self.active)
-                    return
+        if rules.cumulative and self.totals[turn.player] >= (rules.limit or 0):
+            if rules.match == "tournament":
+                self.loser = turn.player
+                others = [p for p in self.players if p != turn.player]
+                low = min(self.totals[p] for p in others)
+                self._settle_round(r, turn)
+                self._finish(tuple(p for p in others if self.totals[p] == low))
+                return
+            self.eliminated.append(turn.player)
+            if len(self.active) == 1:
+                self._settle_round(r, turn)
+                self._finish(self.active)
+                return
         played = {t.player for t in r.turns}
         if turn.shut_box or played >= set(r.players):
             self._settle_round(r, turn)
@@ -439,23 +483,37 @@ class Game:
             else:
                 self._new_round()
 
-    def _settle_round(self, r: Round, last: Turn) -> None:
-        if last.shut_box:
-            self._settle(r, (last.player,), shut_by=last.player)
-            return
-        low = min(r.scores.values())
-        self._settle(r, tuple(p for p in r.players if r.scores.get(p) == low), shut_by=None)
+    def _still_in(self, player: str) -> bool:
+        return player not in self.eliminated and player != self.loser
 
-    def _settle(self, r: Round, winners: tuple[str, ...], shut_by: str | None) -> None:
+    def _settle_round(self, r: Round, last: Turn) -> None:
+        """Settle a round that ends: shut box, complete (lowest score still in the match), or cut short."""
+        if last.shut_box:
+            self._settle(r, (last.player,), shut_by=last.player, double=True)
+            return
+        played = {t.player for t in r.turns}
+        if any(self._still_in(p) and p not in played for p in r.players):
+            self._settle(r, ())  # cut short by the end of the match
+            return
+        eligible = {p: s for p, s in r.scores.items() if self._still_in(p)}
+        low = min(eligible.values())
+        self._settle(r, tuple(p for p in r.players if eligible.get(p) == low))
+
+    def _settle(self, r: Round, winners: tuple[str, ...], shut_by: str | None = None, double: bool = False) -> None:
+        """Pay the round: winners split the pool; ``double``: the shutter also gets a further stake from
+        every other player; no winners: the round was cut short and every stake goes back."""
         r.finished = True
         r.winners = winners
         r.shut_box_by = shut_by
         stake = float(self.rules.stake)
-        if shut_by is not None:
-            others = [p for p in r.players if p != shut_by]
+        if not winners:
+            r.cut_short = True
+            r.payouts = dict(r.paid)
+        elif double:
+            others = [p for p in r.players if p != winners[0]]
             for p in others:
                 r.paid[p] += stake
-            r.payouts[shut_by] = r.pool + stake * len(others)
+            r.payouts[winners[0]] = r.pool + stake * len(others)
         else:
             for p in winners:
                 r.payouts[p] = r.pool / len(winners)
@@ -485,6 +543,7 @@ class Game:
         return self
 
     def end_turn(self) -> Game:
+        """Report a throw that admitted no move without entering it (an unverified end)."""
         self.apply(ev.end_turn())
         return self
 

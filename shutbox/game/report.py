@@ -22,7 +22,7 @@ def throw_text(dice: list[int] | tuple[int, ...] | None, total: int | None) -> s
         return str(total)
     if len(dice) == 1:
         return f"one die: {dice[0]}"
-    return f"{dice[0]} + {dice[1]} = {sum(dice)}"
+    return f"{' + '.join(str(d) for d in dice)} = {sum(dice)}"
 
 
 def describe(event: Mapping[str, Any], game: Game) -> str:
@@ -38,7 +38,7 @@ def describe(event: Mapping[str, Any], game: Game) -> str:
     if kind == "open":
         return f"{player} uncovered {plus(event['tiles'])}"
     if kind == "end_turn":
-        return f"{player} ended the turn (no move possible)"
+        return f"{player} ended the turn (no move possible; unverified: the throw was not entered)"
     return "undone: the last typed entry is withdrawn"
 
 
@@ -69,6 +69,9 @@ def turn_score_text(game: Game, turn: Turn) -> str:
 
 
 def round_result_text(game: Game, r: Round) -> str:
+    if r.cut_short:
+        text = f"round {r.number}: cut short by the end of the match, no winner"
+        return text + ("; every stake is returned" if game.rules.stake else "")
     if r.shut_box_by:
         text = f"round {r.number}: {r.shut_box_by} shut the box and wins the round"
     else:
@@ -154,7 +157,8 @@ def turn_record(turn: Turn) -> dict[str, Any]:
         "phase": turn.phase,
         "start_open": list(turn.start_open),
         "throws": [{"dice": list(t.dice) if t.dice is not None else None, "total": t.total,
-                    "tiles": list(t.tiles) if t.tiles is not None else None, "dead": t.dead, "extra": t.extra}
+                    "tiles": list(t.tiles) if t.tiles is not None else None, "dead": t.dead, "extra": t.extra,
+                    "unverified": t.unverified}
                    for t in turn.throws],
         "open_tiles": list(turn.open_tiles),
         "ended": turn.ended,
@@ -175,6 +179,7 @@ def result(game: Game) -> dict[str, Any]:
         "winners": list(game.winners),
         "turns": [turn_record(t) for t in game.turns],
         "rounds": [{"number": r.number, "winners": list(r.winners), "shut_box_by": r.shut_box_by,
-                    "scores": dict(r.scores), "net": r.net} for r in game.rounds if r.finished],
+                    "cut_short": r.cut_short, "scores": dict(r.scores), "net": r.net}
+                   for r in game.rounds if r.finished],
         "balance": dict(game.balance),
     }
