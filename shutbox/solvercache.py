@@ -1,5 +1,7 @@
 """The solver's tables cached on disk, so a new process reviews a game without solving again.
 
+Settings beyond the exact solver's reach get the solver's approximate ``advisor`` (not cached here).
+
 One ``.npz`` file per (settings a player's odds depend on, objective, strategy) in the user's cache
 folder (``solver/`` under ``platformdirs.user_cache_dir("shutbox")``; ``SHUTBOX_CACHE_DIR`` moves it,
 ``SHUTBOX_CACHE_DIR=off`` turns it off). The file name hashes the settings and the source of the
@@ -115,6 +117,11 @@ def _cached(setup: Setup, objective: str, strategy: str) -> Any:
     from shutbox.game import solver
 
     rules = setup.rules
+    if not solver.exact(rules):
+        advisor = getattr(solver, "advisor", None)  # the stated approximate method for larger sets
+        if advisor is None:
+            return solver.solve(rules, objective, strategy)  # raises TooLarge: one line for the user
+        return advisor(rules, objective)
     fields = {f.name for f in dataclasses.fields(solver.Solution)}
     if fields != _FIELDS:
         return solver.solve(rules, objective, strategy)  # a solution shape this cache does not know
