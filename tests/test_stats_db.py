@@ -1,0 +1,126 @@
+"""``shutbox stats``: per-player figures across a game database, the leaderboard, the per-game review cache."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+
+import pytest
+
+from shutbox.companion.stats import RecordCache, collect
+from shutbox.companion.store import GameStore
+from shutbox.game import events as ev
+from shutbox.game import solver
+from shutbox.game.gamefile import settings_of
+from shutbox.game.replay import Game
+from shutbox.game.review import review_game
+from shutbox.model import Rules
+
+from .test_review_cli import _mistake_game
+
+
+def _box_shut_by_first(*names: str) -> Game:
+    """The first player shuts the box on the first turn (one die at the end), so the others never play."""
+    game = Game(Rules()).add_players(*names)
+    for dice, tiles in [((4, 5), (9,)), ((4, 4), (8,)), ((3, 4), (7,)), ((3, 3), (6,)), ((2, 3), (5,)),
+                        ((2, 2), (4,)), ((3,), (3,)), ((2,), (2,)), ((1,), (1,))]:
+        game.throw(*dice).shut(*tiles)
+    assert game.finished and game.turns[0].shut_box
+    return game
+
+
+def _save(store: GameStore, game: Game) -> int:
+    events = game.to_events()
+    gid = store.new_game(settings_of(game.rules), events[0])
+    for e in events[1:]:
+        store.append(gid, e, finished=False)
+    if game.finished:
+        store.finish(gid)
+    return gid
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        _save(store, _mistake_game())  # Bob wins with 1, Ann 13
+        _save(store, _box_shut_by_first("Ann", "Cy"))
+        _save(store, _box_shut_by_first("ann", "Bob"))  # "ann" is not "Ann"
+        _save(store, Game(Rules()).add_players("Ann", "Cy").throw(4, 4))  # unfinished
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+        store.append(gid, ev.shut(4, 4))  # an illegal record: not counted, named
+    return path
+
+
+def test_stats_json_counts_each_player_as_recorded(cli, db):
+    out = cli("stats", "--db", str(db), "--json", check=True)
+    data = json.loads(out.stdout)
+    assert data["games"] == 3 and data["unfinished"] == 1
+    assert len(data["unreadable"]) == 1 and data["unreadable"][0].startswith("game 5: ")
+    p = data["players"]
+    ann, bob, cy, low = p["Ann"], p["Bob"], p["Cy"], p["ann"]
+    assert (ann["games"], ann["wins"], ann["boxes_shut"], ann["mean_score"]) == (2, 1, 1, {"round": 6.5})
+    assert (bob["games"], bob["wins"], bob["boxes_shut"], bob["mean_score"]) == (2, 1, 0, {"round": 1.0})
+    assert (low["games"], low["wins"], low["boxes_shut"], low["mean_score"]) == (1, 1, 1, {"round": 0.0})
+    assert (cy["games"], cy["wins"], cy["mean_score"], cy["decisions"]) == (1, 0, {}, 0)
+    # One win each for ann (of 1 game), Ann and Bob (of 2): ann first; Ann and Bob by the lower mean loss.
+    middle = sorted(["Ann", "Bob"], key=lambda n: p[n]["mean_loss"])
+    assert data["leaderboard"] == ["ann", *middle, "Cy"]
+    # The review figures are those of each game's own review (objective shut by default).
+    reviews = [review_game(g, solver.solve, "shut") for g in (_mistake_game(), _box_shut_by_first("Ann", "Cy"))]
+    decisions = sum(r.players["Ann"].decisions for r in reviews)
+    loss = sum(r.players["Ann"].loss for r in reviews)
+    mistakes = sum(r.players["Ann"].mistakes for r in reviews)
+    assert decisions > 0 and ann["decisions"] == decisions and ann["mistakes"] == mistakes
+    assert ann["mean_loss"] == pytest.approx(loss / decisions) and ann["mistakes_per_game"] == mistakes / 2
+
+
+def test_stats_table_and_csv(cli, db, tmp_path):
+    table = tmp_path / "board.csv"
+    out = cli("stats", "--db", str(db), "--csv", str(table), check=True).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("3 finished games; loss measured by the chance to shut the box")
+    assert lines[3].split()[:4] == ["1", "ann", "1", "1"]
+    assert "1 unfinished game not counted" in out and "not counted: game 5:" in out
+    rows = {r["player"]: r for r in csv.DictReader(table.open(encoding="utf-8"))}
+    assert rows["ann"]["rank"] == "1" and rows["Cy"]["rank"] == "4"
+    assert rows["Ann"]["mean_score_round"] == "6.5000" and rows["Ann"]["boxes_shut"] == "1"
+    cli("stats", "--db", str(db), "--csv", str(table), check=True)  # a stats table may be replaced
+
+
+def test_stats_refuses_bad_input_with_one_line(cli, db, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    for args, message in [(["--db", str(db), "--csv", str(notes)], "exists and is not a stats table"),
+                          (["--db", str(junk)], "not a shutbox game database"),
+                          (["--db", str(tmp_path / "none.sqlite3")], "no such game database")]:
+        out = cli("stats", *args)
+        assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_game_reviews_are_cached_beside_the_database(db, tmp_path):
+    cache_file = tmp_path / "records.sqlite3"
+    first = collect(db, "shut", solver.solve, RecordCache(cache_file))
+    assert first.reviewed == 5 and len(first.records) == 3
+
+    def no_solve(*a, **k):
+        raise AssertionError("reviewed again although cached")
+
+    again = collect(db, "shut", no_solve, RecordCache(cache_file))
+    assert again.reviewed == 0 and again.records == first.records and again.unreadable == first.unreadable
+    # A game that changes is reviewed again; the others still come from the cache.
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET event = ? WHERE game_id = 4 AND seq = 1",
+                     (json.dumps(ev.throw(5, 3), sort_keys=True),))
+    changed = collect(db, "shut", solver.solve, RecordCache(cache_file))
+    assert changed.reviewed == 1
+    # Another objective is another review.
+    assert collect(db, "score", solver.solve, RecordCache(cache_file)).reviewed == 5
+    # A damaged cache file is started afresh.
+    cache_file.write_bytes(b"\x00" * 5000)
+    assert collect(db, "shut", solver.solve, RecordCache(cache_file)).reviewed == 5
