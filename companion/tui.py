@@ -97,8 +97,29 @@ def standings_table(session: LiveSession) -> Table | None:
 
 def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] | None = None) -> RenderableType:
     """The whole picture (without the input line)."""
-    rules = session.rules
     game = session.game
+    parts: list[RenderableType] = [_head(session)]
+    parts.extend(Text(line, style="dim") for line in extra or [])
+    if game is not None and game.players and not game.finished:
+        r = game.current_round
+        parts.append(Text(f"round {r.number if r else 1} · {game.current_player}'s turn "
+                          f"({PHASE_WORDS[game.phase].doing})", style="bold"))
+    parts.append(tiles_row(session))
+    parts.extend(_throw_and_verdict(session))
+    table = standings_table(session)
+    if table is not None:
+        parts.append(table)
+    parts.extend(_money_rounds_review(session))
+    if notes:
+        parts.append(Text(""))
+        for kind, text in notes:
+            mark, style = NOTE_STYLES.get(kind, ("-", ""))
+            parts.append(Text(f"{mark} {text}", style=style))
+    return Group(*parts)
+
+
+def _head(session: LiveSession) -> Text:
+    rules = session.rules
     head = Text("Shut the Box", style="bold #e9c98f")
     head.append(f"  {rules.match}, {rules.tiles} tiles, {rules.scoring} scoring", style="dim")
     if session.game_id is not None:
@@ -108,47 +129,47 @@ def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] 
     elif not session.connected:
         head.append("  box unplugged: last seen" if session.box is not None else "  waiting for the box",
                     style="bold magenta")
-    parts: list[RenderableType] = [head]
-    parts.extend(Text(line, style="dim") for line in extra or [])
-    if game is not None and game.players and not game.finished:
-        r = game.current_round
-        parts.append(Text(f"round {r.number if r else 1} · {game.current_player}'s turn "
-                          f"({PHASE_WORDS[game.phase].doing})", style="bold"))
-    parts.append(tiles_row(session))
+    return head
+
+
+def _throw_and_verdict(session: LiveSession) -> list[Text]:
+    """The throw with its dice, then the instruction (or the flag, or the result)."""
+    game = session.game
+    lines = []
     if game is not None and game.pending is not None and not game.finished:
         p = game.pending
         throw = Text("throw  ", style="dim")
-        if p.dice:
-            throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice if 1 <= d <= 6) + "  ", style="bold white")
-            throw.append(" + ".join(map(str, p.dice)) + f" = {p.total}" if len(p.dice) > 1 else f"one die: {p.total}",
-                         style="bold")
+        if p.dice and len(p.dice) > 1:
+            throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
+                         + f" = {p.total}", style="bold")
+        elif p.dice:
+            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style="bold")
         else:
             throw.append(str(p.total), style="bold")
-        parts.append(throw)
+        lines.append(throw)
     verdict = session.verdict
     if game is not None and game.finished:
-        parts.append(Text("★ " + game_result_text(game), style="bold green"))
+        lines.append(Text("★ " + game_result_text(game), style="bold green"))
     elif verdict is not None:
         mark, style = VERDICT_STYLES.get(verdict.kind, ("→", "bold"))
-        parts.append(Text(f"{mark} {verdict.message}", style=style))
-    table = standings_table(session)
-    if table is not None:
-        parts.append(table)
-    if game is not None and game.rules.stake and game.current_round and not game.current_round.finished:
-        parts.append(Text(f"pool {game.current_round.pool:.2f}", style="dim"))
-    if game is not None:
-        for r in game.rounds[-3:]:
-            if r.finished and game.rules.match != "long-game" and len(game.rounds) > 1:
-                parts.append(Text(round_result_text(game, r), style="dim"))
-    if session.review:
-        for p in session.review.get("players", []) if isinstance(session.review, dict) else []:
-            parts.append(Text(f"review · {p.get('name', '')}: {p.get('summary', p.get('text', ''))}", style="cyan"))
-    if notes:
-        parts.append(Text(""))
-        for kind, text in notes:
-            mark, style = NOTE_STYLES.get(kind, ("-", ""))
-            parts.append(Text(f"{mark} {text}", style=style))
-    return Group(*parts)
+        lines.append(Text(f"{mark} {verdict.message}", style=style))
+    return lines
+
+
+def _money_rounds_review(session: LiveSession) -> list[Text]:
+    game = session.game
+    lines: list[Text] = []
+    if game is None:
+        return lines
+    current = game.current_round
+    if game.rules.stake and current is not None and not current.finished:
+        lines.append(Text(f"pool {current.pool:.2f}", style="dim"))
+    if game.rules.match != "long-game" and len(game.rounds) > 1:
+        lines.extend(Text(round_result_text(game, r), style="dim") for r in game.rounds[-3:] if r.finished)
+    review = session.review if isinstance(session.review, dict) else {}
+    for p in review.get("players", []):
+        lines.append(Text(f"review · {p.get('name', '')}: {p.get('summary', p.get('text', ''))}", style="cyan"))
+    return lines
 
 
 def to_ansi(renderable: RenderableType, width: int) -> str:

@@ -105,15 +105,10 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     boxless = args.port == "none"
     events: queue.Queue[Any] = queue.Queue()
     table = Table(events.put, args.web)
-    session: LiveSession | None = None
-    store: GameStore | None = None
-    names: list[str] | None = None
+    store, session, names = _resume(args, Path(db), table, boxless) if args.resume else \
+        (None, None, _new_game_players(args, kit))
+    rules = session.rules if session is not None else kit.rules
     link: BoxLink | None = None
-    if args.resume:
-        store, session = _resume(args, Path(db), table, boxless)
-        rules = session.rules
-    else:
-        names, rules = _new_game_players(args, kit), kit.rules
     try:
         if not boxless:
             link = BoxLink(args.port, rules.tiles, events.put)
@@ -123,14 +118,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         if session is None:
             store = GameStore(db)
             session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless)
-        table.open_input(session.help)
-        session.view = table.view
-        if names is None:
-            session.resumed()
-        for item in heard:
-            session.handle(item)
-        if names is not None:
-            session.start(names)
+        _begin(session, table, names, heard)
         _play(session, events)
         if table.web is not None and session.game is not None and session.game.finished:
             _linger(session, events, table)
@@ -151,7 +139,20 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     return 0
 
 
-def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) -> tuple[GameStore, LiveSession]:
+def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: list[Any]) -> None:
+    """Show the session, hand it what the box said so far, and start the new game (or say which goes on)."""
+    table.open_input(session.help)
+    session.view = table.view
+    if names is None:
+        session.resumed()
+    for item in heard:
+        session.handle(item)
+    if names is not None:
+        session.start(names)
+
+
+def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) \
+        -> tuple[GameStore, LiveSession, None]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore
@@ -167,7 +168,7 @@ def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) -> 
     if row is None:
         store.close()
         raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless)
+    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless), None
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:

@@ -6,11 +6,15 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shutbox.commands.play import add_web_argument
 from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
+
+if TYPE_CHECKING:
+    from shutbox.companion.simscript import Action
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -28,18 +32,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     add_web_argument(p)
 
 
-def run(args: argparse.Namespace, kit: Kit | None) -> int:
-    assert kit is not None
-    import random
-
-    import sys
-
-    from shutbox.commands.play import Table
-    from shutbox.companion.session import Views
-    from shutbox.companion.simgame import SimTable, open_store
+def _what_to_play(args: argparse.Namespace, kit: Kit) -> tuple[list[Action], list[str]]:
+    """The script's actions (none for the demo) and the demo's players, checked before anything starts."""
     from shutbox.companion.simscript import read_script
-    from shutbox.companion.terminal import Notes
-    from shutbox.game.report import result
 
     actions = []
     if args.script is not None:
@@ -54,6 +49,25 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
         from shutbox.commands.play import parse_players
 
         names = parse_players(args.players)
+    if args.web is not None:
+        from shutbox.companion.web import parse_web
+
+        parse_web(args.web)
+    return actions, names
+
+
+def run(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
+    import random
+    import sys
+
+    from shutbox.commands.play import Table
+    from shutbox.companion.session import Views
+    from shutbox.companion.simgame import SimTable, open_store
+    from shutbox.companion.terminal import Notes
+    from shutbox.game.report import result
+
+    actions, names = _what_to_play(args, kit)
     notes = Notes()
     with tempfile.TemporaryDirectory(prefix="shutbox-sim-db-") as scratch:
         store = open_store(args.db, Path(scratch))
@@ -64,7 +78,10 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 shown.open_web()
                 if not args.json:
                     shown.open_input(sim.session.help)
-                sim.session.view = Views(notes, shown.view) if args.json else shown.view
+                if not args.json:
+                    sim.session.view = shown.view
+                elif shown.web is not None:
+                    sim.session.view = Views(notes, shown.web)
                 if args.demo:
                     sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
                 else:

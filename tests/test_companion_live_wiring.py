@@ -1,0 +1,98 @@
+"""``shutbox monitor --test`` against the simulated box (the real firmware) with wiring faults injected: the
+player follows the instructions on a box whose switches are swapped, dead, stuck or bouncing."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from shutbox.companion.simbox import SimBox
+from shutbox.companion.wiringtest import where
+from shutbox.firmware.host.plan import pin_map
+from shutbox.model import build_kit
+
+FAST = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
+FAST_FLAGS = ["--debounce-ms", "5", "--scan-ms", "1"]
+
+
+def follow(box: SimBox, *, swapped: dict[int, int] | None = None, dead: set[int] = frozenset(),
+           stuck: set[int] = frozenset(), bouncy: set[int] = frozenset(), button_dead: bool = False,
+           flags: tuple[str, ...] = ()) -> tuple[int, str]:
+    """Run the wiring test and do what it says, through the faults; its exit status and output."""
+    swapped = swapped or {}
+    for tile in stuck:
+        box.set_tile(tile, True)
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "monitor", "--test", "--port", box.port,
+                             "--step-timeout", "1.5", *FAST_FLAGS, *flags],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    out = []
+    for line in proc.stdout:
+        out.append(line)
+        if m := re.match(r"> (shut|open) tile (\d+)", line):
+            tile, shut = int(m.group(2)), m.group(1) == "shut"
+            wired = swapped.get(tile, tile)
+            if tile in dead:
+                continue
+            if tile in bouncy and shut:
+                for i in range(8):  # a contact that bounces slower than the debounce
+                    box.set_tile(wired, i % 2 == 0)
+                    time.sleep(0.02)
+            box.set_tile(wired, shut)
+        elif line.startswith("> open every tile"):
+            for tile in box.tile_numbers():
+                if tile not in stuck:
+                    box.set_tile(tile, False)
+        elif line.startswith("> press the button") and not button_dead:
+            box.press_button()
+    code = proc.wait(timeout=30)
+    return code, "".join(out) + proc.stderr.read()
+
+
+@pytest.fixture
+def box():
+    with SimBox(build_kit(FAST), connect=False) as simbox:
+        yield simbox
+
+
+def test_a_box_wired_right_passes(box):
+    code, out = follow(box)
+    assert code == 0, out
+    assert "> shut tile 1 now" in out and "> shut tile 9 now" in out and "> press the button now" in out
+    assert out.strip().endswith("wiring OK: 9 tiles and the button read right")
+
+
+def test_swapped_dead_stuck_and_noisy_switches_are_named_with_the_pin_to_check(box):
+    pins = pin_map(build_kit(FAST))
+    code, out = follow(box, swapped={4: 5, 5: 4, 1: 6}, dead={7}, stuck={2}, bouncy={8}, button_dead=True)
+    assert code == 1, out
+    report = out[out.index("wiring test:"):]
+    assert report.startswith("wiring test: 6 problems")
+    assert f"swapped: shutting tile 1 reads as tile 6: tile 1's wire belongs on {where(pins, 1)}" in report
+    assert f"stuck: tile 2 reads shut while every tile is open: check its switch and {where(pins, 2)}" in report
+    assert f"swapped: tiles 4 and 5 are swapped: the wires on {where(pins, 4)} and {where(pins, 5)}" in report
+    assert f"dead: tile 7 never read shut: check its switch, its wire and {where(pins, 7)}" in report
+    assert "noisy: tile 8 flickered" in report and where(pins, 8) in report
+    assert "dead: the button did not register: check it and GP22 (header pin 29)" in report
+    assert where(pins, 4) == "GP5 (header pin 7)"  # the pin plan: tiles from GP2 on
+
+
+def test_a_74hc165_chain_names_the_chip_input(tmp_path):
+    kit = build_kit({**FAST, "firmware.tile_input": "74hc165"})
+    with SimBox(kit, connect=False) as box:
+        code, out = follow(box, dead={3}, flags=("--tile-input", "74hc165"))
+    assert code == 1, out
+    chip = where(pin_map(kit), 3)
+    assert chip == "74HC165 #1 input F (chip pin 4)"  # the chain shifts H first: tile 3 is input F
+    assert f"dead: tile 3 never read shut: check its switch, its wire and {chip}" in out
+
+
+def test_wiring_test_flags_are_checked(cli):
+    proc = cli("monitor", "--test", "--count", "3", "--port", "loop://")
+    assert proc.returncode == 2 and "--test: not with --count" in proc.stderr
+    proc = cli("monitor", "--test", "--step-timeout", "0", "--port", "loop://")
+    assert proc.returncode == 2 and "--step-timeout 0" in proc.stderr
