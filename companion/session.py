@@ -39,12 +39,13 @@ from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Turn
 from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import Rules
+from shutbox.usertext import quoted
 
 HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
 HELP_BOXLESS = "type a throw: '3 5' (two dice) or '4' (one die), then the tiles: 'shut 3 5'; or end, undo, hint, quit"
 #: A count that jumps further than this between two snapshots is a restarted box, not presses.
 MAX_PRESSES_BETWEEN = 100
-_DICE = re.compile(r"^\s*([0-9]+)(?:\s*[ ,+]\s*([0-9]+))?\s*$")
+_DICE = re.compile(r"^\s*([0-9]{1,4})(?:\s*[ ,+]\s*([0-9]{1,4}))?\s*$")
 _TILES = re.compile(r"^(shut|open|uncover|tiles)\b(.*)$")  #: ``tiles``: the web page's move, either way
 
 
@@ -140,6 +141,7 @@ class LiveSession:
     @classmethod
     def resume(cls, store: GameStore, view: View, game_id: int, **kwargs: Any) -> LiveSession:
         """The session of a stored game, replayed from its events."""
+        store.claim(game_id)  # one scorekeeper per game (issue 11): refused here if another one has it
         row = store.game(game_id)
         rules = rules_from_settings(row.settings, f"game {game_id}")
         try:
@@ -269,7 +271,7 @@ class LiveSession:
             return
         match = _DICE.match(word)
         if word != "end" and match is None:
-            self.view.note("refused", f"{text.strip()!r}: not understood; {self.help}")
+            self.view.note("refused", f"{quoted(text.strip())}: not understood; {self.help}")
             return
         refusal = self._not_ready()
         if refusal:
@@ -291,8 +293,8 @@ class LiveSession:
                                       "box-less play, --port none)")
             return
         words = rest.replace(",", " ").replace("+", " ").split()
-        if not words or not all(w.isdigit() for w in words):
-            self.view.note("refused", f"{verb} {rest.strip()!r}: give tile numbers, e.g. '{verb} 3 5'")
+        if not words or not all(re.fullmatch(r"[0-9]{1,4}", w) for w in words):
+            self.view.note("refused", f"{verb} {quoted(rest.strip())}: give tile numbers, e.g. '{verb} 3 5'")
             return
         refusal = self._not_ready()
         if refusal:

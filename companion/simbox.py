@@ -88,14 +88,38 @@ class SimBox:
         self._link: serial.Serial | None = None
         self.decoder = StreamDecoder()
         self._unread: list[Message | Rejected] = []
+        self._watchdog: subprocess.Popen[bytes] | None = None
+        self._watch_pipe = -1
 
     # -- process -------------------------------------------------------------------------------
 
     def start(self) -> SimBox:
-        """Start the firmware on a fresh pseudo-terminal."""
+        """Start the firmware on a fresh pseudo-terminal (and the watchdog that cleans up if this process dies)."""
         self._tmp = tempfile.TemporaryDirectory(prefix="shutbox-sim-")
-        self._plug()
+        try:
+            self._start_watchdog(self._tmp.name)
+            self._plug()
+        except BaseException:
+            self.close()
+            raise
         return self
+
+    def _start_watchdog(self, folder: str) -> None:
+        """:mod:`shutbox.companion.simwatch` in its own session, fed by a pipe only this process holds."""
+        read_end, self._watch_pipe = os.pipe()
+        try:
+            self._watchdog = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(Path(__file__).with_name("simwatch.py")), folder],
+                stdin=read_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        finally:
+            os.close(read_end)
+
+    def _tell_watchdog(self, line: str) -> None:
+        if self._watch_pipe >= 0:
+            try:
+                os.write(self._watch_pipe, line.encode("ascii") + b"\n")
+            except OSError:
+                pass
 
     def unplug(self) -> None:
         """Pull the cable: stop the firmware and hang up its terminal; :attr:`port` no longer exists."""
@@ -152,8 +176,9 @@ class SimBox:
         try:
             self.process = subprocess.Popen(
                 [self.micropython, str(script)], stdin=master, stdout=master, stderr=self._stderr,
-                pass_fds=(ctl_read,), env=env, cwd=tmp,
+                pass_fds=(ctl_read,), env=env, cwd=tmp, process_group=0,  # its own group: the watchdog ends it
             )
+            self._tell_watchdog(f"pg {self.process.pid}")
         finally:
             # the master end stays open here too, so what the firmware wrote stays readable after it ends
             os.close(ctl_read)
@@ -166,6 +191,17 @@ class SimBox:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+        if self._watch_pipe >= 0:
+            self._tell_watchdog("done")
+            os.close(self._watch_pipe)
+            self._watch_pipe = -1
+        if self._watchdog is not None:
+            try:
+                self._watchdog.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._watchdog.kill()
+                self._watchdog.wait()
+            self._watchdog = None
 
     def _stop_process(self) -> None:
         if self.process is not None:
@@ -176,6 +212,7 @@ class SimBox:
                 except subprocess.TimeoutExpired:
                     self.process.kill()
                     self.process.wait()
+            self._tell_watchdog(f"gone {self.process.pid}")
         for fd in (self._ctl, self._slave, self._master):
             if fd >= 0:
                 os.close(fd)

@@ -20,7 +20,7 @@ from shutbox.companion.live import expected_shut
 from shutbox.companion.session import InputClosed, LiveSession, Typed, View
 from shutbox.companion.simbox import SimBox
 from shutbox.companion.simscript import Action
-from shutbox.companion.store import GameStore
+from shutbox.companion.store import MEMORY, GameStore
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import hint_objective
 from shutbox.game.replay import UNCOVER
@@ -159,5 +159,6 @@ class SimTable:
 
 
 def open_store(db: Path | None, scratch: Path) -> GameStore:
-    """The store for a simulated game: ``--db FILE``, or a scratch database that goes away afterwards."""
-    return GameStore(db if db is not None else scratch / "sim.sqlite3")
+    """The store for a simulated game: ``--db FILE``, or a database in memory that goes away afterwards
+    (``scratch`` is no longer used: nothing is left on disk, even when the process is killed)."""
+    return GameStore(db if db is not None else MEMORY)

@@ -12,12 +12,14 @@ anything runs; whether a throw or a move is legal is for the scorekeeper to say 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
 from shutbox.userfile import read_user_text
+from shutbox.usertext import quoted
 
 ACTIONS = ("players", "throw", "shut", "open", "end")
 
@@ -46,7 +48,7 @@ def parse_script(text: str, rules: Rules, where: str) -> list[Action]:
         parse = _PARSERS.get(kind)
         try:
             if parse is None:
-                raise _Bad(f"unknown action {words[0]!r}; allowed: {', '.join(ACTIONS)} (and # comments)")
+                raise _Bad(f"unknown action {quoted(words[0])}; allowed: {', '.join(ACTIONS)} (and # comments)")
             if kind == "players" and players_line:
                 raise _Bad(f"'players' again (the players were set on line {players_line})")
             if kind in ("throw", "end") and not players_line:
@@ -95,8 +97,8 @@ _PARSERS = {"players": _players, "throw": _throw, "shut": _tiles, "open": _tiles
 
 
 def _number(text: str, low: int, high: int, what: str) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise _Bad(f"{text!r}: {what} {low} to {high}")
+    if not re.fullmatch(r"[0-9]{1,4}", text) or not low <= int(text) <= high:
+        raise _Bad(f"{quoted(text)}: {what} {low} to {high}")
     return int(text)
 
 

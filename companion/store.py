@@ -5,12 +5,32 @@ replaying its events with the rules engine, so a crashed game resumes exactly. E
 transaction (WAL journal, ``synchronous=FULL``): a game is created together with its ``players``
 event, and the event that ends a game marks it finished in the same commit, so a process killed at
 any moment leaves either the whole write or none of it.
+
+Safety against other writers and damaged files:
+
+- **Schema version** in ``PRAGMA user_version`` (:data:`SCHEMA_VERSION`): a database made by a newer
+  shutbox is refused untouched; a shutbox database from before versioning is upgraded when opened for
+  writing. A foreign or damaged file (``PRAGMA quick_check``) is refused before anything is written.
+- **One writer per game**: :meth:`GameStore.claim` takes an OS lock on the game (an open-file-description
+  byte lock on ``PATH-lock``, released by the kernel when its process dies, even by ``kill -9``) and
+  records who holds it (pid, host, since) in ``locks``; a second scorekeeper is refused, naming the
+  holder. Every append runs in ``BEGIN IMMEDIATE`` and checks that the game's next sequence number is
+  the one this store expects and that the lock is still its own, so records can never interleave.
+- **Read-only use** (``history``, ``review``, ``stats``): :func:`connect_read_only` / :func:`open_read_only`
+  open the file with ``mode=ro`` (``immutable=1`` on read-only media), never create, migrate or lock it.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import math
+import os
+import secrets
+import socket
 import sqlite3
+import struct
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -19,9 +39,16 @@ from pathlib import Path
 from typing import Any
 
 from shutbox.errors import ShutboxError
+from shutbox.usertext import shown
 
 #: ``PRAGMA application_id`` of a shutbox game database ("SBX1").
 APPLICATION_ID = 0x53425831
+#: ``PRAGMA user_version``: the schema this shutbox reads and writes.
+SCHEMA_VERSION = 1
+#: The path of a database kept in memory only (a simulated game that is not kept).
+MEMORY = ":memory:"
+#: Largest stored JSON value read back (a settings object, a player list, one event), in characters.
+MAX_ROW_TEXT = 64 * 1024
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -37,6 +64,13 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS locks (
+    game_id INTEGER PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    since REAL NOT NULL,
+    token TEXT NOT NULL
+);
 """
 
 
@@ -45,6 +79,147 @@ def default_db_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("shutbox", appauthor=False)) / "games.sqlite3"
+
+
+def _where(path: Path | str) -> str:
+    return f"--db {shown(str(path), 200)}"
+
+
+# -- opening ---------------------------------------------------------------------------------------
+
+
+def _read_only_media(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) or not os.access(path.parent, os.W_OK)
+    except OSError:
+        return False
+
+
+def connect_read_only(path: Path | str) -> sqlite3.Connection:
+    """A read-only SQLite connection to an existing shutbox game database, checked; ShutboxError if not.
+
+    Opened with ``mode=ro`` (and ``immutable=1`` where the folder cannot be written, e.g. read-only
+    media, so a WAL database still opens): nothing is ever created, migrated or written. The file must
+    be a shutbox game database of a schema this shutbox reads. For ``history``, ``review`` and ``stats``.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ShutboxError(f"{_where(path)}: no such game database (games are saved by `shutbox play`)")
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise ShutboxError(f"{_where(path)}: cannot be opened ({shown(str(exc), 120)})") from None
+    try:
+        _check_header(db, path)
+    except ShutboxError as exc:
+        db.close()
+        if "unable to open" not in str(exc) or not _read_only_media(path):
+            raise
+        db = sqlite3.connect(uri + "&immutable=1", uri=True, timeout=10, isolation_level=None)
+        try:
+            _check_header(db, path)
+        except BaseException:
+            db.close()
+            raise
+    return db
+
+
+def _check_header(db: sqlite3.Connection, path: Path) -> int:
+    """Check application id and schema version (reading only); return the schema version."""
+    try:
+        (app_id,) = db.execute("PRAGMA application_id").fetchone()
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        raise ShutboxError(f"{_where(path)}: not a shutbox game database ({shown(str(exc), 120)})") from None
+    if app_id == 0 and not tables:
+        return 0  # a new, empty file
+    if app_id != APPLICATION_ID:
+        raise ShutboxError(f"{_where(path)}: not a shutbox game database (it holds other data)")
+    if version > SCHEMA_VERSION:
+        raise ShutboxError(f"{_where(path)}: made by a newer shutbox (database schema {version}; this one reads "
+                           f"up to {SCHEMA_VERSION}); it was left untouched")
+    if not {"games", "events"} <= tables:
+        raise ShutboxError(f"{_where(path)}: damaged game database (its tables are missing); nothing was written")
+    return version
+
+
+def _check_intact(db: sqlite3.Connection, path: Path) -> None:
+    try:
+        problems = [r[0] for r in db.execute("PRAGMA quick_check(3)").fetchall()]
+    except sqlite3.Error as exc:
+        problems = [str(exc)]
+    if problems != ["ok"]:
+        raise ShutboxError(f"{_where(path)}: damaged game database ({shown('; '.join(map(str, problems)), 120)}); "
+                           "nothing was written into it")
+
+
+def open_read_only(path: Path | str) -> GameStore:
+    """A :class:`GameStore` that only reads (see :func:`connect_read_only`); its writing methods refuse."""
+    return GameStore(path, read_only=True)
+
+
+def _connect_and_upgrade(path: Path, version: int) -> sqlite3.Connection:
+    """A writing connection (WAL, synchronous=FULL); a new or older database gets the current schema."""
+    db = sqlite3.connect(path, isolation_level=None, timeout=10)
+    try:
+        _check_header(db, path)  # again, now that it is open: nobody swapped it meanwhile
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        if version < SCHEMA_VERSION:
+            db.execute("BEGIN IMMEDIATE")
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                db.execute(statement)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+# -- the per-game OS lock --------------------------------------------------------------------------
+
+
+class _GameLocks:
+    """Byte ``game_id`` of ``PATH-lock`` locked per game: by open file description (Linux), else per process."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = None if path is None else Path(f"{path}-lock")  #: None: an in-memory database, no file
+        self.fd = -1
+        self.held: set[int] = set()
+
+    def acquire(self, game_id: int) -> bool:
+        import fcntl
+
+        if self.path is None:
+            self.held.add(game_id)
+            return True
+        if self.fd < 0:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        ofd = getattr(fcntl, "F_OFD_SETLK", None)
+        try:
+            if ofd is not None and sys.platform.startswith("linux"):
+                fcntl.fcntl(self.fd, ofd, struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, game_id, 1, 0))
+            else:
+                fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, game_id, os.SEEK_SET)
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EAGAIN):
+                return False
+            raise
+        self.held.add(game_id)
+        return True
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # releases every lock this store holds
+            self.fd = -1
+        self.held.clear()
+
+
+# -- the store -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -60,29 +235,69 @@ class GameRow:
 
 
 class GameStore:
-    """Games and their events in one SQLite file; every write is its own committed transaction."""
+    """Games and their events in one SQLite file; every write is its own committed transaction.
 
-    def __init__(self, path: Path) -> None:
+    ``read_only``: open with :func:`connect_read_only` (nothing is created, migrated or locked).
+    ``path`` :data:`MEMORY` keeps the games in memory only.
+    """
+
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        self._locks: _GameLocks | None = None
+        self._token = secrets.token_hex(8)
+        self._next: dict[int, int] = {}  #: game -> the seq its next event must get (games claimed here)
+        if read_only:
+            self.db = connect_read_only(self.path)
+            return
+        self.db = self._open_for_writing()
+
+    def _open_for_writing(self) -> sqlite3.Connection:
+        if str(self.path) == MEMORY:
+            db = sqlite3.connect(MEMORY, isolation_level=None)
+            db.executescript(SCHEMA)
+            self._locks = _GameLocks(None)
+            return db
+        existed = self.path.exists()
+        version = self._inspect() if existed else self._make_folder()
+        try:
+            db = _connect_and_upgrade(self.path, version)
+        except sqlite3.Error as exc:
+            if not existed:  # remove the empty file this attempt made
+                for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                    leftover.unlink(missing_ok=True)
+            raise ShutboxError(f"{_where(self.path)}: cannot be opened for writing ({shown(str(exc), 120)})") \
+                from None
+        self._locks = _GameLocks(self.path)
+        return db
+
+    def _inspect(self) -> int:
+        """Look at an existing file without writing (foreign, newer or damaged files stay untouched); its schema."""
+        if not self.path.is_file():
+            raise ShutboxError(f"{_where(self.path)}: is not a file")
+        with closing(connect_read_only(self.path)) as ro:
+            version = _check_header(ro, self.path)
+            _check_intact(ro, self.path)
+        return version
+
+    def _make_folder(self) -> int:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise ShutboxError(f"--db {self.path}: cannot create its folder ({exc.strerror or exc})") from None
-        try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
-            (app_id,) = self.db.execute("PRAGMA application_id").fetchone()
-            tables = self.db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
-            if app_id != APPLICATION_ID and (app_id != 0 or tables):
-                self.db.close()
-                raise ShutboxError(f"--db {self.path}: not a shutbox game database (it holds other data)")
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(SCHEMA)
-            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        except sqlite3.Error as exc:
-            raise ShutboxError(f"--db {self.path}: not a shutbox game database ({exc})") from None
+            raise ShutboxError(f"{_where(self.path)}: cannot create its folder ({shown(exc.strerror or exc)})") \
+                from None
+        return 0
 
     def close(self) -> None:
+        if self._locks is not None and self._locks.held and not self.read_only:
+            try:
+                with self._transaction() as cur:
+                    cur.executemany("DELETE FROM locks WHERE game_id = ? AND token = ?",
+                                    [(g, self._token) for g in self._locks.held])
+            except ShutboxError:
+                pass  # the OS lock goes with the file descriptor anyway
+        if self._locks is not None:
+            self._locks.close()
         self.db.close()
 
     def __enter__(self) -> GameStore:
@@ -90,6 +305,13 @@ class GameStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def _writable(self) -> _GameLocks:
+        if self.read_only or self._locks is None:
+            raise ShutboxError(f"{_where(self.path)}: opened read-only")
+        return self._locks
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Cursor]:
@@ -103,10 +325,42 @@ class GameStore:
                     raise
                 cur.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise ShutboxError(f"--db {self.path}: could not save ({exc})") from None
+            raise ShutboxError(f"{_where(self.path)}: could not save ({shown(str(exc), 120)})") from None
+
+    def claim(self, game_id: int) -> None:
+        """Become the one scorekeeper of ``game_id``; ShutboxError naming the holder if another has it."""
+        locks = self._writable()
+        if game_id in locks.held:
+            return
+        try:
+            got = locks.acquire(game_id)
+        except OSError as exc:
+            raise ShutboxError(f"{_where(self.path)}: cannot lock game {game_id} ({shown(exc.strerror or exc)})") \
+                from None
+        if not got:
+            raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)} is being kept by another scorekeeper "
+                               f"({self._holder(game_id)}); finish or quit that one first")
+        with self._transaction() as cur:
+            cur.execute("INSERT OR REPLACE INTO locks (game_id, pid, host, since, token) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, os.getpid(), socket.gethostname(), time.time(), self._token))
+            (count,) = cur.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        self._next[game_id] = int(count)
+
+    def _holder(self, game_id: int) -> str:
+        try:
+            row = self.db.execute("SELECT pid, host, since FROM locks WHERE game_id = ?", (game_id,)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row is None:
+            return "a process that holds its lock"
+        pid, host, since = row
+        when = time.strftime("%H:%M:%S", time.localtime(since)) if isinstance(since, (int, float)) else "?"
+        return f"pid {shown(pid)} on {shown(host)} since {when}"
 
     def new_game(self, settings: dict[str, Any], players_event: dict[str, Any]) -> int:
-        """Create a game with its first event (``players``) in one transaction; return its id."""
+        """Create a game with its first event (``players``) in one transaction, claimed by this store; its id."""
+        locks = self._writable()
         names = players_event.get("names", [])
         with self._transaction() as cur:
             cur.execute(
@@ -116,55 +370,104 @@ class GameStore:
             game_id = int(cur.lastrowid or 0)
             cur.execute("INSERT INTO events (game_id, seq, event) VALUES (?, 0, ?)",
                         (game_id, json.dumps(players_event, sort_keys=True)))
+            if not locks.acquire(game_id):  # a fresh id: only a stale lock file could hold it
+                raise ShutboxError(f"{_where(self.path)}: game {game_id} is locked by another process")
+            cur.execute("INSERT OR REPLACE INTO locks (game_id, pid, host, since, token) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, os.getpid(), socket.gethostname(), time.time(), self._token))
+        self._next[game_id] = 1
         return game_id
 
     def append(self, game_id: int, event: dict[str, Any], finished: bool = False) -> int:
-        """Commit one event (and, if ``finished``, the game's end) in one transaction; return its seq (0-based)."""
+        """Commit one event (and, if ``finished``, the game's end) in one transaction; return its seq (0-based).
+
+        The game is claimed first if it is not yet (:meth:`claim`). Refused (ShutboxError, nothing saved)
+        when the record grew behind this store's back or the lock is no longer this store's.
+        """
+        self.claim(game_id)
+        expected = self._next[game_id]
         with self._transaction() as cur:
-            (seq,) = cur.execute(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            cur.execute(
-                "INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
-                (game_id, seq, json.dumps(event, sort_keys=True)),
-            )
+            (seq,) = cur.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+            owner = cur.execute("SELECT token FROM locks WHERE game_id = ?", (game_id,)).fetchone()
+            if seq != expected or owner is None or owner[0] != self._token:
+                raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)} was changed by another "
+                                   f"scorekeeper ({self._holder(game_id)}); nothing was saved from here")
+            cur.execute("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
+                        (game_id, seq, json.dumps(event, sort_keys=True)))
             if finished:
                 cur.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
+        self._next[game_id] = int(seq) + 1
         return int(seq)
 
     def finish(self, game_id: int) -> None:
         """Mark a game finished (for a record that ended without :meth:`append` saying so)."""
+        self.claim(game_id)
         with self._transaction() as cur:
             cur.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
 
+    # -- reading -------------------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise ShutboxError(f"{_where(self.path)}: damaged game database ({shown(str(exc), 120)})") from None
+
     def events(self, game_id: int) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [json.loads(row[0]) for row in rows]
+        """The game's events in order (each checked to be a JSON object; its contents are the replay's to judge)."""
+        out = []
+        for seq, text in self._rows("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
+            value = _json(text, f"game {game_id}, event {seq}", self.path)
+            if not isinstance(value, dict):
+                raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)}: event {seq} is not an event "
+                                   "object (damaged record)")
+            out.append(value)
+        return out
 
     def game(self, game_id: int) -> GameRow:
-        row = self.db.execute(_SELECT + " WHERE g.id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise ShutboxError(f"game {game_id}: no such game in {self.path} (see `shutbox history`)")
-        return _row(row)
+        rows = self._rows(_SELECT + " WHERE g.id = ?", (game_id,))
+        if not rows:
+            raise ShutboxError(f"game {shown(game_id)}: no such game in {shown(str(self.path), 200)} "
+                               "(see `shutbox history`)")
+        return _row(rows[0], self.path)
 
     def games(self) -> list[GameRow]:
-        return [_row(row) for row in self.db.execute(_SELECT + " ORDER BY g.id").fetchall()]
+        return [_row(row, self.path) for row in self._rows(_SELECT + " ORDER BY g.id")]
 
     def latest_unfinished(self) -> GameRow | None:
-        row = self.db.execute("SELECT MAX(id) FROM games WHERE finished IS NULL").fetchone()
-        return self.game(row[0]) if row and row[0] is not None else None
+        rows = self._rows("SELECT MAX(id) FROM games WHERE finished IS NULL")
+        return self.game(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 _SELECT = ("SELECT g.id, g.created, g.settings, g.players, g.finished,"
            " (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g")
 
 
-def _row(row: tuple[Any, ...]) -> GameRow:
-    return GameRow(
-        id=row[0],
-        created=row[1],
-        settings=json.loads(row[2]),
-        players=json.loads(row[3]),
-        finished=row[4],
-        events=row[5],
-    )
+def _json(text: Any, where: str, path: Path) -> Any:
+    from shutbox.bounded import parse_json
+
+    if not isinstance(text, str) or len(text) > MAX_ROW_TEXT:
+        raise ShutboxError(f"{where} in {shown(str(path), 200)}: not JSON text (damaged record)")
+    try:
+        return parse_json(text, f"{where} in {shown(str(path), 200)}")
+    except ShutboxError as exc:
+        raise ShutboxError(f"{exc} (damaged record)") from None
+
+
+def _time(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and \
+        0 <= value <= 1e11
+
+
+def _row(row: tuple[Any, ...], path: Path) -> GameRow:
+    """A ``games`` row, every column checked (a damaged one is a ShutboxError naming the game)."""
+    game_id, created, settings, players, finished, count = row
+    where = f"game {shown(game_id)}"
+    settings = _json(settings, where, path)
+    players = _json(players, where, path)
+    if (type(game_id) is not int or not _time(created) or not isinstance(settings, dict)
+            or not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+            or not (finished is None or _time(finished))):
+        raise ShutboxError(f"{where} in {shown(str(path), 200)}: damaged record (a column holds an impossible value)")
+    return GameRow(id=game_id, created=float(created), settings=settings, players=players, finished=finished,
+                   events=int(count))

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from shutbox.errors import SettingsError
+from shutbox.bounded import parse_toml
+from shutbox.errors import SettingsError, ShutboxError
 from shutbox.model import SECTIONS, SETTINGS, Kit, build_kit, kit_as_dict, suggest_key
 from shutbox.userfile import read_user_text
+from shutbox.usertext import shown
 
 DEFAULT_CONFIG = "shutbox.toml"
+#: Largest settings file read, in bytes.
+MAX_SETTINGS_FILE = 1024 * 1024
 
 
 def load_toml(path: Path, flag: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
@@ -20,26 +23,27 @@ def load_toml(path: Path, flag: str | None = None) -> tuple[dict[str, Any], dict
 
     ``flag`` is the option that named the file, for error messages.
     """
-    text = read_user_text(path, "settings file", flag, SettingsError)
+    text = read_user_text(path, "settings file", flag, SettingsError, limit=MAX_SETTINGS_FILE)
+    where = shown(str(path), 200)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: not valid TOML ({exc})") from None
+        data = parse_toml(text, where)
+    except ShutboxError as exc:
+        raise SettingsError(str(exc)) from None
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     for section, table in data.items():
         if section not in SECTIONS:
-            hint = suggest_key(section)
+            hint = suggest_key(section[:100])
             raise SettingsError(
-                f"{path}: unknown section [{section}]"
+                f"{where}: unknown section [{shown(section)}]"
                 + (f"; did you mean '{hint}'?" if hint else f"; allowed: {', '.join(SECTIONS)}")
             )
         if not isinstance(table, dict):
-            raise SettingsError(f"{path}: '{section}' must be a table [{section}] of settings")
+            raise SettingsError(f"{where}: '{section}' must be a table [{section}] of settings")
         for name, value in table.items():
             key = f"{section}.{name}"
             values[key] = value
-            sources[key] = f"{path}: {key} ="
+            sources[key] = f"{where}: {section}.{shown(name)} ="
     return values, sources
 
 

@@ -1,13 +1,208 @@
-"""Write results atomically: build in a temporary place, move into place only when complete."""
+"""Writing results the user asked for: a command writes only what it owns, atomically, or nothing at all.
+
+- :func:`out_folder` (``kit``, ``cad``, ``firmware build`` ``--out DIR``): ``DIR`` may be a new path, an
+  empty folder, or a folder holding an earlier output of the same command — recognised by that
+  command's manifest, which must list every file in it. Anything else (a folder with other files, a
+  regular file, a path through a dangling link or under a file) is refused before anything is touched
+  or created. The new output is built in a staging folder beside ``DIR`` and swapped in at once
+  (``renameat2(RENAME_EXCHANGE)`` on Linux), so ``DIR`` always holds a whole output.
+- :func:`out_file` (a PDF, a game file): written to a temporary file in the same folder, then renamed
+  over the target; an existing folder or device at the path is refused.
+
+Staging folders and files are named ``.NAME.tmp-PID-…``; one left by a killed run (its process is gone)
+is removed by the next run writing beside it. Every failure to write is a
+:class:`~shutbox.errors.ShutboxError` naming the path and the reason; whatever was staged is removed.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+from shutbox.errors import ShutboxError
+from shutbox.usertext import shown
+
+#: Which files a manifest says its output holds (paths relative to the folder, the manifest included),
+#: or None when the manifest is not one this command writes.
+Listed = Callable[[Any], "set[str] | None"]
+
+#: Staging left without a process id (written before staging names carried one) is swept after this long.
+LEGACY_STALE_S = 3600.0
+_RENAME_EXCHANGE = 2
+
+
+class OutputError(ShutboxError):
+    """An output that may not or cannot be written."""
+
+
+def _name(path: Path | str, flag: str | None) -> str:
+    return f"{flag} {shown(str(path), 200)}" if flag else shown(str(path), 200)
+
+
+def _reason(exc: BaseException) -> str:
+    return shown(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__, 120)
+
+
+def write_error(path: Path | str, exc: BaseException, flag: str | None = None) -> OutputError:
+    """The one-line error for a failed write at ``path``."""
+    where = getattr(exc, "filename", None)
+    ours = where is not None and ".tmp-" in os.path.basename(str(where))  # a staging name says nothing to a user
+    detail = "" if where is None or ours or str(where) == str(path) else f" at {shown(str(where), 120)}"
+    return OutputError(f"{_name(path, flag)}: cannot write{detail} ({_reason(exc)})")
+
+
+# -- where an output may go ------------------------------------------------------------------------
+
+
+def missing_parents(path: Path, flag: str | None = None, label: Path | str | None = None) -> list[Path]:
+    """The folders above ``path`` that do not exist yet (outermost first); refuse a path that cannot be made.
+
+    Refused: an existing ancestor that is a file, a dangling link on the way. ``label``: the path as the
+    user gave it, for messages.
+    """
+    shown_path = path if label is None else label
+    missing: list[Path] = []
+    parent = path.parent
+    while True:
+        if os.path.lexists(parent):
+            if os.path.islink(parent) and not os.path.exists(parent):
+                raise OutputError(f"{_name(shown_path, flag)}: {shown(str(parent), 120)} is a link to nothing "
+                                  f"({shown(os.readlink(parent), 120)})")
+            if not parent.is_dir():
+                raise OutputError(f"{_name(shown_path, flag)}: {shown(str(parent), 120)} is a file, not a folder")
+            return missing[::-1]
+        missing.append(parent)
+        if parent == parent.parent:
+            return missing[::-1]
+        parent = parent.parent
+
+
+def _target(path: Path | str, flag: str | None) -> Path:
+    """The absolute path written: a link to an existing thing is followed; a dangling link is refused."""
+    if str(path) == "" or "\x00" in str(path):
+        raise OutputError(f"{_name(path, flag)}: not a usable path")
+    absolute = Path(os.path.abspath(path))
+    if os.path.islink(absolute):
+        if not os.path.exists(absolute):
+            raise OutputError(f"{_name(path, flag)}: is a link to nothing ({shown(os.readlink(absolute), 120)}); "
+                              "give a real path")
+        absolute = Path(os.path.realpath(absolute))
+    return absolute
+
+
+def _files_in(folder: Path, limit: int = 100_000) -> list[str] | None:
+    """Every non-folder entry under ``folder`` (relative, links not followed); None past ``limit``."""
+    found: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        rel = Path(root).relative_to(folder)
+        links = [d for d in dirs if os.path.islink(os.path.join(root, d))]
+        for name in [*files, *links]:
+            found.append((rel / name).as_posix())
+            if len(found) > limit:
+                return None
+        dirs[:] = [d for d in dirs if d not in links]
+    return found
+
+
+def read_manifest(path: Path) -> Any:
+    """A manifest's JSON value, or None when it cannot be read as one."""
+    from shutbox.bounded import parse_json
+
+    try:
+        if not path.is_file() or path.stat().st_size > 4 * 1024 * 1024:
+            return None
+        return parse_json(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, ShutboxError):
+        return None
+
+
+def check_out_folder(out: Path | str, command: str, manifest: str, listed: Listed, flag: str = "--out") -> Path:
+    """The real folder ``out`` names, if a new output of ``command`` may replace it; OutputError if not."""
+    target = _target(out, flag)
+    missing_parents(target, flag, out)
+    if not os.path.lexists(target):
+        return target
+    if not target.is_dir():
+        raise OutputError(f"{_name(out, flag)}: is a file, not a folder; give a new folder or an earlier "
+                          f"output of `shutbox {command}`")
+    present = _files_in(target)
+    if present == [] and not any(target.iterdir()):
+        return target
+    if present is not None:
+        owned = listed(read_manifest(target / manifest))
+        if owned is not None:
+            strangers = sorted(set(present) - owned)
+            if not strangers:
+                return target
+            raise OutputError(f"{_name(out, flag)}: holds {shown(strangers[0], 80)}, which `shutbox {command}` "
+                              "did not write; move it away or give another folder (nothing was changed)")
+    raise OutputError(f"{_name(out, flag)}: the folder holds other files, not an earlier output of "
+                      f"`shutbox {command}` (no {manifest} listing them); give a new or empty folder "
+                      "(nothing was changed)")
+
+
+# -- staging -----------------------------------------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale(parent: Path, name: str) -> list[Path]:
+    """Remove staging left beside ``parent/name`` by runs that were killed; return what was removed."""
+    removed: list[Path] = []
+    try:
+        entries = list(parent.glob(f".{name}.tmp-*")) + list(parent.glob(f".{name}.old-*"))
+    except OSError:
+        return removed
+    for entry in entries:
+        tag = entry.name[len(name) + 6:]
+        pid_text = tag.split("-", 1)[0]
+        try:
+            if pid_text.isdigit() and "-" in tag:
+                if _alive(int(pid_text)):
+                    continue
+            elif time.time() - entry.lstat().st_mtime < LEGACY_STALE_S:
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+            removed.append(entry)
+        except OSError:
+            continue
+    return removed
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2); False where that is not available."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
 
 
 def _umask() -> int:
@@ -21,48 +216,112 @@ def _publish(path: Path) -> None:
     mask = _umask()
     if path.is_dir():
         for item in [path, *path.rglob("*")]:
-            item.chmod((0o777 if item.is_dir() else 0o666) & ~mask)
+            if not item.is_symlink():
+                item.chmod((0o777 if item.is_dir() else 0o666) & ~mask)
     else:
         path.chmod(0o666 & ~mask)
 
 
-@contextmanager
-def staged_dir(out: Path) -> Iterator[Path]:
-    """Yield an empty temporary folder beside ``out``; on success it replaces ``out``.
+def _make_parents(missing: list[Path]) -> None:
+    for folder in missing:
+        folder.mkdir()
 
-    If the body raises, the temporary folder is removed and ``out`` is left as it was.
+
+def _remove_made(missing: list[Path]) -> None:
+    for folder in reversed(missing):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+@contextmanager
+def out_folder(out: Path | str, command: str, manifest: str, listed: Listed, flag: str = "--out") -> Iterator[Path]:
+    """Yield an empty staging folder; when the body succeeds it becomes ``out`` (see the module docstring).
+
+    ``out`` is checked (:func:`check_out_folder`) before anything is created. If the body raises, the
+    staging folder (and any parent folder made for it) is removed and ``out`` is left as it was.
     """
-    out = Path(out)
-    parent = out.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
+    target = check_out_folder(out, command, manifest, listed, flag)
+    missing = missing_parents(target, flag)
+    try:
+        _make_parents(missing)
+        sweep_stale(target.parent, target.name)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-{os.getpid()}-", dir=target.parent))
+    except OSError as exc:
+        _remove_made(missing)
+        raise OutputError(f"{_name(out, flag)}: cannot write in {shown(str(target.parent), 120)} "
+                          f"({_reason(exc)})") from None
     try:
         yield tmp
-    except BaseException:
+        _publish(tmp)
+        check_out_folder(out, command, manifest, listed, flag)  # nobody put anything there meanwhile
+        if os.path.lexists(target) and target.is_dir() and _exchange(tmp, target):
+            shutil.rmtree(tmp, ignore_errors=True)  # now the previous output
+        else:
+            _replace_folder(tmp, target)
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        _remove_made(missing)
+        if isinstance(exc, (OSError, shutil.Error)):
+            raise write_error(out, exc, flag) from None
         raise
-    _publish(tmp)
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-        os.replace(out, old / "previous")
-    os.replace(tmp, out)
-    if old is not None:
+
+
+def _replace_folder(tmp: Path, target: Path) -> None:
+    """Move ``tmp`` to ``target`` without renameat2: the old output is set aside, then removed."""
+    if not os.path.lexists(target):
+        os.rename(tmp, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-{os.getpid()}-", dir=target.parent))
+    os.rename(target, old / "previous")
+    try:
+        os.rename(tmp, target)
+    except OSError:
+        os.rename(old / "previous", target)
+        raise
+    finally:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def check_out_file(path: Path | str, flag: str | None = "--out") -> Path:
+    """The real file ``path`` names, if it may be written; OutputError for a folder, a device or a bad path."""
+    target = _target(path, flag)
+    missing_parents(target, flag, path)
+    if os.path.lexists(target):
+        if target.is_dir():
+            raise OutputError(f"{_name(path, flag)}: is a folder; give the name of a file to write")
+        if not target.is_file():
+            raise OutputError(f"{_name(path, flag)}: is not a regular file (a device or a pipe); give a file name")
+    return target
+
+
 @contextmanager
-def staged_file(path: Path) -> Iterator[Path]:
-    """Yield a temporary file path beside ``path``; on success it replaces ``path``."""
-    path = Path(path)
-    path.resolve().parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.tmp-", dir=path.resolve().parent)
-    os.close(fd)
+def out_file(path: Path | str, flag: str | None = "--out") -> Iterator[Path]:
+    """Yield a temporary file path beside ``path``; on success it replaces ``path`` (see the module docstring)."""
+    target = check_out_file(path, flag)
+    missing = missing_parents(target, flag)
+    try:
+        _make_parents(missing)
+        sweep_stale(target.parent, target.name)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.tmp-{os.getpid()}-", dir=target.parent)
+        os.close(fd)
+    except OSError as exc:
+        _remove_made(missing)
+        raise OutputError(f"{_name(path, flag)}: cannot write in {shown(str(target.parent), 120)} "
+                          f"({_reason(exc)})") from None
     tmp = Path(name)
     try:
         yield tmp
-    except BaseException:
+        _publish(tmp)
+        check_out_file(path, flag)
+        os.replace(tmp, target)
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        _remove_made(missing)
+        if isinstance(exc, OSError):
+            raise write_error(path, exc, flag) from None
         raise
-    _publish(tmp)
-    os.replace(tmp, path)
+
+
+def staged_file(path: Path | str, flag: str | None = "--out") -> contextlib.AbstractContextManager[Path]:
+    """The former name of :func:`out_file` (print/ and gamefiles call it)."""
+    return out_file(path, flag)

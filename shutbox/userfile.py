@@ -5,18 +5,36 @@ from __future__ import annotations
 from pathlib import Path
 
 from shutbox.errors import ShutboxError
+from shutbox.usertext import shown
+
+#: Largest user file read (settings, game files, scripts, manifests), in bytes.
+MAX_USER_FILE = 16 * 1024 * 1024
 
 
 def read_user_text(path: Path, what: str, flag: str | None = None,
-                   error: type[ShutboxError] = ShutboxError) -> str:
+                   error: type[ShutboxError] = ShutboxError, limit: int = MAX_USER_FILE) -> str:
     """The UTF-8 text of ``path``; raise ``error`` naming the file (``FLAG PATH`` when a flag gave it).
 
-    ``what`` says what the file should be, e.g. ``"settings file"``.
+    ``what`` says what the file should be, e.g. ``"settings file"``. At most ``limit`` bytes are read:
+    a larger file (or an endless one such as ``/dev/zero``) is refused.
     """
-    name = f"{flag} {path}" if flag else str(path)
+    name = f"{flag} {shown(str(path), 200)}" if flag else shown(str(path), 200)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
     except FileNotFoundError:
         raise error(f"{name}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"{name}: cannot read {what} ({exc})") from None
+    except IsADirectoryError:
+        raise error(f"{name}: is a folder, not a {what}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise error(f"{name}: cannot read {what} ({_reason(exc)})") from None
+    if len(data) > limit:
+        raise error(f"{name}: {what} larger than {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{name}: {what} is not UTF-8 text (byte {exc.start})") from None
+
+
+def _reason(exc: BaseException) -> str:
+    return shown(getattr(exc, "strerror", None) or str(exc), 120)

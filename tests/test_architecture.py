@@ -38,7 +38,7 @@ def room_of(module: str) -> str | None:
         return None
     if len(parts) == 1:
         return "core"
-    if parts[1] in {"model", "errors"}:
+    if parts[1] in {"model", "errors", "usertext", "bounded"}:
         return "model"
     if parts[1] == "firmware":
         if parts[2:3] == ["host"]:

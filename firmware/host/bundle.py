@@ -12,6 +12,7 @@ Bundle layout (``shutbox firmware build --out DIR``)::
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from importlib.resources import files
 from pathlib import Path
@@ -19,8 +20,8 @@ from pathlib import Path
 from shutbox import __version__
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.plan import PinMap, config_module, pin_map
-from shutbox.model import Kit
 from shutbox.firmware.host.wiring import wiring_markdown, wiring_png
+from shutbox.model import Kit
 
 DEVICE_DIR = "device"
 MANIFEST = "bundle.json"
@@ -108,21 +109,54 @@ def write_bundle(kit: Kit, folder: Path) -> list[str]:
     return build_bundle(kit, folder)
 
 
-def read_bundle(folder: Path) -> dict:
-    """The manifest of a built bundle, checked; :class:`ShutboxError` if ``folder`` is not one."""
-    path = Path(folder) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ShutboxError(f"--bundle {folder}: no {MANIFEST}; build one with 'shutbox firmware build --out DIR'") \
-            from None
-    except (OSError, ValueError) as exc:
-        raise ShutboxError(f"--bundle {folder}: cannot read {MANIFEST} ({exc})") from None
-    device = Path(folder) / DEVICE_DIR
+#: Files of a bundle beside ``device/`` and its manifest.
+HOST_FILES = ("boxcfg.py", "wiring.md", "wiring.png")
+
+
+def _device_names(manifest: object) -> list[str] | None:
+    """The manifest's device file names, if each is a plain file name in ``device/`` (no folders, no ``..``)."""
     names = manifest.get("device_files") if isinstance(manifest, dict) else None
-    if not isinstance(names, list) or "main.py" not in names:
-        raise ShutboxError(f"--bundle {folder}: {MANIFEST} lists no device files with main.py")
-    missing = [n for n in names if not (device / n).is_file()]
-    if missing:
-        raise ShutboxError(f"--bundle {folder}: {DEVICE_DIR}/{missing[0]} is missing")
+    if not isinstance(names, list) or not names or len(names) > 200:
+        return None
+    for name in names:
+        if (not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}", name)
+                or name in (".", "..")):
+            return None
+    return names
+
+
+def bundle_files(manifest: object) -> set[str] | None:
+    """The files a bundle's ``bundle.json`` says the folder holds (None: not a bundle manifest)."""
+    names = _device_names(manifest)
+    if names is None:
+        return None
+    return {MANIFEST, *HOST_FILES, *(f"{DEVICE_DIR}/{n}" for n in names)}
+
+
+def read_bundle(folder: Path) -> dict:
+    """The manifest of a built bundle, checked; :class:`ShutboxError` if ``folder`` is not one.
+
+    Every device file must be a plain name of a regular file inside ``folder/device/`` (no path, no link
+    leading out of it): nothing else is ever copied to a board.
+    """
+    from shutbox.bounded import parse_json
+    from shutbox.userfile import read_user_text
+    from shutbox.usertext import shown
+
+    where = f"--bundle {shown(str(folder), 200)}"
+    path = Path(folder) / MANIFEST
+    if not path.exists():
+        raise ShutboxError(f"{where}: no {MANIFEST}; build one with 'shutbox firmware build --out DIR'")
+    manifest = parse_json(read_user_text(path, MANIFEST, limit=1024 * 1024), f"{where}/{MANIFEST}")
+    names = _device_names(manifest)
+    if names is None or "main.py" not in names:
+        raise ShutboxError(f"{where}: {MANIFEST} does not list the device files as plain file names with main.py")
+    device = (Path(folder) / DEVICE_DIR).resolve()
+    for name in names:
+        file = device / name
+        if file.is_symlink() or file.resolve().parent != device:
+            raise ShutboxError(f"{where}: {DEVICE_DIR}/{shown(name)} leads outside {DEVICE_DIR}/")
+        if not file.is_file():
+            raise ShutboxError(f"{where}: {DEVICE_DIR}/{shown(name)} is missing")
+    assert isinstance(manifest, dict)
     return manifest

@@ -33,9 +33,12 @@ COMMANDS: dict[str, bytes] = {"hello": b"H\n", "snapshot": b"S\n", "repl": b"REP
 
 RejectReason = Literal["checksum", "over-length", "malformed", "version", "noise"]
 
-_TOKEN = re.compile(r"^[A-Za-z0-9._+-]+$")
-_NUMBER = re.compile(r"^(0|[1-9][0-9]*)$")
-_HEAD = re.compile(r"^SB([0-9]+) ")
+#: Whole-value patterns, used with ``fullmatch`` only (``$`` would also match before a trailing newline).
+_TOKEN = re.compile(r"[A-Za-z0-9._+-]+")
+_NUMBER = re.compile(r"0|[1-9][0-9]*")
+_HEAD = re.compile(r"SB([0-9]{1,9}) ")
+#: What a line may hold: printable ASCII only (no CR, LF, NUL or other controls inside it).
+_PRINTABLE = re.compile(rb"[\x20-\x7e]*")
 
 
 class Rejected(Exception):
@@ -131,10 +134,10 @@ def decode(line: bytes | str) -> Message:
     body = body[:-1] if body.endswith(b"\r") else body
     if len(body) > MAX_LINE:
         raise Rejected("over-length", f"{len(body)} bytes, at most {MAX_LINE}", raw)
-    try:
-        text = body.decode("ascii")
-    except UnicodeDecodeError:
-        raise Rejected("noise" if not body.startswith(b"SB") else "malformed", "not ASCII", raw) from None
+    if not _PRINTABLE.fullmatch(body):
+        raise Rejected("noise" if not body.startswith(b"SB") else "malformed",
+                       "not printable ASCII (a control character or line end inside the line)", raw)
+    text = body.decode("ascii")
     head = _HEAD.match(text)
     if head is None:
         raise Rejected("noise", "not a protocol line", raw)
@@ -208,7 +211,7 @@ def _need(fields: dict[str, str], key: str, raw: bytes) -> str:
 
 
 def _number(text: str, name: str, raw: bytes) -> int:
-    if not _NUMBER.match(text) or len(text) > 9:
+    if len(text) > 9 or not _NUMBER.fullmatch(text):
         raise Rejected("malformed", f"{name}={text} is not a whole number", raw)
     return int(text)
 
@@ -220,7 +223,7 @@ def _flag(text: str, name: str, raw: bytes) -> bool:
 
 
 def _token(text: str, name: str, raw: bytes) -> str:
-    if not _TOKEN.match(text):
+    if not _TOKEN.fullmatch(text):
         raise Rejected("malformed", f"{name}={text!r} has characters outside A-Z a-z 0-9 . _ + -", raw)
     return text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
@@ -27,13 +28,15 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
 
     if args.out is None:
         raise ShutboxError("cad: --out DIR is required (or use `shutbox cad check DIR`)")
+    from shutbox.output import check_out_folder, out_folder
+
+    check_out_folder(args.out, "cad", "manifest.json", cad_files)  # before the slow imports
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
     from shutbox.cad.check import check_folder
     from shutbox.cad.export import build_cad
-    from shutbox.output import staged_dir
 
-    with staged_dir(args.out) as tmp:
+    with out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         manifest = build_cad(kit, tmp, formats, progress=not args.quiet)
     findings = check_folder(args.out)
     failed = [f for f in findings if not f.ok]
@@ -43,6 +46,23 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to {args.out}/; "
           f"check: {len(findings) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
+
+
+def cad_files(manifest: Any) -> set[str] | None:
+    """The files a CAD folder's ``manifest.json`` says it holds (None: not a CAD manifest)."""
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("parts"), list):
+        return None
+    names = {"manifest.json"}
+    try:
+        for part in manifest["parts"]:
+            names.update(part["files"].values())
+            names.add(part["preview"])
+        names.update(manifest.get("previews", []))
+        names.add(manifest["assembly"]["file"])
+        names.add(manifest["build_notes"])
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return names if all(isinstance(n, str) for n in names) else None
 
 
 def run_check(args: argparse.Namespace, kit: Kit | None) -> int:

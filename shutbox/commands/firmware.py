@@ -22,12 +22,12 @@ def _deploy_arguments(deploy: argparse.ArgumentParser) -> None:
 
 def run_build(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
-    from shutbox.firmware.host.bundle import build_bundle
+    from shutbox.firmware.host.bundle import MANIFEST, build_bundle, bundle_files
     from shutbox.firmware.host.plan import pin_map
-    from shutbox.output import staged_dir
+    from shutbox.output import out_folder
 
     pins = pin_map(kit)  # every error is raised before anything is written
-    with staged_dir(args.out) as tmp:
+    with out_folder(args.out, "firmware build", MANIFEST, bundle_files) as tmp:
         files = build_bundle(kit, tmp, pins)
     used = ", ".join(f"GP{gpio} {role}" for gpio, role in sorted(pins.used_gpios().items()))
     print(f"wrote {len(files)} files to {args.out}/ for a {pins.board.title}: {used}")

@@ -10,6 +10,7 @@ from pathlib import Path
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
+from shutbox.usertext import shown
 
 DB_HELP = "game database [default: games.sqlite3 in the user's data folder]"
 
@@ -31,7 +32,7 @@ def _db(args: argparse.Namespace) -> Path:
 
 
 def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
-    from shutbox.companion.store import GameStore
+    from shutbox.companion.store import open_read_only
     from shutbox.game.gamefile import rules_from_settings
     from shutbox.game.replay import Game
     from shutbox.game.report import game_result_text
@@ -41,7 +42,7 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
     if not db.exists():
         print(f"no games saved yet ({db} does not exist)")
         return 0
-    with GameStore(db) as store:
+    with open_read_only(db) as store:
         rows = store.games()
         if not rows:
             print(f"no games saved yet in {db}")
@@ -55,14 +56,15 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
                     "unfinished (shutbox play --resume)"
                 kind = f"{rules.match}, {rules.tiles} tiles"
             except (ShutboxError, IllegalMove) as exc:
-                status, kind = f"unreadable: {exc}", "?"
+                status, kind = f"unreadable: {shown(str(exc), 100)}", "?"
             started = datetime.fromtimestamp(row.created).strftime("%Y-%m-%d %H:%M")
-            print(f"{row.id:>4}  {started:16}  {', '.join(row.players)[:24]:24}  {kind:22}  {row.events:>6}  {status}")
+            players = shown(", ".join(row.players), 24)[:24]
+            print(f"{row.id:>4}  {started:16}  {players:24}  {kind:22}  {row.events:>6}  {status}")
     return 0
 
 
 def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
-    from shutbox.companion.store import GameStore
+    from shutbox.companion.store import open_read_only
     from shutbox.game.gamefile import game_from_dict, game_to_dict
     from shutbox.game.replay import PHASE_WORDS
     from shutbox.game.report import game_result_text, standing_lines, throw_text, tiles_text
@@ -71,7 +73,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
     db = _db(args)
     if not db.exists():
         raise ShutboxError(f"game {args.id}: no such game ({db} does not exist; see `shutbox history`)")
-    with GameStore(db) as store:
+    with open_read_only(db) as store:
         row = store.game(args.id)
         data = {"format": "shutbox-game", "version": 1, "settings": row.settings, "events": store.events(row.id)}
     game = game_from_dict(data, f"game {row.id}")
@@ -88,8 +90,8 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
             if t.total is None:
                 moves.append("ended: no move possible")
                 continue
-            shown = throw_text(list(t.dice) if t.dice else None, t.total)
-            moves.append(shown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
+            thrown = throw_text(list(t.dice) if t.dice else None, t.total)
+            moves.append(thrown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
         end = ("SHUT THE BOX" if turn.shut_box else f"score {turn.score}") if turn.ended else "in progress"
         print(f"  round {turn.round}, turn {turn.number}: {turn.player} ({turn.phase}) — {'; '.join(moves) or '-'}"
               f" — left {tiles_text(turn.left)} — {end}")

@@ -13,7 +13,7 @@ from shutbox import __version__
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.config import kit_to_toml
 from shutbox.model import Kit, kit_as_dict
-from shutbox.output import staged_dir
+from shutbox.output import out_folder
 
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
 #: relative to that folder. Modules are imported only when the kit is built.
@@ -31,6 +31,16 @@ def write_settings(kit: Kit, folder: Path) -> list[str]:
     return ["shutbox.toml"]
 
 
+def kit_files(manifest: Any) -> set[str] | None:
+    """The files a kit folder's ``manifest.json`` says it holds (None: not a kit manifest)."""
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("generators"), dict):
+        return None
+    files = manifest.get("files")
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        return None
+    return {*files, "manifest.json"}
+
+
 def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, Any]:
     """Run every generator into a staged folder, write ``manifest.json``, move it to ``out``."""
     manifest: dict[str, Any] = {
@@ -39,7 +49,7 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
         "generators": {},
         "files": [],
     }
-    with staged_dir(out) as tmp:
+    with out_folder(out, "kit", "manifest.json", kit_files) as tmp:
         for name, target in GENERATORS:
             if progress:
                 print(f"shutbox kit: {name} …", file=sys.stderr, flush=True)

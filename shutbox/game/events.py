@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shutbox.game.rules import IllegalMove
+from shutbox.usertext import quoted, shown
 
 #: The version of the event record this module reads and writes.
 EVENT_VERSION = 1
@@ -55,6 +56,12 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "undo": (),
 }
 _OPTIONAL = {"throw": ("dice", "total"), "end_turn": ("unverified",)}
+#: Bounds on what a record may hold (a name's length, players, numbers in a list, a number, a timestamp).
+MAX_NAME = 40
+MAX_PLAYERS = 64
+MAX_LIST = 64
+MAX_VALUE = 10**6
+MAX_AT = 1e11
 
 
 def players(names: Sequence[str]) -> dict[str, Any]:
@@ -92,8 +99,9 @@ def undo() -> dict[str, Any]:
 
 
 def _int_list(value: Any, field: str) -> list[int]:
-    if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in value):
-        raise IllegalMove(f"'{field}' must be a list of whole numbers, not {value!r}")
+    if (not isinstance(value, list) or len(value) > MAX_LIST
+            or any(type(x) is not int or abs(x) > MAX_VALUE for x in value)):
+        raise IllegalMove(f"'{field}' must be a list of whole numbers, not {shown(value)}")
     return list(value)
 
 
@@ -103,8 +111,10 @@ def normalise(event: Any) -> dict[str, Any]:
     clean: dict[str, Any] = {"v": EVENT_VERSION, "type": kind, **_FIELD_CHECKS.get(kind, _no_fields)(event)}
     if "at" in event:
         at = event["at"]
-        if not isinstance(at, (str, int, float)) or isinstance(at, bool):
-            raise IllegalMove(f"'at' must be a number or a string, not {at!r}")
+        number = isinstance(at, (int, float)) and not isinstance(at, bool) and 0 <= at <= MAX_AT
+        if not (number or (isinstance(at, str) and len(at) <= 64 and at.isprintable())):
+            raise IllegalMove(f"'at' must be a time (seconds since 1970, 0 to {MAX_AT:g}) or a short text, "
+                              f"not {shown(at)}")
         clean["at"] = at
     return clean
 
@@ -114,17 +124,17 @@ def _check_envelope(event: Any) -> str:
     if not isinstance(event, Mapping):
         raise IllegalMove(f"an event is a JSON object, not {event!r}")
     version = event.get("v")
-    if version != EVENT_VERSION:
-        if isinstance(version, int) and not isinstance(version, bool) and version > EVENT_VERSION:
-            raise IllegalMove(f"event version {version} is newer than this shutbox reads ({EVENT_VERSION})")
-        raise IllegalMove(f"event version must be {EVENT_VERSION}, not {version!r}")
+    if type(version) is not int or version != EVENT_VERSION:  # true and 1.0 are not version 1
+        if type(version) is int and version > EVENT_VERSION:
+            raise IllegalMove(f"event version {shown(version)} is newer than this shutbox reads ({EVENT_VERSION})")
+        raise IllegalMove(f"event version must be {EVENT_VERSION}, not {shown(version)}")
     kind = event.get("type")
-    if kind not in EVENT_FIELDS:
-        raise IllegalMove(f"unknown event type {kind!r}; allowed: {', '.join(EVENT_FIELDS)}")
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
+        raise IllegalMove(f"unknown event type {shown(kind)}; allowed: {', '.join(EVENT_FIELDS)}")
     allowed = {"v", "type", "at", *EVENT_FIELDS[kind], *_OPTIONAL.get(kind, ())}
     extra = sorted(set(event) - allowed)
     if extra:
-        raise IllegalMove(f"'{kind}' event has unknown field {extra[0]!r}")
+        raise IllegalMove(f"'{kind}' event has unknown field {shown(extra[0])}")
     missing = [f for f in EVENT_FIELDS[kind] if f not in event]
     if missing:
         raise IllegalMove(f"'{kind}' event needs '{missing[0]}'")
@@ -135,6 +145,11 @@ def _players_fields(event: Mapping[str, Any]) -> dict[str, Any]:
     names = event["names"]
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise IllegalMove("'names' must be a list of one or more player names")
+    if len(names) > MAX_PLAYERS:
+        raise IllegalMove(f"at most {MAX_PLAYERS} players, not {len(names)}")
+    for name in names:
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise IllegalMove(f"player name {quoted(name)}: at most {MAX_NAME} characters, no control characters")
     return {"names": list(names)}
 
 
@@ -145,8 +160,8 @@ def _throw_fields(event: Mapping[str, Any]) -> dict[str, Any]:
     if has_dice:
         return {"dice": _int_list(event["dice"], "dice")}
     total = event["total"]
-    if isinstance(total, bool) or not isinstance(total, int):
-        raise IllegalMove(f"'total' must be a whole number, not {total!r}")
+    if type(total) is not int or abs(total) > MAX_VALUE:
+        raise IllegalMove(f"'total' must be a whole number, not {shown(total)}")
     return {"total": total}
 
 

@@ -18,10 +18,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from shutbox.bounded import parse_json
 from shutbox.errors import ShutboxError
 from shutbox.game.replay import Game
 from shutbox.game.rules import IllegalMove
 from shutbox.model import Kit, Rules, build_kit, kit_as_dict
+from shutbox.usertext import shown
 
 FORMAT = "shutbox-game"
 VERSION = 1
@@ -51,8 +53,9 @@ def game_from_dict(data: Any, where: str = "game") -> Game:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ShutboxError(f"{where}: not a shutbox game file (expected \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if version != VERSION:
-        raise ShutboxError(f"{where}: game file version {version!r} is not supported (this shutbox reads {VERSION})")
+    if type(version) is not int or version != VERSION:  # true and 1.0 are not version 1
+        raise ShutboxError(f"{where}: game file version {shown(version)} is not supported (this shutbox reads "
+                           f"{VERSION})")
     rules = rules_from_settings(data.get("settings", {}), where)
     events = data.get("events")
     if not isinstance(events, list):
@@ -65,11 +68,7 @@ def game_from_dict(data: Any, where: str = "game") -> Game:
 
 def game_from_json(text: str, where: str = "game") -> Game:
     """Replay a game file's JSON text; any problem raises ShutboxError naming ``where``."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ShutboxError(f"{where}: not valid JSON ({exc})") from None
-    return game_from_dict(data, where)
+    return game_from_dict(parse_json(text, where), where)
 
 
 def game_to_json(game: Game) -> str:

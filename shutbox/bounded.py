@@ -1,0 +1,107 @@
+"""Parsing untrusted text within bounds: size, nesting, digits, finite numbers.
+
+Python refuses ``int()`` of more than 4,300 digits and ``json``/``tomllib`` recurse once per nesting
+level (a ``RecursionError`` on deep input), so every outside document is measured before it is parsed:
+:func:`parse_json` and :func:`parse_toml` raise :class:`~shutbox.errors.ShutboxError` (one line naming
+``where``) for anything too large, too deep, not finite or malformed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from shutbox.errors import ShutboxError
+from shutbox.usertext import shown
+
+#: Deepest nesting of arrays/objects/tables accepted in a JSON or TOML document.
+MAX_DEPTH = 32
+#: Most digits in one whole number of a document (far more than any count, pin or timestamp needs).
+MAX_DIGITS = 30
+#: Largest document parsed, in characters.
+MAX_DOCUMENT = 16 * 1024 * 1024
+
+_OPEN_CLOSE = re.compile(r"[\[{]+|[\]}]+")
+
+
+def nesting_depth(text: str, stop: int = MAX_DEPTH) -> int:
+    """An upper bound of the bracket nesting of ``text`` (brackets inside strings count too).
+
+    Counting stops once ``stop`` is exceeded, so hostile input costs one pass at most.
+    """
+    if text.count("[") + text.count("{") <= stop:
+        return text.count("[") + text.count("{")
+    depth = deepest = 0
+    for run in _OPEN_CLOSE.finditer(text):
+        if run.group()[0] in "[{":
+            depth += len(run.group())
+            if depth > stop:
+                return depth
+            deepest = max(deepest, depth)
+        else:
+            depth = max(0, depth - len(run.group()))
+    return deepest
+
+
+def check_document(text: str, where: str, kind: str) -> None:
+    """Refuse a document too large or too deeply nested to parse safely."""
+    if len(text) > MAX_DOCUMENT:
+        raise ShutboxError(f"{where}: {kind} of {len(text)} characters is too large (at most {MAX_DOCUMENT})")
+    if nesting_depth(text) > MAX_DEPTH:
+        raise ShutboxError(f"{where}: {kind} nested more than {MAX_DEPTH} levels deep")
+
+
+def whole(text: str) -> int:
+    """A document's whole-number literal, refused beyond :data:`MAX_DIGITS` digits."""
+    if len(text.lstrip("-+")) > MAX_DIGITS:
+        raise ValueError(f"a whole number of {len(text)} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def finite(text: str) -> float:
+    """A document's number literal, refused if it is not finite (NaN, Infinity, 1e999)."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{shown(text)} is not a finite number")
+    return number
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number")
+
+
+def parse_json(text: str, where: str) -> Any:
+    """The value of a JSON document, bounded and strict (no NaN/Infinity, no huge numbers)."""
+    check_document(text, where, "JSON")
+    try:
+        return json.loads(text, parse_int=whole, parse_float=finite, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ShutboxError(f"{where}: not valid JSON ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ShutboxError(f"{where}: not valid JSON ({shown(str(exc), 120)})") from None
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """The tables of a TOML document, bounded and strict (no nan/inf, no huge numbers)."""
+    import tomllib
+
+    check_document(text, where, "TOML")
+    try:
+        return tomllib.loads(text, parse_float=finite)
+    except tomllib.TOMLDecodeError as exc:
+        raise ShutboxError(f"{where}: not valid TOML ({exc})") from None
+    except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit, a bad float
+        raise ShutboxError(f"{where}: not valid TOML ({shown(str(exc), 120)})") from None
+
+
+def is_number(value: Any) -> bool:
+    """An int or a finite float, and not a bool (``true`` is not a number)."""
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and math.isfinite(value))
+
+
+def is_whole(value: Any) -> bool:
+    """An int, and not a bool (``true`` and ``1.0`` are not whole numbers here)."""
+    return type(value) is int
