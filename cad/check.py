@@ -336,12 +336,39 @@ def check_parts(folder: Path, manifest: dict[str, Any], kit: Any, lay: Any) -> l
     return findings
 
 
-def check_folder(folder: Path) -> list[Finding]:
-    """Every check on a built folder."""
-    from shutbox.cad.layout import layout
+def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
+    """Hash of the manifest and every file it names (None if one is missing): same folder, same findings."""
+    import hashlib
 
+    h = hashlib.sha256((folder / "manifest.json").read_bytes())
+    names = [rel for part in manifest["parts"] for rel in part["files"].values()]
+    names.append(manifest["assembly"]["file"])
+    for rel in names:
+        path = folder / rel
+        if not path.is_file():
+            return None
+        h.update(rel.encode())
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def check_folder(folder: Path) -> list[Finding]:
+    """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked)."""
     folder = Path(folder)
     manifest = _manifest(folder)
+    try:
+        digest = _folder_digest(folder, manifest)
+    except (OSError, KeyError, TypeError, AttributeError):
+        digest = None
+    if digest is None:
+        return _check_folder(folder, manifest)
+    items = _memo("folder", digest, lambda: [f.__dict__ for f in _check_folder(folder, manifest)])
+    return [Finding(**item) for item in items]
+
+
+def _check_folder(folder: Path, manifest: dict[str, Any]) -> list[Finding]:
+    from shutbox.cad.layout import layout
+
     kit = _kit(manifest)
     lay = layout(kit)
     bed = tuple(manifest["bed_mm"])

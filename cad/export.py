@@ -62,13 +62,14 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
     from shutbox.cad.preview import render
 
     key = cache.part_key(spec.name, spec.inputs)
-    entry = cache.lookup(key)
+    entry = cache.lookup(key)  # verified: a damaged entry is gone and gets rebuilt
     if entry is not None and all((entry / f"part.{f}").is_file() for f in formats):
         return entry, True
     folder = cache.new_entry_dir()
     if entry is not None:  # same part, another format asked for: reuse the solids
         for item in entry.iterdir():
-            shutil.copy2(item, folder / item.name)
+            if item.is_file() and item.name != cache.ENTRY and not item.name.endswith(".mark.json"):
+                shutil.copy2(item, folder / item.name)
         printed = cq.Shape.importBrep(str(folder / "print.brep"))
     else:
         printed = builder.build(spec)
@@ -86,9 +87,14 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
         render([(mesh, spec.colour)], folder / "preview.png", size=500)
     lo, hi = mesh.bounds
     info = {"name": spec.name, "bbox_mm": [round(float(v), 3) for v in hi - lo], "copies": spec.quantity}
-    (folder / "entry.json").write_text(json.dumps(info), encoding="utf-8")
-    stored = cache.store(key, folder)
-    return (stored if stored is not None else folder), False
+    cache.seal(folder, info)
+    return cache.store(key, folder), False
+
+
+def cache_inputs(kit: Kit) -> dict[str, Any]:
+    """Every setting, less the ones that change no output (the cache's own size limit)."""
+    data = kit_as_dict(kit)
+    return {**data, "cad": {k: v for k, v in data["cad"].items() if k != "cache_limit_mb"}}
 
 
 def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True) -> dict[str, Any]:
@@ -103,6 +109,14 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
     builder = Builder(kit, lay, split)
     parts: list[dict[str, Any]] = []
     placed: list[tuple[str, PartSpec, cq.Shape]] = []
+    labels: list[str] = []
+    label_specs: list[PartSpec] = []
+    used: set[Path] = set()
+    # The assembly and the kit's previews, cached under everything they show.
+    kit_key = cache.part_key("kit", {"settings": cache_inputs(kit), "parts": [cache.part_key(s.name, s.inputs)
+                                                                              for s in specs]})
+    kit_entry = cache.lookup(kit_key)
+    kit_hit = kit_entry is not None
     (folder / "preview").mkdir()
     for fmt in formats:
         (folder / fmt).mkdir()
@@ -115,9 +129,11 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
             shutil.copy2(entry / f"part.{fmt}", folder / rel)
             files[fmt] = rel
         shutil.copy2(entry / "preview.png", folder / "preview" / f"{spec.name}.png")
-        info = json.loads((entry / "entry.json").read_text(encoding="utf-8"))
-        solids = builder.place(spec, cq.Shape.importBrep(str(entry / "print.brep")))
-        if cache.cache_root() is None:  # caching off: the entry was a scratch folder
+        info = json.loads((entry / cache.ENTRY).read_text(encoding="utf-8"))
+        solids = [] if kit_entry is not None else builder.place(spec, cq.Shape.importBrep(str(entry / "print.brep")))
+        if cache.is_cached(entry):
+            used.add(entry)
+        else:  # caching off (or the entry could not be stored): a scratch folder
             shutil.rmtree(entry, ignore_errors=True)
         parts.append({
             "name": spec.name, "kind": spec.kind, "quantity": spec.quantity, "files": files,
@@ -127,16 +143,31 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         for i, solid in enumerate(solids):
             label = spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}"
             placed.append((label, spec, solid))
+        labels += [spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}" for i in range(spec.quantity)]
+        label_specs += [spec] * spec.quantity
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
-    assy = cq.Assembly(name="shutbox")
-    for label, spec, solid in placed:
-        r, g, b = spec.colour
-        assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
-    assy.export(str(folder / "assembly.step"))
-    steps.step("assembly.step")
-    views = kit_previews(placed, lay, folder / "preview", split=len(split.pieces) > 1, sensors=lay.sensors)
+    if kit_entry is None:
+        scratch = cache.new_entry_dir()
+        assy = cq.Assembly(name="shutbox")
+        for label, spec, solid in placed:
+            r, g, b = spec.colour
+            assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
+        assy.export(str(scratch / "assembly.step"))
+        views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1, sensors=lay.sensors)
+        cache.seal(scratch, {"name": "kit", "views": views})
+        kit_entry = cache.store(kit_key, scratch)
+    else:
+        views = json.loads((kit_entry / cache.ENTRY).read_text(encoding="utf-8"))["views"]
+    shutil.copy2(kit_entry / "assembly.step", folder / "assembly.step")
+    for name in views:
+        shutil.copy2(kit_entry / name, folder / "preview" / name)
+    if cache.is_cached(kit_entry):
+        used.add(kit_entry)
+    else:
+        shutil.rmtree(kit_entry, ignore_errors=True)
+    steps.step("assembly.step and kit previews" + (" (cached)" if kit_hit else ""))
     (folder / "build.md").write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
-    steps.step("previews and build notes")
+    steps.step("build notes")
     manifest = {
         "shutbox_version": __version__,
         "settings": kit_as_dict(kit),
@@ -148,10 +179,11 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
                   "cuts_y_mm": [round(y, 3) for y in split.ys], "keys": len(split.keys)},
         "parts": parts,
         "assembly": {"file": "assembly.step", "solids": [{"name": label, "part": spec.name, "kind": spec.kind}
-                                                         for label, spec, _ in placed]},
+                                                         for label, spec in zip(labels, label_specs, strict=True)]},
         "previews": [f"preview/{name}" for name in views] + [p["preview"] for p in parts],
         "build_notes": "build.md",
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     steps.step("manifest.json")
+    cache.prune(kit.cad.cache_limit_mb * 1_000_000, keep=used)
     return manifest

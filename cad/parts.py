@@ -255,7 +255,7 @@ def _sections(kit: Kit, *names: str) -> dict[str, Any]:
 
 def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     """Every part to print, box pieces first; refuses a bed too small for any of them."""
-    mesh = _sections(kit, "cad")
+    mesh = {"cad": {k: v for k, v in _sections(kit, "cad")["cad"].items() if k != "cache_limit_mb"}}
     tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
     box_inputs = {**tile_inputs, "bed": list(kit.printer.bed_mm)}
     specs: list[PartSpec] = [BoxPieceSpec(p.name, 1, {**box_inputs, "piece": p.name, "span_x": (p.x0, p.x1)},

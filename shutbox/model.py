@@ -397,6 +397,8 @@ class Cad:
                                     minimum=0.4, maximum=2, parse=_parse_float)
     joint_clearance_mm: float = param(0.15, "clearance per side in the joints of a split box, mm",
                                       flag="--joint-clearance", minimum=0.05, maximum=0.5, parse=_parse_float)
+    cache_limit_mb: int = param(1000, "largest size of the CAD part cache (least recently used parts go first), MB",
+                                flag="--cache-limit", minimum=10, maximum=1_000_000, parse=_parse_int)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,9 @@ def test_tile_width_follows_from_tile_count():
 @pytest.mark.parametrize(
     ("values", "needle"),
     [
-        ({"tile_fit.clearance_mm": 0.45}, "--clearance 0.45: too wide"),
+        ({"tile_fit.clearance_mm": 0.45}, "--detent 0.8: a tile leaning away from its bump would slip past"),
+        ({"tile_fit.clearance_mm": 0.3, "tile_fit.detent_mm": 0.85}, "allowed: >= 0.90 (2 x clearance + 0.3)"),
+        ({"tile_fit.clearance_mm": 0.2, "tile_fit.detent_mm": 1.2}, "--detent 1.2: more than the detent arm"),
         ({"tile_fit.clearance_mm": 0.9, "tile_fit.detent_mm": 1.5}, "--clearance 0.9: tiles would rattle"),
         ({"rules.tiles": 12, "box.length_mm": 200}, "--box-length 200: too short for 12 tiles"),
         ({"box.width_mm": 100}, "--box-width 100: too narrow"),
