@@ -110,6 +110,8 @@ def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] 
     if table is not None:
         parts.append(table)
     parts.extend(_money_rounds_review(session))
+    if game is not None and game.finished:  # the result is shown once, above
+        notes = [(kind, text) for kind, text in notes if text != game_result_text(game)]
     if notes:
         parts.append(Text(""))
         for kind, text in notes:
@@ -243,7 +245,8 @@ class ScreenView:
 
         body = Window(FormattedTextControl(lambda: ANSI(self._text)), wrap_lines=False, dont_extend_height=True)
         line = Window(BufferControl(entry), height=1, get_line_prefix=lambda *_: [("bold", "> ")])
-        tip = Window(FormattedTextControl(lambda: [("class:tip", self.help_text)]), height=1, style="fg:#888888")
+        tip = Window(FormattedTextControl(lambda: [("class:tip", self.help_text)]), wrap_lines=True,
+                     dont_extend_height=True, style="fg:#888888")
         self._app = Application(layout=Layout(HSplit([body, tip, line]), focused_element=line), key_bindings=keys,
                                 full_screen=False, erase_when_done=False, refresh_interval=None)
 

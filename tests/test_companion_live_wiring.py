@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -19,12 +20,38 @@ FAST = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
 FAST_FLAGS = ["--debounce-ms", "5", "--scan-ms", "1"]
 
 
-def follow(box: SimBox, *, swapped: dict[int, int] | None = None, dead: set[int] = frozenset(),
-           stuck: set[int] = frozenset(), bouncy: set[int] = frozenset(), button_dead: bool = False,
-           flags: tuple[str, ...] = ()) -> tuple[int, str]:
+@dataclass(frozen=True)
+class Faults:
+    """How the box is wired wrong: ``swapped`` maps the tile moved to the switch that changes."""
+
+    swapped: dict[int, int] = field(default_factory=dict)
+    dead: frozenset[int] = frozenset()
+    stuck: frozenset[int] = frozenset()
+    bouncy: frozenset[int] = frozenset()
+    button_dead: bool = False
+
+    def act(self, box: SimBox, line: str) -> None:
+        """Do what the instruction ``line`` says, through the faults."""
+        if m := re.match(r"> (shut|open) tile (\d+)", line):
+            tile, shut = int(m.group(2)), m.group(1) == "shut"
+            if tile in self.dead:
+                return
+            wired = self.swapped.get(tile, tile)
+            if tile in self.bouncy and shut:
+                for i in range(8):  # a contact that bounces slower than the debounce
+                    box.set_tile(wired, i % 2 == 0)
+                    time.sleep(0.02)
+            box.set_tile(wired, shut)
+        elif line.startswith("> open every tile"):
+            for tile in box.tile_numbers():
+                box.set_tile(tile, tile in self.stuck)
+        elif line.startswith("> press the button") and not self.button_dead:
+            box.press_button()
+
+
+def follow(box: SimBox, faults: Faults = Faults(), flags: tuple[str, ...] = ()) -> tuple[int, str]:
     """Run the wiring test and do what it says, through the faults; its exit status and output."""
-    swapped = swapped or {}
-    for tile in stuck:
+    for tile in faults.stuck:
         box.set_tile(tile, True)
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "monitor", "--test", "--port", box.port,
                              "--step-timeout", "1.5", *FAST_FLAGS, *flags],
@@ -33,23 +60,9 @@ def follow(box: SimBox, *, swapped: dict[int, int] | None = None, dead: set[int]
     out = []
     for line in proc.stdout:
         out.append(line)
-        if m := re.match(r"> (shut|open) tile (\d+)", line):
-            tile, shut = int(m.group(2)), m.group(1) == "shut"
-            wired = swapped.get(tile, tile)
-            if tile in dead:
-                continue
-            if tile in bouncy and shut:
-                for i in range(8):  # a contact that bounces slower than the debounce
-                    box.set_tile(wired, i % 2 == 0)
-                    time.sleep(0.02)
-            box.set_tile(wired, shut)
-        elif line.startswith("> open every tile"):
-            for tile in box.tile_numbers():
-                if tile not in stuck:
-                    box.set_tile(tile, False)
-        elif line.startswith("> press the button") and not button_dead:
-            box.press_button()
+        faults.act(box, line)
     code = proc.wait(timeout=30)
+    assert proc.stderr is not None
     return code, "".join(out) + proc.stderr.read()
 
 
@@ -68,7 +81,9 @@ def test_a_box_wired_right_passes(box):
 
 def test_swapped_dead_stuck_and_noisy_switches_are_named_with_the_pin_to_check(box):
     pins = pin_map(build_kit(FAST))
-    code, out = follow(box, swapped={4: 5, 5: 4, 1: 6}, dead={7}, stuck={2}, bouncy={8}, button_dead=True)
+    faults = Faults(swapped={4: 5, 5: 4, 1: 6}, dead=frozenset({7}), stuck=frozenset({2}), bouncy=frozenset({8}),
+                    button_dead=True)
+    code, out = follow(box, faults)
     assert code == 1, out
     report = out[out.index("wiring test:"):]
     assert report.startswith("wiring test: 6 problems")
@@ -84,7 +99,7 @@ def test_swapped_dead_stuck_and_noisy_switches_are_named_with_the_pin_to_check(b
 def test_a_74hc165_chain_names_the_chip_input(tmp_path):
     kit = build_kit({**FAST, "firmware.tile_input": "74hc165"})
     with SimBox(kit, connect=False) as box:
-        code, out = follow(box, dead={3}, flags=("--tile-input", "74hc165"))
+        code, out = follow(box, Faults(dead=frozenset({3})), flags=("--tile-input", "74hc165"))
     assert code == 1, out
     chip = where(pin_map(kit), 3)
     assert chip == "74HC165 #1 input F (chip pin 4)"  # the chain shifts H first: tile 3 is input F

@@ -1,0 +1,92 @@
+"""``shutbox play`` on a real terminal (tmux): the live screen keeps what is being typed across redraws,
+draws in colour, and shows the result once when the game ends."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+import time
+import uuid
+
+import httpx
+import pytest
+
+from tests.conftest import require_tool
+
+
+class Tmux:
+    def __init__(self, command: str) -> None:
+        self.tmux = require_tool("tmux")
+        self.name = f"shutbox-{uuid.uuid4().hex[:8]}"
+        subprocess.run([self.tmux, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "45",
+                        f"{command}; echo EXIT=$?; sleep 60"], check=True)
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([self.tmux, "send-keys", "-t", self.name, *keys], check=True)
+
+    def screen(self, colour: bool = False) -> str:
+        return subprocess.run([self.tmux, "capture-pane", "-p", *(["-e"] if colour else []), "-t", self.name],
+                              check=True, capture_output=True, text=True).stdout
+
+    def wait(self, pattern: str, timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.screen()
+            if re.search(pattern, text):
+                return text
+            time.sleep(0.1)
+        raise AssertionError(f"{pattern!r} not on the screen:\n{self.screen()}")
+
+    def close(self) -> None:
+        subprocess.run([self.tmux, "kill-session", "-t", self.name], check=False)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    sessions: list[Tmux] = []
+
+    def start(*args: str) -> Tmux:
+        command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "shutbox", "play", *args])
+        session = Tmux(f"cd {shlex.quote(str(tmp_path))} && {command}")
+        sessions.append(session)
+        return session
+
+    yield start
+    for session in sessions:
+        session.close()
+
+
+def test_typed_input_survives_a_redraw_and_the_result_is_shown_once(terminal, tmp_path):
+    tty = terminal("--port", "none", "--players", "Ann", "--db", str(tmp_path / "g.sqlite3"), "--web", "0")
+    url = re.search(r"scoreboard: (http://\S+)", tty.wait(r"scoreboard: http://\S+/")).group(1)
+    tty.wait(r"→ Ann: throw the dice")
+    tty.keys("hi")  # half a command typed ...
+    tty.wait(r"> hi")
+    assert httpx.post(url + "api/throw", json={"dice": [6, 6]}).status_code == 200  # ... the screen redraws ...
+    tty.wait(r"Ann threw 6 \+ 6 = 12")
+    assert re.search(r"^> hi\s*$", tty.screen(), re.M)  # ... and the line is still there
+    tty.keys("nt", "Enter")
+    tty.wait(r"\? best: shut 9 \+ 3")
+    assert "not understood" not in tty.screen()
+    coloured = tty.screen(colour=True)
+    assert re.search(r"\x1b\[[0-9;]*48;(5;[0-9]+|2;[0-9;]+)m", coloured)  # tiles drawn on a background colour
+    for keys in ("shut 9 3", "6 6", "shut 8 4", "6 6", "shut 7 5", "6 6"):
+        tty.keys(keys, "Enter")
+        time.sleep(0.2)
+    text = tty.wait(r"until you press Enter")
+    assert text.count("game over: Ann wins") == 1, text
+    assert "★ game over: Ann wins" in text
+    tty.keys("Enter")
+    text = tty.wait(r"EXIT=0")
+    assert text.count("game over: Ann wins") == 1, text
+
+
+def test_the_hand_over_is_an_instruction_not_an_error(terminal, tmp_path):
+    tty = terminal("--port", "none", "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"))
+    tty.wait(r"→ Ann: throw the dice")
+    tty.keys("quit", "Enter")
+    text = tty.wait(r"EXIT=0")
+    assert "game 1 is saved; `shutbox play --resume` continues it" in text
+    assert "!!" not in text
