@@ -41,8 +41,9 @@ from functools import cache, lru_cache
 import numpy as np
 
 from shutbox.errors import ShutboxError
+from shutbox.game import estimate
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.game.rules import DIE_FACES, legal_moves, move_preference, one_die_allowed, score, throw_totals
+from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves, move_preference, one_die_allowed, score, throw_totals
 from shutbox.model import Rules, least_dice
 
 #: The most tiles the exact solver takes (every allowed dice count); see bench/solver.py.
@@ -80,6 +81,22 @@ def mask_of(tiles: tuple[int, ...] | list[int] | set[int]) -> int:
 def tiles_of(mask: int) -> tuple[int, ...]:
     """The tile numbers of a bitmask, ascending."""
     return tuple(i + 1 for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+@cache
+def _byte_tiles(byte: int) -> tuple[tuple[int, ...], ...]:
+    """The tiles of every 8-bit pattern at byte ``byte`` of a mask."""
+    return tuple(tuple(8 * byte + i + 1 for i in range(8) if v >> i & 1) for v in range(256))
+
+
+def _all_tile_sets(tiles: int):  # noqa: ANN202 - generator of tuples
+    """The open tiles of every mask 0 .. 2**tiles - 1, in order (fast: per-byte tables)."""
+    tables = [_byte_tiles(b) for b in range((tiles + 7) // 8)]
+    for m in range(1 << tiles):
+        out: tuple[int, ...] = ()
+        for b, table in enumerate(tables):
+            out += table[(m >> (8 * b)) & 255]
+        yield out
 
 
 @dataclass(frozen=True)
@@ -158,7 +175,8 @@ def _tables(tiles: int, dice: int, max_tiles: int | None) -> _Tables:
 
 
 def _pairs(tab: _Tables, k: int):  # noqa: ANN202 - generator of array tuples
-    """Every (state in layer k, move it holds) as (state index in the layer, throw, next state, group, move row)."""
+    """Every (state in layer k, move it holds) in blocks, as 2-D arrays (moves x states):
+    (key = state index in the layer x top + throw - 1, next state, the moves' group, their rows)."""
     for g in tab.groups:
         if g.size > k:
             continue
@@ -167,12 +185,13 @@ def _pairs(tab: _Tables, k: int):  # noqa: ANN202 - generator of array tuples
         step = max(1, _CHUNK // max(1, len(chosen)))
         for lo in range(0, len(g.masks), step):
             rows = np.arange(lo, min(lo + step, len(g.masks)))
-            nxt = np.zeros((len(rows), len(chosen)), dtype=np.int64)
-            for byte, table in enumerate(g.expand):
-                nxt |= table[rows][:, (chosen >> (8 * byte)) & 255]
-            state = nxt | g.masks[rows][:, None]
-            yield (tab.index[state].ravel(), np.broadcast_to(g.throws[rows][:, None], state.shape).ravel(),
-                   nxt.ravel(), g, np.broadcast_to(rows[:, None], state.shape).ravel())
+            nxt = g.expand[0][rows][:, chosen & 255]
+            for byte in range(1, len(g.expand)):
+                nxt |= g.expand[byte][rows][:, (chosen >> (8 * byte)) & 255]
+            key = tab.index[nxt | g.masks[rows][:, None]]
+            key *= tab.top
+            key += (g.throws[rows] - 1)[:, None]
+            yield key, nxt, g, rows
 
 
 @cache
@@ -186,7 +205,7 @@ def scores(tiles: int, scoring: str) -> np.ndarray:
             out += ((masks >> (t - 1)) & 1) * score(rules, (t,))
         out.setflags(write=False)
         return out
-    out = np.array([score(rules, tiles_of(m)) for m in range(1 << tiles)], dtype=np.float64)
+    out = np.array([score(rules, s) for s in _all_tile_sets(tiles)], dtype=np.float64)
     out.setflags(write=False)
     return out
 
@@ -194,7 +213,7 @@ def scores(tiles: int, scoring: str) -> np.ndarray:
 @cache
 def _one_die(tiles: int, dice: int, one_die: str) -> np.ndarray:
     rules = Rules(tiles=tiles, dice=dice, one_die=one_die)
-    out = np.array([one_die_allowed(rules, tiles_of(m)) for m in range(1 << tiles)], dtype=bool)
+    out = np.fromiter((one_die_allowed(rules, s) for s in _all_tile_sets(tiles)), dtype=bool, count=1 << tiles)
     out.setflags(write=False)
     return out
 
@@ -239,24 +258,24 @@ def _better(a: np.ndarray, b: np.ndarray, than_a: np.ndarray, than_b: np.ndarray
 def _layer_values(tab: _Tables, k: int, strategy: str, A: np.ndarray, B: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per (state of layer k, throw): the value (A, B) of the move the policy makes, and whether one exists."""
-    size = (tab.offsets[k + 1] - tab.offsets[k]) * tab.top
+    size = int(tab.offsets[k + 1] - tab.offsets[k]) * tab.top
     best_a = np.full(size, -np.inf)
     best_b = np.full(size, -np.inf)
     if strategy == "optimal":
         kept = []
-        for idx, throw, nxt, _g, _rows in _pairs(tab, k):
-            key = idx * tab.top + throw - 1
+        for key, nxt, _g, _rows in _pairs(tab, k):
+            key, nxt = key.ravel(), nxt.ravel()
             a = A[nxt]
             np.maximum.at(best_a, key, a)
-            kept.append((key, a, B[nxt]))
-        for key, a, b in kept:
+            kept.append((key, a, nxt))
+        for key, a, nxt in kept:
             near = a >= best_a[key] - _TOL * (1.0 + np.abs(best_a[key]))
-            np.maximum.at(best_b, key[near], b[near])
+            np.maximum.at(best_b, key[near], B[nxt[near]])
         return best_a, best_b, np.isfinite(best_a)
     sum_a, sum_b, count = np.zeros(size), np.zeros(size), np.zeros(size)
     if strategy == "random":
-        for idx, throw, nxt, _g, _rows in _pairs(tab, k):
-            key = idx * tab.top + throw - 1
+        for key, nxt, _g, _rows in _pairs(tab, k):
+            key, nxt = key.ravel(), nxt.ravel()
             sum_a += np.bincount(key, A[nxt], size)
             sum_b += np.bincount(key, B[nxt], size)
             count += np.bincount(key, None, size)
@@ -265,9 +284,9 @@ def _layer_values(tab: _Tables, k: int, strategy: str, A: np.ndarray, B: np.ndar
         return sum_a / safe, sum_b / safe, legal
     top_rank = np.full(size, -np.inf)
     kept = []
-    for idx, throw, nxt, g, rows in _pairs(tab, k):
-        key = idx * tab.top + throw - 1
-        rank = (g.greedy if strategy == "greedy-largest" else g.fewest)[rows]
+    for key, nxt, g, rows in _pairs(tab, k):
+        rank = np.broadcast_to((g.greedy if strategy == "greedy-largest" else g.fewest)[rows][:, None], key.shape)
+        key, nxt, rank = key.ravel(), nxt.ravel(), rank.ravel()
         np.maximum.at(top_rank, key, rank)
         kept.append((key, rank, nxt))
     for key, rank, nxt in kept:
@@ -360,6 +379,8 @@ class MoveValue:
     open_after: tuple[int, ...]
     p_shut: float
     expected_score: float
+    p_stderr: float = 0.0  #: standard errors: 0 for exact values, else Monte Carlo's
+    score_stderr: float = 0.0
 
 
 def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
@@ -374,3 +395,66 @@ def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> l
         out.append(MoveValue(m, tiles_of(after), float(solution.p_shut[after]),
                              float(solution.expected_score[after])))
     return out
+
+
+@dataclass(frozen=True)
+class Advisor:
+    """Values and move rankings for any size: the exact solution, or Monte Carlo beyond :data:`EXACT_MAX_TILES`.
+
+    Use this rather than :func:`solve` wherever a set may be large (hints, advise, reviews).
+    """
+
+    rules: Rules
+    objective: str
+    strategy: str
+    solution: Solution | None  #: None: approximate (see :mod:`shutbox.game.estimate`)
+
+    @property
+    def exact(self) -> bool:
+        return self.solution is not None
+
+    @property
+    def method(self) -> str:
+        if self.solution is not None:
+            return "exact: dynamic programming over every set of open tiles"
+        return estimate.method(self.strategy, estimate.SAMPLES)
+
+    def value(self, open_tiles: tuple[int, ...] | list[int]) -> MoveValue:
+        """The value of ``open_tiles`` before the next throw (``tiles`` empty), with its standard errors."""
+        tiles = tuple(sorted(open_tiles))
+        if self.solution is not None:
+            p, e = self.solution.state(tiles)
+            return MoveValue((), tiles, p, e)
+        est = estimate.state_value(self.rules, self.strategy, tiles)
+        return MoveValue((), tiles, est.p_shut, est.expected_score, est.p_stderr, est.score_stderr)
+
+    def state(self, open_tiles: tuple[int, ...] | list[int]) -> tuple[float, float]:
+        """(p_shut, expected_score) with these tiles open, before the next throw."""
+        v = self.value(open_tiles)
+        return v.p_shut, v.expected_score
+
+    def dice(self, open_tiles: tuple[int, ...] | list[int]) -> int:
+        """How many dice the policy throws next (the approximate policy: one die whenever allowed)."""
+        if self.solution is not None:
+            return self.solution.dice(open_tiles)
+        counts = dice_counts(self.rules, tuple(open_tiles))
+        return 1 if 1 in counts else counts[0]
+
+    def rank_moves(self, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
+        """Every legal move for ``throw``, best first under the objective."""
+        if self.solution is not None:
+            return rank_moves(self.solution, open_tiles, throw)
+        start = set(open_tiles)
+        return [MoveValue(m, tuple(sorted(start - set(m))), e.p_shut, e.expected_score, e.p_stderr, e.score_stderr)
+                for m, e in estimate.rank_moves(self.rules, tuple(sorted(open_tiles)), throw, self.objective)]
+
+
+def advisor(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> Advisor:
+    """The exact solution where the solver takes the size, else the stated Monte Carlo method."""
+    if exact(rules):
+        return Advisor(rules, objective, strategy, solve(rules, objective, strategy))
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy {strategy!r}; allowed: {', '.join(STRATEGIES)}")
+    return Advisor(rules, objective, strategy, None)
