@@ -38,14 +38,15 @@ from shutbox.game.policy import hint_objective
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Turn
 from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.game.rules import IllegalMove, plus
-from shutbox.model import Rules
+from shutbox.model import MAX_DICE, Rules
 from shutbox.usertext import quoted
 
-HELP = "type a throw: '3 5' (two dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
-HELP_BOXLESS = "type a throw: '3 5' (two dice) or '4' (one die), then the tiles: 'shut 3 5'; or end, undo, hint, quit"
+HELP = "type a throw: '3 5' (the dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
+HELP_BOXLESS = "type a throw: '3 5' (the dice) or '4' (one die), then the tiles: 'shut 3 5'; or end, undo, hint, quit"
 #: A count that jumps further than this between two snapshots is a restarted box, not presses.
 MAX_PRESSES_BETWEEN = 100
-_DICE = re.compile(r"^\s*([0-9]{1,4})(?:\s*[ ,+]\s*([0-9]{1,4}))?\s*$")
+#: one die or several (as many as the rules' dice; the rules engine checks the count), each at most 4 digits
+_DICE = re.compile(rf"^\s*[0-9]{{1,4}}(?:\s*[ ,+]\s*[0-9]{{1,4}}){{0,{MAX_DICE - 1}}}\s*$")
 _TILES = re.compile(r"^(shut|open|uncover|tiles)\b(.*)$")  #: ``tiles``: the web page's move, either way
 
 
@@ -277,13 +278,13 @@ class LiveSession:
         if refusal:
             self.view.note("refused", refusal)
             return
-        if word == "end":
-            event = ev.end_turn()
-        else:
-            assert match is not None
-            dice = [int(d) for d in match.groups() if d is not None]
-            event = ev.throw(*dice)
-        self._try(event)
+        if word == "end":  # throws are typed here, so a dead throw has ended the turn already (rules helper)
+            assert self.game is not None
+            self.view.note("refused", self.game.end_refusal(typed=True) or "the turn is over")
+            self.view.show(self)
+            return
+        assert match is not None
+        self._try(ev.throw(*(int(d) for d in re.findall(r"[0-9]+", word))))
 
     def _typed_tiles(self, verb: str, rest: str) -> None:
         """``shut 3 5`` (``open 3 5`` when uncovering; ``tiles 3 5`` either): box-less play only; the rules

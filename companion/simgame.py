@@ -102,6 +102,12 @@ class SimTable:
     def type(self, text: str) -> None:
         self.session.handle(Typed(text))
 
+    def press(self) -> None:
+        """Press the box's button and wait until the session has seen the press count change."""
+        before = self.session._presses
+        self.box.press_button()
+        self.pump(lambda: self.session._presses not in (None, before), "the button press")
+
     # -- scripts -------------------------------------------------------------------------------
 
     def play(self, actions: list[Action], where: str = "script") -> None:
@@ -113,8 +119,10 @@ class SimTable:
                     raise ShutboxError(f"{where}:{action.line}: {exc}") from None
             elif action.kind == "throw":
                 self.type(" ".join(map(str, action.numbers)))
-            elif action.kind == "end":
-                self.type("end")
+            elif action.kind in ("end", "undo", "hint"):
+                self.type(action.kind)
+            elif action.kind == "press":
+                self.press()
             else:
                 for tile in action.numbers:
                     self.flip(tile, action.kind == "shut")
@@ -158,7 +166,7 @@ class SimTable:
         self.settle(pause_s)
 
 
-def open_store(db: Path | None, scratch: Path) -> GameStore:
+def open_store(db: Path | None) -> GameStore:
     """The store for a simulated game: ``--db FILE``, or a database in memory that goes away afterwards
-    (``scratch`` is no longer used: nothing is left on disk, even when the process is killed)."""
+    (nothing is left on disk, even when the process is killed)."""
     return GameStore(db if db is not None else MEMORY)

@@ -38,6 +38,7 @@ VERDICT_STYLES = {"idle": ("→", "bold cyan"), "setup": ("→", "bold cyan"), "
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 TILE_OPEN = "bold #2a1a0c on #e9c98f"
 TILE_SHUT = "#6d5a44 on #2b1e12"
+TILES_PER_ROW = 12
 
 
 def tiles_row(session: LiveSession) -> RenderableType:
@@ -47,7 +48,6 @@ def tiles_row(session: LiveSession) -> RenderableType:
     verdict = session.verdict
     flagged = set(verdict.tiles) if verdict is not None and verdict.kind in ("flag", "setup") else set()
     moving = set(verdict.tiles) if verdict is not None and verdict.kind == "partial" else set()
-    grid = Table.grid(padding=(0, 0))
     cells = []
     for t in rules.tile_numbers:
         is_shut = shut is not None and t in shut
@@ -55,11 +55,18 @@ def tiles_row(session: LiveSession) -> RenderableType:
         label = Text(" " if is_shut else str(t), justify="center", style=TILE_SHUT if is_shut else TILE_OPEN)
         cells.append(Panel(label, box=rich_box.HEAVY if t in flagged | moving else rich_box.ROUNDED, width=5,
                            style=TILE_SHUT if is_shut else TILE_OPEN, border_style=border, padding=(0, 0)))
-        grid.add_column()
-    grid.add_row(*cells)
+    rows = -(-len(cells) // TILES_PER_ROW)
+    per_row = -(-len(cells) // rows)  # larger sets: rows of equal length, at most TILES_PER_ROW
+    grids: list[RenderableType] = []
+    for start in range(0, len(cells), per_row):
+        grid = Table.grid(padding=(0, 0))
+        for _ in cells[start:start + per_row]:
+            grid.add_column()
+        grid.add_row(*cells[start:start + per_row])
+        grids.append(grid)
     if shut is None:
-        return Group(Text("(no snapshot from the box yet)", style="dim"), grid)
-    return grid
+        grids.insert(0, Text("(no snapshot from the box yet)", style="dim"))
+    return Group(*grids)
 
 
 def standings_table(session: LiveSession) -> Table | None:
@@ -169,8 +176,7 @@ def _money_rounds_review(session: LiveSession) -> list[Text]:
     if game.rules.match != "long-game" and len(game.rounds) > 1:
         lines.extend(Text(round_result_text(game, r), style="dim") for r in game.rounds[-3:] if r.finished)
     review = session.review if isinstance(session.review, dict) else {}
-    for p in review.get("players", []):
-        lines.append(Text(f"review · {p.get('name', '')}: {p.get('summary', p.get('text', ''))}", style="cyan"))
+    lines.extend(Text(str(line), style="cyan") for line in review.get("lines", []))
     return lines
 
 

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from shutbox.companion.session import Remote
 from shutbox.companion.webstate import table_state
 from shutbox.errors import ShutboxError
+from shutbox.model import MAX_DICE
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -315,12 +316,12 @@ def line_for(action: str, body: Any) -> str:
         return action
     key = "dice" if action == "throw" else "tiles"
     values = body.get(key) if isinstance(body, dict) else None
-    if not isinstance(values, list) or not values or not all(isinstance(v, int) and not isinstance(v, bool)
-                                                            for v in values):
+    if not isinstance(values, list) or not values or len(values) > 60 or \
+            not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10_000 for v in values):
         example = '{"dice": [3, 5]}' if action == "throw" else '{"tiles": [3, 5]}'
         raise ValueError(f"expected {example}, not {json.dumps(body)[:80]}")
     if action == "throw":
-        if len(values) > 2:
-            raise ValueError(f"'dice' holds one or two dice, not {len(values)}")
+        if len(values) > MAX_DICE:
+            raise ValueError(f"'dice' holds at most {MAX_DICE} dice, not {len(values)}")
         return " ".join(str(v) for v in values)
     return "tiles " + " ".join(str(v) for v in values)

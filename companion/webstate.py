@@ -30,8 +30,8 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
     state: dict[str, Any] = {
         "version": STATE_VERSION,
         "game_id": session.game_id,
-        "rules": {"tiles": rules.tiles, "match": rules.match, "scoring": rules.scoring, "limit": rules.limit,
-                  "stake": rules.stake},
+        "rules": {"tiles": rules.tiles, "dice": rules.dice, "match": rules.match, "scoring": rules.scoring,
+                  "limit": rules.limit, "stake": rules.stake},
         "tiles": tiles,
         "limit": rules.limit if rules.cumulative else None,
         "box": {"boxless": session.boxless, "connected": session.connected, "seen": box is not None},

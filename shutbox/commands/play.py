@@ -14,7 +14,7 @@ from shutbox.commands import add_port_argument
 from shutbox.commandspec import Command
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit
+from shutbox.model import Kit, box_refusal
 
 if TYPE_CHECKING:
     from shutbox.companion.session import LiveSession, View
@@ -103,6 +103,9 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
 
     db = args.db or default_db_path()
     boxless = args.port == "none"
+    refusal = None if boxless or args.resume else box_refusal(kit.rules, "the kit's box")
+    if refusal is not None:
+        raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
     table = Table(events.put, args.web)
     store, session, names = _resume(args, Path(db), table, boxless) if args.resume else \

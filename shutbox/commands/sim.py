@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shutbox.commands.play import add_web_argument
 from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit
+from shutbox.model import Kit, box_refusal
 
 if TYPE_CHECKING:
     from shutbox.companion.simscript import Action
@@ -67,32 +66,33 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.companion.terminal import Notes
     from shutbox.game.report import result
 
+    refusal = box_refusal(kit.rules, "the simulated box")
+    if refusal is not None:
+        raise ShutboxError(refusal)
     actions, names = _what_to_play(args, kit)
     notes = Notes()
-    with tempfile.TemporaryDirectory(prefix="shutbox-sim-db-") as scratch:
-        store = open_store(args.db, Path(scratch))
-        shown: Table | None = None
-        try:
-            with SimTable(kit, store, notes, hint=args.hint) as sim:
-                shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty())
-                shown.open_web()
-                if not args.json:
-                    shown.open_input(sim.session.help)
-                if not args.json:
-                    sim.session.view = shown.view
-                elif shown.web is not None:
-                    sim.session.view = Views(notes, shown.web)
-                if args.demo:
-                    sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
-                else:
-                    sim.play(actions, str(args.script))
-                if shown.web is not None and shown.interactive:
-                    sim.linger(f"the game is over; the scoreboard stays at {shown.web.url} until you press Enter")
-                game = sim.session.game
-        finally:
-            if shown is not None:
-                shown.close()
-            store.close()
+    store = open_store(args.db)
+    shown: Table | None = None
+    try:
+        with SimTable(kit, store, notes, hint=args.hint) as sim:
+            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty())
+            shown.open_web()
+            if not args.json:  # --json: only the notes (and the page), then one object
+                shown.open_input(sim.session.help)
+                sim.session.view = shown.view
+            elif shown.web is not None:
+                sim.session.view = Views(notes, shown.web)
+            if args.demo:
+                sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
+            else:
+                sim.play(actions, str(args.script))
+            if shown.web is not None and shown.interactive:
+                sim.linger(f"the game is over; the scoreboard stays at {shown.web.url} until you press Enter")
+            game = sim.session.game
+    finally:
+        if shown is not None:
+            shown.close()
+        store.close()
     assert game is not None
     if args.json:
         record = result(game)
