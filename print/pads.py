@@ -1,12 +1,16 @@
 """Blank score pads, one layout per match format; scoring (sum or digits) sets the score box widths.
 
-Each builder returns a :class:`~shutbox.print.table.Table`; tile numbers, limit and rules come
-from the kit's :class:`~shutbox.model.Rules`.
+Each builder returns a :class:`Pad`; tile numbers, limit and rules come from the kit's
+:class:`~shutbox.model.Rules`. A pad shows only the fields the settings give a meaning to (a pool
+only with a stake) and one place for each result. Tile boxes take the spare width. With many tiles
+a player's tiles wrap onto ``per_line`` tiles a line. The long game's pad is in
+:mod:`shutbox.print.long_pad`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from shutbox.game.rules import score
 from shutbox.model import Rules
@@ -14,8 +18,35 @@ from shutbox.print.summary import FORMAT_TITLES, summary_lines
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Row, Table, Text, Tile, row
 
 HAND_DIGIT = 6.5  # pt: width a handwritten digit needs
-TILE_COL = Column(14.0, 1.0, 26.0)
-LONG_GAME_TURNS = 8  # turn rows per game on a long-game pad
+TILE_COL = Column(14.0, 1.0, 26.0)  # a game sheet's tile column
+PAD_TILE_COL = Column(14.0, 1.0, 40.0)  # a blank pad's: tile boxes take the spare width
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a pad holds: the players' names (None: blank name lines) and how many tiles go on a line."""
+
+    players: int
+    rounds: int
+    names: tuple[str, ...] | None = None
+    per_line: int | None = None  #: tiles per line; None: all on one line
+
+    def labels(self) -> list[str]:
+        return list(self.names) if self.names else [f"Player {i}" for i in range(1, self.players + 1)]
+
+
+@dataclass(frozen=True)
+class Pad:
+    """A blank pad: its sides (one, or a front and back and more when a long game needs them)."""
+
+    sides: tuple[Table, ...]
+
+    def min_size(self) -> tuple[float, float]:
+        sizes = [s.min_size() for s in self.sides]
+        return max(w for w, _ in sizes), max(h for _, h in sizes)
+
+    def comfortable_height(self) -> float:
+        return max(s.comfortable_height() for s in self.sides)
 
 
 def max_score(rules: Rules) -> int:
@@ -36,11 +67,10 @@ def header(rules: Rules, ncols: int, kind: str = "blank pad") -> list[Row]:
     return rows
 
 
-def name_lines(ncols: int, players: int, labels: list[str] | None = None, per_row: int = 2) -> list[Row]:
-    """Lines for player names, ``per_row`` to a row; ``labels`` defaults to Player 1, Player 2 …"""
-    labels = labels or [f"Player {i}" for i in range(1, players + 1)]
+def name_lines(ncols: int, labels: list[str], per_row: int = 2) -> list[Row]:
+    """Lines for player names, ``per_row`` to a row, labelled Player 1, Player 2 …"""
     per_row = max(1, min(per_row, ncols))
-    spans = [ncols // per_row + (1 if i < ncols % per_row else 0) for i in range(per_row)]
+    spans = split_spans(ncols, per_row)
     rows = []
     for start in range(0, len(labels), per_row):
         chunk = labels[start:start + per_row]
@@ -54,34 +84,58 @@ def split_spans(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
 
 
-def round_pad(rules: Rules, players: int, rounds: int) -> Table:
-    """``round``: per round, a row of tile boxes per player to tick, the score, who won, the pool."""
-    tiles = rules.tile_numbers
+def tile_lines(tiles: Sequence[int], per_line: int | None) -> list[tuple[int, ...]]:
+    """The tiles cut into lines of ``per_line`` (all on one line when None)."""
+    step = per_line or len(tiles)
+    return [tuple(tiles[i:i + step]) for i in range(0, len(tiles), step)]
+
+
+def tiles_per_line_choices(rules: Rules) -> list[int | None]:
+    """Ways to lay a player's tiles out, most readable first: one line, then two, three … lines."""
+    n = rules.tiles
+    found: list[int | None] = [None]
+    for lines in range(2, n + 1):
+        per = -(-n // lines)
+        if per < n and per not in found and -(-n // per) == lines:
+            found.append(per)
+    return found
+
+
+def round_pad(rules: Rules, layout: Layout) -> Pad:
+    """``round``: per round, tile boxes per player to tick, the score, a box to tick who won."""
+    lines = tile_lines(rules.tile_numbers, layout.per_line)
+    width = len(lines[0])
+    labels = layout.labels()
     score_w = digits_width(max_score(rules))
-    columns = (Column(30.0, 0.5, 60.0), *[TILE_COL] * len(tiles), Column(score_w, 2.0), Column(18.0, 0.5, 28.0))
+    columns = (Column(30.0, 0.3, 80.0), *[PAD_TILE_COL] * width, Column(score_w, 0.3, score_w * 1.6),
+               Column(18.0, 0.1, 24.0))
     n = len(columns)
-    rows = header(rules, n) + [row("gap", Blank(span=n))] + name_lines(n, players)
-    pool = "Pool:"
+    rows = header(rules, n) + [row("gap", Blank(span=n))]
+    if layout.names is None:
+        rows += name_lines(n, labels)
+    hint = "tick each tile as it is shut"
     if rules.stake:
-        pool = f"Pool ({players} × {rules.stake:g} = {players * rules.stake:g}):"
-    left, right = split_spans(n, 2)
-    for r in range(1, rounds + 1):
+        hint += f" · pool {layout.players} × {rules.stake:g} = {layout.players * rules.stake:g} to the winner"
+    for r in range(1, layout.rounds + 1):
         rows.append(row("gap", Blank(span=n)))
         rows.append(row("head", Text(f"Round {r}", bold=True),
-                        Text("tick each tile as it is shut", size=6, gray=0.4, align="center", span=len(tiles)),
+                        Text(hint, size=6, gray=0.4, align="center", span=width),
                         Text("Score", size=6.5, align="center"), Text("Won", size=6.5, align="center")))
-        for p in range(1, players + 1):
-            hint = "digits" if rules.scoring == "digits" else ""
-            rows.append(row("entry", Text(f"Player {p}", size=6.5), *[Tile(t) for t in tiles],
-                            Box(hint=hint), Box()))
-        rows.append(row("entry", Line("Winner:", span=left), Line(pool, span=right)))
-    return Table(columns, tuple(rows))
+        digits = "digits" if rules.scoring == "digits" else ""
+        for label in labels:
+            for i, line in enumerate(lines):
+                tiles: list[Cell] = [Tile(t) for t in line] + [Blank()] * (width - len(line))
+                if i == 0:
+                    rows.append(row("entry", Text(label, size=6.5), *tiles, Box(hint=digits), Box()))
+                else:
+                    rows.append(row("entry", Blank(), *tiles, Blank(), Blank()))
+    return Pad((Table(columns, tuple(rows)),))
 
 
-def running_pad(rules: Rules, players: int, rounds: int) -> Table:
+def running_pad(rules: Rules, layout: Layout) -> Pad:
     """``drop-out`` and ``tournament``: a score and a running total per player per round, the limit marked."""
     assert rules.limit is not None
-    limit = rules.limit
+    limit, rounds, players = rules.limit, layout.rounds, layout.players
     worst = max_score(rules)
     score_w = digits_width(worst)
     total_w = digits_width(min(rounds * worst, limit - 1 + worst))
@@ -96,8 +150,12 @@ def running_pad(rules: Rules, players: int, rounds: int) -> Table:
         out_label, result = f"Reached {limit}", f"Loser (first to {limit}):"
         winner = "Winner (lowest total of the others):"
     rows = header(rules, n) + [row("gap", Blank(span=n)), row("title", Banner(banner, size=8, span=n)),
-                                       row("gap", Blank(span=n))]
-    rows.append(row("entry", Text("Names", size=6.5), *[Line(f"{p}", span=2) for p in range(1, players + 1)]))
+                               row("gap", Blank(span=n))]
+    if layout.names is None:
+        rows.append(row("entry", Text("Names", size=6.5), *[Line(f"{p}", span=2) for p in range(1, players + 1)]))
+    else:
+        rows.append(row("entry", Text("Names", size=6.5),
+                        *[Text(name, size=8, bold=True, align="center", span=2) for name in layout.names]))
     heads: list[Cell] = [Text("Round", size=6.5, bold=True)]
     for _ in range(players):
         heads += [Text("score", size=6, align="center"), Text("total", size=6, align="center", bold=True)]
@@ -113,40 +171,4 @@ def running_pad(rules: Rules, players: int, rounds: int) -> Table:
     rows.append(row("entry", Line(result, span=n)))
     if winner:
         rows.append(row("entry", Line(winner, span=n)))
-    return Table(columns, tuple(rows))
-
-
-def long_game_pad(rules: Rules, players: int, rounds: int) -> Table:
-    """``long-game``: per game, who shuts and who uncovers, then alternating turns with tile boxes to tick."""
-    tiles = rules.tile_numbers
-    columns = (Column(44.0, 0.3, 80.0), *[TILE_COL] * len(tiles), Column(digits_width(max_score(rules)), 1.0))
-    n = len(columns)
-    rows = header(rules, n) + [row("gap", Blank(span=n))]
-    rows.append(row("head", Text("Turn", size=6.5, bold=True),
-                    Text("tick the tiles shut or uncovered", size=6, gray=0.4,
-                         align="center", span=len(tiles)),
-                    Text("left undone", size=6, align="center")))
-    first, second = split_spans(n - 1, 2)
-    left, right = split_spans(n, 2)
-    for g in range(1, rounds + 1):
-        rows.append(row("gap", Blank(span=n)))
-        rows.append(row("entry", Text(f"Game {g}", bold=True), Line("shuts:", span=first),
-                        Line("uncovers:", span=second)))
-        for t in range(1, LONG_GAME_TURNS + 1):
-            phase = "shut" if t % 2 else "uncover"
-            rows.append(row("entry", Text(f"{t} {phase}", size=6.5), *[Tile(x) for x in tiles], Box()))
-        rows.append(row("entry", Line("Winner:", span=left), Blank(span=right)))
-    return Table(columns, tuple(rows))
-
-
-BUILDERS: dict[str, Callable[[Rules, int, int], Table]] = {
-    "round": round_pad,
-    "drop-out": running_pad,
-    "tournament": running_pad,
-    "long-game": long_game_pad,
-}
-
-
-def blank_pad(rules: Rules, players: int, rounds: int) -> Table:
-    """The blank pad for the kit's match format."""
-    return BUILDERS[rules.match](rules, players, rounds)
+    return Pad((Table(columns, tuple(rows)),))

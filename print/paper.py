@@ -45,34 +45,28 @@ class Grid:
 
 
 def grids(paper: str, per_page: int, landscape: bool = False) -> list[Grid]:
-    """Every grid holding ``per_page`` cells without an empty row or column, fewest spare cells first."""
+    """Every grid of exactly ``per_page`` cells (no cell left empty), fewest columns first."""
     width, height = PAPERS[paper]
     page = (height, width) if landscape else (width, height)
-    found = []
-    for cols in range(1, per_page + 1):
-        rows = -(-per_page // cols)
-        if (cols - 1) * rows < per_page and cols * (rows - 1) < per_page:
-            found.append(Grid(page, cols, rows))
-    return sorted(found, key=lambda g: (g.cols * g.rows - per_page, g.cols))
+    return [Grid(page, cols, per_page // cols) for cols in range(1, per_page + 1) if per_page % cols == 0]
 
 
 def arrange(paper: str, per_page: int, size: tuple[float, float], comfortable_h: float) -> Grid | None:
     """The grid for ``per_page`` pads of minimum ``size``, or None when they do not fit.
 
-    Portrait pages are used when the pads fit them, landscape otherwise. Among grids that fit, the
-    one wasting fewest cells wins; then the one whose cells come closest to the pad's comfortable
-    height and scale its width least unevenly.
+    Only grids without an empty cell are used. Portrait pages are used when the pads fit them,
+    landscape otherwise. Among grids that fit, the one whose cells come closest to the pad's
+    comfortable height and scale its width least unevenly wins.
     """
     fitting = [g for g in grids(paper, per_page) if g.fits(size)]
     fitting = fitting or [g for g in grids(paper, per_page, landscape=True) if g.fits(size)]
     if not fitting:
         return None
-    least = min(g.cols * g.rows for g in fitting)
 
     def score(g: Grid) -> tuple[float, float]:
         return (-min(g.cell_h, comfortable_h), abs(g.cell_w / size[0] - 1.0))
 
-    return min((g for g in fitting if g.cols * g.rows == least), key=score)
+    return min(fitting, key=score)
 
 
 def draw_cut_marks(c: Any, grid: Grid) -> None:

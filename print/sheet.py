@@ -7,7 +7,6 @@ module only lays out what the replay reports, flowing onto as many pages as the 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +14,17 @@ from shutbox.errors import ShutboxError
 from shutbox.game.replay import PHASE_WORDS, SHUT, UNCOVER, Game, Round, Throw, Turn
 from shutbox.game.report import and_list, money
 from shutbox.gamefiles import load_game
+from shutbox.print import flow
+from shutbox.print.flow import Block
 from shutbox.print.pads import TILE_COL, header, split_spans
 from shutbox.print.paper import grids
 from shutbox.print.summary import FORMAT_TITLES
-from shutbox.print.table import ROW_HEIGHTS, Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
+from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
 
 SHEET_ROW = 18.0  # pt: entry row height the pagination plans for
 LEGEND = ("Tiles at the end of each turn: dark = shut before the turn · grey = shut in the turn · "
           "hatched = uncovered in the turn · white = open.  Throws: dice → tiles moved; ✗ = no move.")
 
-
-@dataclass(frozen=True)
-class Block:
-    """Rows that belong together (a round); ``head`` is repeated, marked continued, if a page splits it."""
-
-    rows: tuple[Row, ...]
-    head: tuple[Row, ...] = ()
 
 #: Minus sign for amounts on the sheet (typographic, not a hyphen).
 MINUS = "−"
@@ -186,26 +180,10 @@ class SheetBuilder:
         return Block(tuple(rows))
 
 
-def _height(rows: list[Row] | tuple[Row, ...]) -> float:
-    return sum(SHEET_ROW if r.kind == "entry" else ROW_HEIGHTS[r.kind][0] for r in rows)
-
-
 def paginate(builder: SheetBuilder, page_h: float) -> list[Table]:
-    """Flow the header and blocks onto pages; a block that does not fit the rest of a page moves on,
-    and one longer than a page is split with its head repeated."""
+    """Flow the header and blocks onto pages (:func:`shutbox.print.flow.paginate`)."""
     cont = [row("title", Text(builder.title(continued=True), size=9, bold=True, span=builder.n))]
-    pages: list[list[Row]] = [builder.header()]
-    for block in builder.blocks():
-        rows = list(block.rows)
-        room = page_h - _height(pages[-1])
-        fits_a_page = _height(cont) + _height(rows) <= page_h
-        if _height(rows) > room and (fits_a_page or room < _height(block.head) + 2 * SHEET_ROW):
-            pages.append(list(cont))
-        for i, r in enumerate(rows):
-            if _height(pages[-1]) + _height([r]) > page_h:
-                pages.append(list(cont) + (list(block.head) if i >= len(block.head) else []))
-            pages[-1].append(r)
-    return [Table(builder.columns, tuple(p)) for p in pages]
+    return flow.paginate(builder.columns, builder.header(), builder.blocks(), cont, page_h, SHEET_ROW)
 
 
 def write_game_sheet(src: Path, out: Path, paper: str) -> int:

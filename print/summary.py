@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shutbox.game.rules import one_die_when
-from shutbox.model import Rules
+from shutbox.model import BOX_DICE, Rules
 
 FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}
 
@@ -31,7 +31,8 @@ def summary_lines(rules: Rules) -> list[str]:
     format_line = f"format: {rules.match} · {limit} · {per_throw}"
     if rules.stake:
         format_line += f" · stake {rules.stake:g} per round"
-    lines = [f"Rules: {rules.tiles} tiles · {scoring_text(rules)}", format_line, one_die_text(rules)]
+    dice = f" · {rules.dice} dice" if rules.dice != BOX_DICE else ""
+    lines = [f"Rules: {rules.tiles} tiles{dice} · {scoring_text(rules)}", format_line, one_die_text(rules)]
     if rules.match == "long-game":
         lines += ["Long game: the first player shuts; the other then uncovers",
                   "shut tiles adding up to each throw; turns alternate until one",

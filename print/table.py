@@ -16,6 +16,7 @@ PAD = 2.0  # pt: inner padding of a cell
 HINT_GRAY = 0.5
 TILE_GRAY = 0.55
 LINE_W = 0.6
+TILE_ASPECT = 1.6  # widest tile box, as a multiple of its height
 
 #: Row kinds: (minimum height, comfortable maximum height) in points.
 ROW_HEIGHTS: dict[str, tuple[float, float]] = {
@@ -131,23 +132,27 @@ class Tile(Cell):
 
     def draw(self, c: Any, x: float, y: float, w: float, h: float) -> None:
         fill, gray, hatched = TILE_STATES[self.state]
-        side = max(4.0, min(w, h) - 3)
-        bx, by = x + (w - side) / 2, y + (h - side) / 2
+        side = max(4.0, min(w, h) - 3)  # the box is square, or wider (up to TILE_ASPECT) when the column allows
+        bw = max(side, min(w - 3, side * TILE_ASPECT))
+        bx, by = x + (w - bw) / 2, y + (h - side) / 2
         c.setLineWidth(LINE_W)
         c.setStrokeGray(0.0)
         if fill is not None:
             c.setFillGray(fill)
-        c.rect(bx, by, side, side, stroke=1, fill=int(fill is not None))
+        c.rect(bx, by, bw, side, stroke=1, fill=int(fill is not None))
         if hatched:
             c.setLineWidth(0.4)
             c.setStrokeGray(0.55)
             step = side / 4
-            for i in range(1, 8):
-                d = i * step
-                c.line(bx + max(0.0, d - side), by + min(d, side), bx + min(d, side), by + max(0.0, d - side))
+            for i in range(1, int(bw / step) + 4):
+                d = i * step  # 45-degree lines clipped to the box
+                x0, y0 = bx + max(0.0, d - side), by + min(d, side)
+                x1, y1 = bx + min(d, bw), by + max(0.0, d - bw)
+                if x0 < x1:
+                    c.line(x0, y0, x1, y1)
         label = str(self.number)
         size = min(side * 0.5, 9.0) if len(label) < 2 else min(side * 0.42, 8.0)
-        _text(c, label, bx, by, side, side, size, bool(self.state), "center", gray)
+        _text(c, label, bx, by, bw, side, size, bool(self.state), "center", gray)
 
 
 @dataclass(frozen=True)

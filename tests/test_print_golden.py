@@ -26,7 +26,8 @@ GAMES = {
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_blank_pad_matches_golden(tmp_path, match, scoring):
     out = tmp_path / "pad.pdf"
-    write_blank_pads(Rules(match=match, scoring=scoring), out)
+    limit = 10**9 if scoring == "digits" and match in ("drop-out", "tournament") else None
+    write_blank_pads(Rules(match=match, scoring=scoring, limit=limit), out)
     check_golden(out, f"pad-{match}-{scoring}.pdf")
     (image,) = render(out, tmp_path)
     assert ink(image) > 0.03, "the page is blank"

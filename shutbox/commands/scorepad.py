@@ -29,7 +29,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
         from shutbox.print.sheet import write_game_sheet
 
         given = [(flag, getattr(args, dest)) for flag, dest in (("--players", "players"), ("--rounds", "rounds"),
-                 ("--per-page", "per_page"), ("--pages", "pages"))]
+                 ("--per-page", "per_page"), ("--pages", "pages"), ("--names", "names"))]
         given += given_rule_flags(args)
         for flag, value in given:
             if value is not None:
@@ -40,21 +40,24 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
         return 0
     per_page = 1 if args.per_page is None else args.per_page
     pages = 1 if args.pages is None else args.pages
-    plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, per_page, pages)
+    plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, per_page, pages, args.names)
+    rounds = counted(plan.rounds, "game" if kit.rules.match == "long-game" else "round")
+    sides = len(plan.pad.sides)
+    back = f"; each pad has {sides} sides, print double-sided" if sides > 1 else ""
+    total = len(plan.page_list(per_page))
     print(f"wrote {args.out}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
-          f"({counted(plan.players, 'player')}, {counted(plan.rounds, 'round')}) per {args.paper} page, {plan.pages} "
-          f"page{'s' if plan.pages != 1 else ''}")
+          f"({counted(plan.players, 'player')}, {rounds}) per {args.paper} page, {counted(total, 'page')}{back}")
     return 0
 
 
 def write_blank_pads(rules: Rules, out: Path, players: int | None = None, rounds: int | None = None,
-                     paper: str = "a4", per_page: int = 1, pages: int = 1) -> PadPlan:
-    """Check the request, then write ``pages`` pages of ``per_page`` blank pads to ``out``."""
+                     paper: str = "a4", per_page: int = 1, pages: int = 1, names: str | None = None) -> PadPlan:
+    """Check the request, then write ``pages`` copies of ``per_page`` blank pads a page to ``out``."""
     from shutbox.print.document import write_pdf
     from shutbox.print.plan import plan_blank
 
-    plan = plan_blank(rules, players, rounds, paper, per_page, pages)
-    write_pdf(out, plan.grid, [[plan.pad] * per_page for _ in range(pages)], TITLE,
+    plan = plan_blank(rules, players, rounds, paper, per_page, pages, names)
+    write_pdf(out, plan.grid, plan.page_list(per_page), TITLE,
               f"{rules.match} pad, {plan.players} players, {plan.rounds} rounds")
     return plan
 
@@ -71,13 +74,18 @@ def write_kit_pads(kit: Kit, folder: Path) -> list[str]:
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, metavar="N",
-                   help="players on each pad [whole number >= 1; default 4, long-game 2]")
+                   help="players on each pad [whole number >= 1; default: the --names count, else 4 (long-game 2)]")
+    p.add_argument("--names", metavar='"ANN,BOB,…"',
+                   help="print these player names (comma-separated) instead of blank name lines; sets --players")
     p.add_argument("--rounds", type=int, metavar="R",
-                   help="rounds on each pad (games for long-game) [>= 1; default: as many as fill the pad, up to 20]")
+                   help="rounds on each pad; long-game: games, each with the turn rows 99%% of long games need, "
+                        "continued on the back [>= 1; default: as many rounds as fill the pad (up to 20), "
+                        "long-game 1]")
     p.add_argument("--paper", type=str.lower, choices=PAPER_CHOICES, default="a4", help="paper size [default a4]")
     p.add_argument("--per-page", type=int, metavar="K",
                    help="pads per page, cut apart along the marks [>= 1; default 1]")
-    p.add_argument("--pages", type=int, metavar="P", help="pages of blank pads [>= 1; default 1]")
+    p.add_argument("--pages", type=int, metavar="P",
+                   help="copies: pages of blank pads (a pad with a back prints its sides) [>= 1; default 1]")
     p.add_argument("--from-game", type=Path, metavar="FILE.json",
                    help="render this recorded game (the scorekeeper's event record) as a completed sheet")
     p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
