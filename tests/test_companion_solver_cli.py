@@ -73,7 +73,9 @@ def test_advise_when_no_move_is_possible(cli) -> None:
     ("args", "message"),
     [
         (["advise", "--throw", "13"], "--throw 13: a throw of 13 is impossible with two dice"),
-        (["advise", "--throw", "1"], "--throw 1: a throw of 1 needs one die, and one die is not allowed while 7"),
+        (["advise", "--throw", "1"], "--throw 1: a throw of 1 needs one die, and one die is not allowed: tiles 7, 8 "
+                                     "and 9 are still open (one die once tiles 7, 8 and 9 are shut); two dice throw "
+                                     "2 to 12"),
         (["advise", "--throw", "eight"], "--throw 'eight': not a whole number"),
         (["advise", "--open", "1 2 10", "--throw", "3"], "tile 10 is not on the box (tiles 1 to 9)"),
         (["advise", "--open", "1 1", "--throw", "2"], "tile 1 is listed twice"),
@@ -81,7 +83,11 @@ def test_advise_when_no_move_is_possible(cli) -> None:
          "one die must be thrown now"),
         (["advise", "--open", "", "--throw", "4"], "no tile is open, the box is already shut"),
         (["solve", "--state", "0 3"], "tile 0 is not on the box"),
-        (["solve", "--tiles", "11"], "--tiles 11: invalid value"),
+        (["solve", "--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number >= 9 and <= 54"),
+        (["solve", "--tiles", "18"], "--tiles 18 needs at least 3 dice (6 x dice must reach tile 18), not --dice 2"),
+        (["solve", "--tiles", "20", "--dice", "7"], "--dice 7 with --tiles 20: at most 6 dice with up to 36 tiles"),
+        (["advise", "--tiles", "12", "--dice", "3", "--throw", "19"], "a throw of 19 is impossible with 3 dice "
+                                                                       "(3 to 18)"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) -> None:

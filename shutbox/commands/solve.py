@@ -11,7 +11,7 @@ from typing import Any
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.game.rules import IllegalMove, check_total, parse_tiles, score
+from shutbox.game.rules import IllegalMove, check_total, dice_words, parse_tiles, score
 from shutbox.model import Kit, Rules
 
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
@@ -55,7 +55,20 @@ def _settings(rules: Rules) -> dict[str, Any]:
 def _describe(rules: Rules) -> str:
     forced = ", forced" if rules.one_die_forced and rules.one_die != "never" else ""
     most = f"; at most {rules.max_tiles_per_throw} tiles per throw" if rules.max_tiles_per_throw else ""
-    return f"{rules.tiles} tiles; one die: {rules.one_die}{forced}{most}; scoring: {rules.scoring}"
+    return (f"{rules.tiles} tiles, {dice_words(rules.dice)}; one die: {rules.one_die}{forced}{most}; "
+            f"scoring: {rules.scoring}")
+
+
+def _method_json(advisor: Any) -> dict[str, Any]:
+    """``exact`` and ``method`` for a JSON answer."""
+    return {"exact": advisor.exact, "method": advisor.method}
+
+
+def _pm(value: float, stderr: float | None, percent: bool) -> str:
+    """``12.3400%`` (exact: ``stderr`` None) or, for an estimate, ``12.34% ± 0.36%``."""
+    if percent:
+        return f"{value:.4%}" if stderr is None else f"{value:.2%} ± {stderr:.2%}"
+    return f"{value:.4f}" if stderr is None else f"{value:.2f} ± {stderr:.2f}"
 
 
 def _tiles_text(tiles: tuple[int, ...]) -> str:
@@ -68,31 +81,38 @@ def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
 
     rules = kit.rules
     open_tiles = parse_open(rules, args.state, "--state")
-    solution = solver.solve(rules, args.objective, args.strategy)
-    mask = solver.mask_of(open_tiles)
-    p, e = solution.state(open_tiles)
-    dice = 1 if (open_tiles and bool(solution.one_die[mask])) else 2
+    advisor = solver.advisor(rules, args.objective, args.strategy)
+    value = advisor.value(open_tiles)
+    dice = advisor.dice(open_tiles) if open_tiles else None
     if args.json:
         out = {"settings": _settings(rules), "state": list(open_tiles), "objective": args.objective,
-               "strategy": args.strategy, "p_shut": p, "expected_score": e,
-               "dice": dice if open_tiles else None}
+               "strategy": args.strategy, **_method_json(advisor), "p_shut": value.p_shut,
+               "expected_score": value.expected_score, "dice": dice}
+        if not advisor.exact:
+            out["stderr"] = {"p_shut": value.p_stderr, "expected_score": value.score_stderr}
         print(json.dumps(out))
         return 0
     policy = "optimal, " + args.objective if args.strategy == "optimal" else args.strategy
     print(f"{_describe(rules)}")
     print(f"open tiles:           {_tiles_text(open_tiles)}")
     print(f"policy:               {policy}")
-    print(f"chance to shut box:   {p:.4%}")
-    print(f"expected final score: {e:.4f}")
-    if open_tiles:
-        print(f"next throw:           {'one die' if dice == 1 else 'two dice'}")
+    print(f"method:               {advisor.method}")
+    if not advisor.exact:
+        print(f"                      approximate: more than {solver.EXACT_MAX_TILES} tiles is beyond the exact "
+              "solver; the optimum is at least this good")
+    approx = not advisor.exact
+    print(f"chance to shut box:   {_pm(value.p_shut, value.p_stderr if approx else None, True)}")
+    print(f"expected final score: {_pm(value.expected_score, value.score_stderr if approx else None, False)}")
+    if dice is not None:
+        print(f"next throw:           {dice_words(dice)}")
     return 0
 
 
 def parse_throw(rules: Rules, open_tiles: tuple[int, ...], text: str) -> int:
     """A throw total the rules allow with these tiles open, or a one-line error."""
     if not re.fullmatch(r"\s*\d+\s*", text):
-        raise ShutboxError(f"--throw {text!r}: not a whole number (one die throws 1 to 6, two dice 2 to 12)")
+        raise ShutboxError(f"--throw {text!r}: not a whole number (one die throws 1 to 6, {dice_words(rules.dice)} "
+                           f"{rules.dice} to {6 * rules.dice})")
     total = int(text)
     try:
         check_total(rules, open_tiles, total)
@@ -110,32 +130,38 @@ def run_advise(args: argparse.Namespace, kit: Kit | None) -> int:
     if not open_tiles:
         raise ShutboxError(f"--open {args.open!r}: no tile is open, the box is already shut")
     total = parse_throw(rules, open_tiles, args.throw)
-    solution = solver.solve(rules, args.objective)
-    ranked = solver.rank_moves(solution, open_tiles, total)
+    advisor = solver.advisor(rules, args.objective)
+    ranked = advisor.rank_moves(open_tiles, total)
     value_of = (lambda m: m.p_shut) if args.objective == "shut" else (lambda m: m.expected_score)
     rows = []
     for m in ranked:
-        after = solver.mask_of(m.open_after)
-        next_dice = (1 if solution.one_die[after] else 2) if m.open_after else None
-        rows.append({"tiles": list(m.tiles), "open_after": list(m.open_after), "value": value_of(m),
-                     "p_shut": m.p_shut, "expected_score": m.expected_score, "next_dice": next_dice})
+        row = {"tiles": list(m.tiles), "open_after": list(m.open_after), "value": value_of(m),
+               "p_shut": m.p_shut, "expected_score": m.expected_score,
+               "next_dice": advisor.dice(m.open_after) if m.open_after else None}
+        if not advisor.exact:
+            row["stderr"] = {"p_shut": m.p_stderr, "expected_score": m.score_stderr}
+        rows.append(row)
     final = score(rules, open_tiles)
     if args.json:
         out = {"settings": _settings(rules), "open": list(open_tiles), "throw": total, "objective": args.objective,
-               "moves": rows, "turn_over": not rows, "score_if_over": final if not rows else None}
+               **_method_json(advisor), "moves": rows, "turn_over": not rows,
+               "score_if_over": final if not rows else None}
         print(json.dumps(out))
         return 0
     print(f"{_describe(rules)}")
     print(f"open tiles: {_tiles_text(open_tiles)}; throw: {total}; objective: {args.objective}")
+    print(f"method: {advisor.method}" + ("" if advisor.exact else " (approximate: values ± one standard error)"))
     if not rows:
         print(f"No open tiles add up to {total}: the turn is over, scoring {final}.")
         return 0
     width = max(len(" + ".join(map(str, reversed(r["tiles"])))) for r in rows)
-    print(f"{'':>4} {'shut':<{width}}  {'leaves open':<26} {'P(shut box)':>11} {'E[score]':>12}")
-    for i, r in enumerate(rows, start=1):
+    print(f"{'':>4} {'shut':<{width}}  {'leaves open':<26} {'P(shut box)':>15} {'E[score]':>16}")
+    for i, (r, m) in enumerate(zip(rows, ranked, strict=True), start=1):
         move = " + ".join(map(str, reversed(r["tiles"])))
         leaves = " ".join(map(str, r["open_after"])) or "none: box shut!"
-        print(f"{i:>3}. {move:<{width}}  {leaves:<26} {r['p_shut']:>11.4%} {r['expected_score']:>12.4f}")
+        p_err, e_err = (None, None) if advisor.exact else (m.p_stderr, m.score_stderr)
+        print(f"{i:>3}. {move:<{width}}  {leaves:<26} {_pm(m.p_shut, p_err, True):>15} "
+              f"{_pm(m.expected_score, e_err, False):>16}")
     return 0
 
 
@@ -143,9 +169,10 @@ def run_advise(args: argparse.Namespace, kit: Kit | None) -> int:
 SOLVER_SETTINGS = tuple(f"rules.{f.name}" for f in dataclasses.fields(Setup))
 
 COMMANDS = (
-    Command("solve", "exact odds of shutting the box and expected score",
-            "Solve every state exactly and print the value of the start state (or --state) under the optimal "
-            "policy or a named strategy.", run_solve, SOLVER_SETTINGS, _solve_arguments),
+    Command("solve", "odds of shutting the box and expected score",
+            "Solve every state exactly (up to 18 tiles; larger sets by a stated Monte Carlo method) and print the "
+            "value of the start state (or --state) under the optimal policy or a named strategy.", run_solve,
+            SOLVER_SETTINGS, _solve_arguments),
     Command("advise", "rank every legal move for a throw",
             "Rank every legal move for a throw, best first, with the value it leaves.", run_advise,
             SOLVER_SETTINGS, _advise_arguments),

@@ -43,7 +43,15 @@ import numpy as np
 from shutbox.errors import ShutboxError
 from shutbox.game import estimate
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves, move_preference, one_die_allowed, score, throw_totals
+from shutbox.game.rules import (
+    DIE_FACES,
+    dice_counts,
+    legal_moves,
+    move_preference,
+    one_die_allowed,
+    score,
+    throw_totals,
+)
 from shutbox.model import Rules, least_dice
 
 #: The most tiles the exact solver takes (every allowed dice count); see bench/solver.py.
