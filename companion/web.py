@@ -29,10 +29,12 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from shutbox.bounded import parse_json
 from shutbox.companion.session import Remote
 from shutbox.companion.webstate import table_state
 from shutbox.errors import ShutboxError
 from shutbox.model import MAX_DICE
+from shutbox.usertext import shown
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -44,6 +46,7 @@ LOCAL = "127.0.0.1"
 MESSAGES_KEPT = 12
 REPLY_TIMEOUT_S = 10.0
 KEEPALIVE_S = 15.0
+MAX_BODY = 4096  #: bytes; a throw or a move is a few dozen
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -280,10 +283,15 @@ class WebBoard:
             refusal = self._check_post(request)
             if refusal is not None:
                 return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
+            raw = b""
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_BODY:
+                    return JSONResponse({"ok": False, "error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
             try:
-                body = await request.json() if action in ("throw", "shut") else None
+                body = parse_json(raw.decode("utf-8"), "the body") if action in ("throw", "shut") else None
                 text = line_for(action, body)
-            except ValueError as exc:
+            except (ValueError, ShutboxError) as exc:
                 return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
             item = Remote(text)
             self.submit(item)
@@ -319,7 +327,7 @@ def line_for(action: str, body: Any) -> str:
     if not isinstance(values, list) or not values or len(values) > 60 or \
             not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10_000 for v in values):
         example = '{"dice": [3, 5]}' if action == "throw" else '{"tiles": [3, 5]}'
-        raise ValueError(f"expected {example}, not {json.dumps(body)[:80]}")
+        raise ValueError(f"expected {example}, not {shown(json.dumps(body), 80)}")
     if action == "throw":
         if len(values) > MAX_DICE:
             raise ValueError(f"'dice' holds at most {MAX_DICE} dice, not {len(values)}")

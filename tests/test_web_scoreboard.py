@@ -121,6 +121,10 @@ def test_the_api_state_events_and_posts(table):
     assert httpx.post(base + "api/throw", json={"dice": [1] * 10}).status_code == 400
     assert httpx.post(base + "api/throw", content=b"{nope", headers={"content-type": "application/json"}) \
         .status_code == 400
+    assert httpx.post(base + "api/throw", content=b"[" * 5000, headers={"content-type": "application/json"}) \
+        .status_code == 413
+    assert httpx.post(base + "api/throw", content=b"[" * 100 + b"]" * 100,
+                      headers={"content-type": "application/json"}).status_code == 400
     assert httpx.post(base + "api/end", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415
     assert httpx.post(base + "api/end", json={}, headers={"origin": "http://evil.example"}).status_code == 403
     assert httpx.put(base + "api/state", json={}).status_code == 405
@@ -241,3 +245,33 @@ def test_sim_demo_serves_the_page_too(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_larger_set_on_the_page_three_dice_and_tiles_in_rows(chromium, tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "play", "--port", "none", "--players", "Ann,Bob",
+                             "--tiles", "15", "--dice", "3", "--db", str(tmp_path / "g.sqlite3"), "--web", "0"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"scoreboard: (http://\S+)", proc.stdout.readline()).group(1)
+        page = chromium.new_page(viewport={"width": 390, "height": 844})
+        page.goto(url)
+        page.wait_for_selector("#tile-15[data-state=open]")
+        assert page.locator(".dice-row").count() == 3
+        rows = {round(box["y"]) for box in (page.locator(f"#tile-{t}").bounding_box() for t in range(1, 16))}
+        assert len(rows) == 2  # 15 tiles: two rows of at most 12 (8 and 7)
+        for die, value in zip("abc", (6, 5, 4), strict=True):
+            page.click(f"[data-die={die}][data-value='{value}']")
+        assert page.inner_text("#throw") == "Throw 6 + 5 + 4"
+        page.click("#throw")
+        page.wait_for_function("document.getElementById('total').textContent === '= 15'")
+        assert page.locator("#dice .die").count() == 3
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=15)
+        assert proc.returncode == 0, err
+        assert "* Ann threw 6 + 5 + 4 = 15" in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
