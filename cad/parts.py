@@ -133,7 +133,7 @@ class TileSpec(PartSpec):
 
     kind: ClassVar[str] = "tile"
     colour: ClassVar[tuple[int, int, int]] = (240, 228, 200)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.15, 3, 40, "gyroid", "foot on the bed, number up")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 20, "gyroid", "foot on the bed, number up")
     checks: ClassVar[tuple[str, ...]] = ("scoop",)
 
     def build(self, builder: Builder) -> cq.Shape:
