@@ -42,6 +42,18 @@ def _common(shapes: list[Any], tool: Any) -> Any | None:
     return cq.Compound.makeCompound(parts) if parts else None
 
 
+def _near(shapes: list[Any], tile: Any, reach_y: float) -> list[Any]:
+    """The parts of ``shapes`` round ``tile`` (1 mm round it, ``reach_y`` along its lane): one boolean with
+    each big piece, then small ones."""
+    import cadquery as cq
+
+    bb = tile.BoundingBox()
+    lo = cq.Vector(bb.xmin - 1.0, bb.ymin - reach_y, bb.zmin - 1.0)
+    region = cq.Solid.makeBox(bb.xlen + 2.0, bb.ylen + 2 * reach_y, bb.zlen + 2.0, lo)
+    near = _common(shapes, region)
+    return [near] if near is not None else []
+
+
 def _volume(shapes: list[Any], tool: Any) -> float:
     common = _common(shapes, tool)
     return common.Volume() if common is not None else 0.0
@@ -54,6 +66,7 @@ def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Find
     from shutbox.cad.check import _memo
 
     walls = _box_like(solids)
+    walls_print = [_print(w) for w in walls]
     c = lay.clearance
     for name, kind, tile in solids:
         if kind != "tile":
@@ -63,13 +76,14 @@ def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Find
         moves = {"shut": lay.tile_y(True) - OVERTRAVEL - start, "open": lay.tile_y(False) + OVERTRAVEL - start}
 
         def measure(tile: Any = tile, moves: dict[str, float] = moves) -> list[float]:
+            near = _near(walls, tile, lay.travel + OVERTRAVEL + 1.0)
             out = []
             for dy in moves.values():
                 for dx in (-c, c):
-                    out.append(_volume(walls, tile.translate(cq.Vector(dx, dy, 0.0))))
+                    out.append(_volume(near, tile.translate(cq.Vector(dx, dy, 0.0))))
             return out
 
-        volumes = _memo("captive", [_print(tile), [_print(w) for w in walls], moves, c], measure)
+        volumes = _memo("captive", [_print(tile), walls_print, moves, c], measure)
         worst = min(volumes)
         yield Finding("captive", name, worst >= CAPTIVE_MM3,
                       f"5 mm past shut/open, shifted +-{c:g} mm: overlaps the box by "
@@ -85,6 +99,7 @@ def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
     from shutbox.cad.layout import BUMP_BASE, DETENT_MARGIN
 
     boxes = [shape for _, kind, shape in solids if kind == "box"]
+    boxes_print = [_print(b) for b in boxes]
     c = lay.clearance
     for name, kind, tile in solids:
         if kind != "tile":
@@ -94,10 +109,10 @@ def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
         dy = -BUMP_BASE if at_open else BUMP_BASE  # off the notch, towards the middle of the travel
 
         def measure(tile: Any = tile, dy: float = dy) -> float:
-            common = _common(boxes, tile.translate(cq.Vector(-c, dy, 0.0)))
+            common = _common(_near(boxes, tile, BUMP_BASE + 1.0), tile.translate(cq.Vector(-c, dy, 0.0)))
             return common.BoundingBox().xlen if common is not None else 0.0
 
-        depth = _memo("detent", [_print(tile), [_print(b) for b in boxes], dy, c], measure)
+        depth = _memo("detent", [_print(tile), boxes_print, dy, c], measure)
         ok = depth >= DETENT_MARGIN - 1e-3 and abs(depth - lay.engagement) <= 0.02
         yield Finding("detent", name, ok, f"leaning away by {c:g} mm the bump still catches {depth:.2f} mm of lane "
                       f"wall (detent {lay.kit.tile_fit.detent_mm:g} - 2 x clearance = {lay.engagement:.2f}, at least "
@@ -131,6 +146,11 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
     from shutbox.cad.shapes import gabled_channel_x
 
     boxes = [shape for _, kind, shape in solids if kind == "box"]
+    known: dict[int, list[Any]] = {}
+
+    def prints(shapes: list[Any]) -> list[Any]:
+        return [known.setdefault(id(shape), _print(shape)) for shape in shapes]
+
     covers = [shape for _, kind, shape in solids if kind == "cover"]
     gate_parts = [shape for _, kind, shape in solids if kind == "gate"]
     rp, rc, rh = SCREW_PILOT / 2, SCREW_CLEAR / 2, SCREW_HEAD / 2
@@ -161,8 +181,7 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
             gap = usb.distance(_ring(x, y, 0.0, rp, z0, z1)) if usb is not None else float("inf")
             return [pilot, through, head, gap]
 
-        pilot, through, head, gap = _memo("fastener", [label, x, y, z0, z1, [_print(b) for b in boxes],
-                                                       [_print(h) for h in held]], measure)
+        pilot, through, head, gap = _memo("fastener", [label, x, y, z0, z1, prints(boxes), prints(held)], measure)
         ok = pilot >= FULL and through >= FULL and head >= FULL and gap >= USB_CLEAR - 1e-3
         yield Finding("fastener", label, ok,
                       f"{WALL_MIN:g} mm ring round the pilot {pilot:.1%} plastic over z {z0:.1f}-{z1:.1f}, round the "
