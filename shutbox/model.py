@@ -200,9 +200,9 @@ class Rules:
 
     tiles: int = param(9, "number of tiles (9, 10, 12 on the box; dominoes or cards as tiles: any up to 54)",
                        minimum=MIN_TILES, maximum=MAX_TILES, parse=_parse_int, rule=True)
-    dice: int = param(2, "number of dice thrown (up to 6 with up to 36 tiles, up to 9 with more; "
-                      "6 x dice must reach the highest tile)", minimum=MIN_DICE, maximum=MAX_DICE,
-                      parse=_parse_int, rule=True)
+    dice: int = param(None, "number of dice thrown (default 2, or the fewest whose 6 x dice reach the highest "
+                      "tile; at most 6 with up to 36 tiles, 9 with more)", minimum=MIN_DICE, maximum=MAX_DICE,
+                      parse=_parse_optional_limit, rule=True)
     one_die: str = param(
         "high-shut",
         "when one die may be thrown",
@@ -232,6 +232,8 @@ class Rules:
                          rule=True)
 
     def __post_init__(self) -> None:
+        if self.dice is None:
+            object.__setattr__(self, "dice", least_dice(self.tiles))
         refusal = rules_refusal(self)
         if refusal:
             raise SettingsError(refusal)

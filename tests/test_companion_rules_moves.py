@@ -63,8 +63,49 @@ def test_high_shut_counts_every_tile_from_seven_on_a_twelve_tile_box() -> None:
     twelve = Rules(tiles=12)
     assert not one_die_allowed(twelve, (1, 12))
     assert one_die_allowed(twelve, (1, 2, 6))
-    with pytest.raises(IllegalMove, match="while 7, 8, 9, 10, 11 or 12 is open"):
+    with pytest.raises(IllegalMove, match=r"^one die is not allowed: tile 12 is still open \(one die once tiles "
+                                          r"7–12 are shut\)$"):
         check_dice(twelve, (1, 12), [3])
+
+
+def test_shut_789_is_the_pub_rules_literal_reading_whatever_the_tile_count() -> None:
+    for tiles in (9, 10, 12, 36):
+        rules = Rules(tiles=tiles, one_die="shut-789")
+        assert one_die_allowed(rules, (1, 2, 6, *range(10, tiles + 1)))  # 10 and up may still be open
+        assert not one_die_allowed(rules, (1, 8))
+    with pytest.raises(IllegalMove, match=r"^one die is not allowed: tiles 8 and 9 are still open \(one die once "
+                                          r"tiles 7, 8 and 9 are shut\)$"):
+        check_dice(Rules(tiles=12, one_die="shut-789"), (1, 8, 9, 12), [3])
+    # high-shut on the same board: every tile from 7 up, so 12 blocks it too.
+    assert not one_die_allowed(Rules(tiles=12), (1, 2, 12))
+    assert one_die_allowed(Rules(tiles=12, one_die="shut-789"), (1, 2, 12))
+
+
+def test_uncovering_messages_say_what_is_on_the_board() -> None:
+    # The uncovering player's tiles in play are the shut ones: the message says "still shut".
+    with pytest.raises(IllegalMove, match=r"^one die is not allowed: tile 9 is still shut \(one die once tiles 7, 8 "
+                                          r"and 9 are open again\)$"):
+        check_dice(NINE, (1, 9), [3], left="shut")
+    with pytest.raises(IllegalMove, match=r"the shut tiles add up to 6 or less \(they add up to 10\)"):
+        check_dice(Rules(one_die="sum-6"), (1, 9), [3], left="shut")
+
+
+def test_more_dice_mean_one_die_or_all_of_them() -> None:
+    rules = Rules(tiles=18, dice=6)
+    assert dice_counts(rules, rules.tile_numbers) == (6,)
+    assert dice_counts(rules, (1, 2, 6)) == (1, 6)  # one die, not one die fewer
+    assert dice_counts(Rules(tiles=18, dice=6, one_die_forced=True), (1, 2)) == (1,)
+    assert check_dice(rules, rules.tile_numbers, [6, 6, 6, 6, 6, 6]) == 36
+    with pytest.raises(IllegalMove, match=r"^a throw is one die or 6 dice, not 2$"):
+        check_dice(rules, rules.tile_numbers, [3, 4])
+    with pytest.raises(IllegalMove, match=r"impossible with 6 dice \(6 to 36\)"):
+        check_total(rules, rules.tile_numbers, 37)
+    check_total(rules, (1, 2), 3)  # one die allowed: 3 is a one-die throw
+    with pytest.raises(IllegalMove, match=r"one die shows 1 to 6, 6 dice throw 6 to 36"):
+        check_total(rules, (1, 2), 37)
+    assert legal_moves(Rules(tiles=54, dice=9), tuple(range(1, 55)), 54)[0] == (54,)
+    # every partition of 54 into distinct parts is a move: q(54) = 5718 (OEIS A000009)
+    assert len(legal_moves(Rules(tiles=54, dice=9), tuple(range(1, 55)), 54)) == 5718
 
 
 def test_dice_counts_choice_and_forced() -> None:
@@ -78,7 +119,8 @@ def test_dice_counts_choice_and_forced() -> None:
 def test_refusals_read_like_a_player_would_say_them() -> None:
     with pytest.raises(IllegalMove, match=r"^6 \+ 4 = 10, the throw was 7$"):
         check_move(NINE, NINE.tile_numbers, 7, [4, 6])
-    with pytest.raises(IllegalMove, match="^one die is not allowed while 7, 8 or 9 is open$"):
+    with pytest.raises(IllegalMove, match=r"^one die is not allowed: tiles 7, 8 and 9 are still open \(one die once "
+                                          r"tiles 7, 8 and 9 are shut\)$"):
         check_dice(NINE, NINE.tile_numbers, [4])
     with pytest.raises(IllegalMove, match="tile 3 is already shut"):
         check_move(NINE, (1, 2, 4), 3, [3])

@@ -12,8 +12,9 @@ from shutbox.errors import SettingsError
 from shutbox.model import SETTINGS, Kit, bed_size, build_kit, kit_as_flat
 
 GOOD = {
-    "rules.tiles": [9, 10, 12, "12"],
-    "rules.one_die": ["high-shut", "sum-6", "sum-5", "never"],
+    "rules.tiles": [9, 10, 11, 12, "12", 18, 36, 54],
+    "rules.dice": [2, "3", 6, "none"],
+    "rules.one_die": ["high-shut", "shut-789", "sum-6", "sum-5", "never"],
     "rules.one_die_forced": [True, False, "on", "off"],
     "rules.max_tiles_per_throw": ["none", 2, "2"],
     "rules.scoring": ["sum", "digits"],
@@ -53,7 +54,8 @@ GOOD = {
 }
 
 BAD = {
-    "rules.tiles": [11, "11", 0, "nine", 9.5, True],
+    "rules.tiles": [8, "55", 0, "nine", 9.5, True],
+    "rules.dice": [1, "10", "two", 2.5],
     "rules.one_die": ["sometimes", "", 6],
     "rules.one_die_forced": ["maybe", 2],
     "rules.max_tiles_per_throw": [3, 1, "two", True],
@@ -101,7 +103,8 @@ def test_every_setting_has_good_and_bad_cases():
 
 @pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in GOOD.items() for v in vs])
 def test_good_values_are_accepted(key, value):
-    build_kit({key: value})
+    context = {"rules.match": "drop-out"} if key == "rules.limit" else {}  # a limit needs a cumulative match
+    build_kit({**context, key: value})
 
 
 @pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in BAD.items() for v in vs])
@@ -133,7 +136,8 @@ def test_match_limits_default_per_format():
     assert build_kit({"rules.match": "drop-out"}).rules.limit == 45
     assert build_kit({"rules.match": "tournament"}).rules.limit == 100
     assert build_kit({"rules.match": "tournament", "rules.limit": 60}).rules.limit == 60
-    assert build_kit({"rules.match": "round", "rules.limit": 60}).rules.limit is None
+    with pytest.raises(SettingsError, match=r"^--limit 60 does not apply to --match round"):
+        build_kit({"rules.match": "round", "rules.limit": 60})
 
 
 def test_bed_sizes():
@@ -174,8 +178,8 @@ def test_toml_errors(tmp_path):
     bad.write_text("[rules\ntiles = 9\n")
     with pytest.raises(SettingsError, match="not valid TOML"):
         load_toml(bad)
-    bad.write_text("[rules]\ntiles = 11\n")
-    with pytest.raises(SettingsError, match=r"rules.tiles = 11: invalid value; allowed: 9, 10, 12"):
+    bad.write_text("[rules]\ntiles = 55\n")
+    with pytest.raises(SettingsError, match=r"rules.tiles = 55: invalid value; allowed: a whole number >= 9 and <= 54"):
         resolve(_args(config=str(bad)))
     bad.write_text("[rule]\ntiles = 9\n")
     with pytest.raises(SettingsError, match=r"unknown section \[rule\]; did you mean 'rules'"):
@@ -193,6 +197,7 @@ def test_toml_errors(tmp_path):
         {},
         {"rules.tiles": 12, "rules.match": "drop-out", "rules.limit": 60, "rules.one_die_forced": True},
         {"rules.max_tiles_per_throw": 2, "rules.scoring": "digits", "printer.bed": "200x200x150"},
+        {"rules.tiles": 30, "rules.dice": 6, "rules.one_die": "shut-789"},
         {"rules.match": "long-game", "rules.stake": 1.5, "sensors.kind": "none", "dice.size_mm": 16},
         {"firmware.tile_input": "74hc165", "firmware.pins": "6,7,8", "firmware.button_pin": "none"},
     ],

@@ -9,7 +9,7 @@ from typing import Any
 
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit
+from shutbox.model import Kit, box_refusal
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -22,8 +22,16 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("folder", type=Path, help="folder written by `shutbox cad --out`")
 
 
+def refuse_unbuildable(kit: Kit, what: str = "the CAD") -> None:
+    """One line, before anything is written, for a tile count the box is not built for (larger sets)."""
+    refusal = box_refusal(kit.rules, what)
+    if refusal:
+        raise ShutboxError(refusal)
+
+
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
+    refuse_unbuildable(kit)
     from shutbox.cad.export import parse_formats, plan
 
     if args.out is None:
@@ -81,6 +89,7 @@ def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
     from shutbox.cad.check import check_folder
     from shutbox.cad.export import build_cad, plan
 
+    refuse_unbuildable(kit)
     plan(kit)
     build_cad(kit, folder)
     failed = [f for f in check_folder(folder) if not f.ok]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from shutbox.commands import add_port_argument
 from shutbox.commandspec import FIRMWARE_SETTINGS, Command
-from shutbox.model import Kit
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, box_refusal
 
 
 def _build_arguments(build: argparse.ArgumentParser) -> None:
@@ -20,8 +21,16 @@ def _deploy_arguments(deploy: argparse.ArgumentParser) -> None:
     deploy.add_argument("--bundle", type=Path, help="a folder written by 'shutbox firmware build'")
 
 
+def refuse_unreadable(kit: Kit) -> None:
+    """One line for a tile count the box's firmware does not read (larger sets are played without the box)."""
+    refusal = box_refusal(kit.rules, "the firmware")
+    if refusal:
+        raise ShutboxError(refusal)
+
+
 def run_build(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
+    refuse_unreadable(kit)
     from shutbox.firmware.host.bundle import MANIFEST, build_bundle, bundle_files
     from shutbox.firmware.host.plan import pin_map
     from shutbox.output import out_folder
@@ -36,6 +45,7 @@ def run_build(args: argparse.Namespace, kit: Kit | None) -> int:
 
 def run_deploy(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
+    refuse_unreadable(kit)
     from shutbox.firmware.host.bundle import build_bundle
     from shutbox.firmware.host.deploy import choose_port, deploy
 

@@ -12,7 +12,8 @@ from typing import Any
 from shutbox import __version__
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.config import kit_to_toml
-from shutbox.model import Kit, kit_as_dict
+from shutbox.errors import ShutboxError
+from shutbox.model import Kit, box_refusal, kit_as_dict
 from shutbox.output import out_folder
 
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
@@ -43,6 +44,9 @@ def kit_files(manifest: Any) -> set[str] | None:
 
 def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, Any]:
     """Run every generator into a staged folder, write ``manifest.json``, move it to ``out``."""
+    refusal = box_refusal(kit.rules, "the kit (box, firmware and dice)", dice=True)
+    if refusal:  # larger sets are played without the box: refuse before anything is written
+        raise ShutboxError(refusal)
     manifest: dict[str, Any] = {
         "shutbox_version": __version__,
         "settings": kit_as_dict(kit),
