@@ -42,8 +42,9 @@ def test_one_die_forced_flag_forms(cli, tmp_path):
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--tiles", "11"], "--tiles 11: invalid value; allowed: 9, 10, 12"),
-        (["--one-die", "sometimes"], "--one-die sometimes: invalid value; allowed: high-shut, sum-6, sum-5, never"),
+        (["--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number >= 9 and <= 54"),
+        (["--one-die", "sometimes"], "--one-die sometimes: invalid value; allowed: high-shut, shut-789, sum-6, sum-5, "
+                                     "never"),
         (["--limit", "-5"], "--limit -5: invalid value; allowed: a whole number >= 1"),
         (["--max-tiles-per-throw", "3"], "--max-tiles-per-throw 3"),
         (["--scoring", "x"], "allowed: sum, digits"),
