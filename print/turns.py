@@ -36,7 +36,7 @@ from shutbox.model import Rules
 POLICIES = ("optimal", "greedy-largest")
 LONG_GAME_QUANTILE = 0.99  #: a long-game pad's rows cover this share of games
 MAX_TURNS = 2000  #: a safety bound on the long-game walk (games that long have negligible chance)
-LONG_GAME_MAX_TILES = 12  #: the exact long-game walk visits every state: up to 12 tiles it takes about a second
+WALK_MAX_TILES = 12  #: the exact walks visit every state: up to 12 tiles that takes about a second
 
 
 def _dice_outcomes(count: int) -> list[tuple[float, int, bool]]:
@@ -206,17 +206,17 @@ def long_game_turn_rows(rules: Rules) -> int:
     """Turn rows per game on a long-game pad: enough for :data:`LONG_GAME_QUANTILE` of games under
     the longer-running of :data:`POLICIES` (the solver's best play and shutting the largest tiles).
 
-    Raises :class:`ShutboxError` above :data:`LONG_GAME_MAX_TILES` tiles, where it is not measured.
+    Raises :class:`ShutboxError` above :data:`WALK_MAX_TILES` tiles, where it is not measured.
     """
-    if rules.tiles > LONG_GAME_MAX_TILES:
-        largest = dataclasses.replace(rules, tiles=LONG_GAME_MAX_TILES)
+    if rules.tiles > WALK_MAX_TILES:
+        largest = dataclasses.replace(rules, tiles=WALK_MAX_TILES)
         raise ShutboxError(
-            f"--tiles {rules.tiles}: long-game pads are measured up to {LONG_GAME_MAX_TILES} tiles "
-            f"({LONG_GAME_QUANTILE:.0%} of {LONG_GAME_MAX_TILES}-tile long games already end only within "
-            f"{long_game_turn_rows(largest)} turns); allowed: --tiles up to {LONG_GAME_MAX_TILES} "
+            f"--tiles {rules.tiles}: long-game pads are measured up to {WALK_MAX_TILES} tiles "
+            f"({LONG_GAME_QUANTILE:.0%} of {WALK_MAX_TILES}-tile long games already end only within "
+            f"{long_game_turn_rows(largest)} turns); allowed: --tiles up to {WALK_MAX_TILES} "
             "with --match long-game")
     return max(long_game_lengths(rules, p).quantile(LONG_GAME_QUANTILE) for p in POLICIES)
 
 
-__all__ = ["LONG_GAME_QUANTILE", "POLICIES", "LongGameLength", "TurnMap", "long_game_lengths",
+__all__ = ["LONG_GAME_QUANTILE", "POLICIES", "WALK_MAX_TILES", "LongGameLength", "TurnMap", "long_game_lengths",
            "long_game_turn_rows", "turn_map", "visit_probabilities"]

@@ -29,6 +29,7 @@ COMMAND_MODULES: dict[str, str] = {
     "config": "shutbox.commands.config",
     "kit": "shutbox.commands.kit",
     "scorepad": "shutbox.commands.scorepad",
+    "card": "shutbox.commands.card",
     "solve": "shutbox.commands.solve",
     "advise": "shutbox.commands.solve",
     "play": "shutbox.commands.play",

@@ -21,6 +21,7 @@ from shutbox.output import out_folder
 GENERATORS: list[tuple[str, str]] = [
     ("settings", "shutbox.commands.kit:write_settings"),
     ("scorepad", "shutbox.commands.scorepad:write_kit_pads"),
+    ("card", "shutbox.commands.card:write_kit_cards"),
     ("firmware", "shutbox.firmware.host.bundle:write_bundle"),
     ("cad", "shutbox.commands.cad:write_kit_cad"),
 ]
