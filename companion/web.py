@@ -162,8 +162,8 @@ class WebBoard:
             sock.listen(64)
         except (OSError, OverflowError) as exc:
             sock.close()
-            raise ShutboxError(f"--web {self.host}:{self.port}: cannot listen there ({exc.strerror or exc})") \
-                from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ShutboxError(f"--web {self.host}:{self.port}: cannot listen there ({why})") from None
         self._socket = sock
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(self.app(), log_level="warning", lifespan="off", access_log=False,

@@ -60,7 +60,9 @@ def terminal(tmp_path):
 
 def test_typed_input_survives_a_redraw_and_the_result_is_shown_once(terminal, tmp_path):
     tty = terminal("--port", "none", "--players", "Ann", "--db", str(tmp_path / "g.sqlite3"), "--web", "0")
-    url = re.search(r"scoreboard: (http://\S+)", tty.wait(r"scoreboard: http://\S+/")).group(1)
+    found = re.search(r"scoreboard: (http://\S+)", tty.wait(r"scoreboard: http://\S+/"))
+    assert found is not None
+    url = found.group(1)
     tty.wait(r"→ Ann: throw the dice")
     tty.keys("hi")  # half a command typed ...
     tty.wait(r"> hi")

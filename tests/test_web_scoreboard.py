@@ -41,6 +41,13 @@ def events(live: LiveTable) -> list[dict]:
     return live.events()
 
 
+def scoreboard_url(line: str) -> str:
+    """The page's address from the line the command prints first."""
+    found = re.search(r"scoreboard: (http://\S+)", line)
+    assert found is not None, line
+    return found.group(1)
+
+
 def test_the_page_loads_with_the_board_the_turn_and_the_players(chromium, table):
     page = chromium.new_page()
     page.goto(table.local_url)
@@ -134,6 +141,7 @@ def test_the_api_state_events_and_posts(table):
 
 def test_shared_on_the_network_posts_need_the_join_code(chromium, tmp_path):
     with LiveTable(build_kit(FAST_KIT), tmp_path / "games.sqlite3", ["Ann", "Bob"], host="0.0.0.0") as live:
+        assert live.web is not None
         code = live.web.join_code
         assert code is not None and re.fullmatch(r"[A-Z2-9]{6}", code)
         base = live.local_url
@@ -172,7 +180,7 @@ def test_box_less_play_tiles_tapped_on_the_page(chromium, tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        url = re.search(r"scoreboard: (http://\S+)", proc.stdout.readline()).group(1)
+        url = scoreboard_url(proc.stdout.readline())
         page = chromium.new_page()
         page.goto(url)
         page.wait_for_selector("#tile-9[data-state=open]")
@@ -193,6 +201,7 @@ def test_box_less_play_tiles_tapped_on_the_page(chromium, tmp_path):
         page.click("#shut")
         page.wait_for_selector("#tile-9[data-state=shut]")
         assert page.get_attribute("#tile-3", "data-state") == "shut"
+        assert proc.stdin is not None
         proc.stdin.write("quit\n")
         proc.stdin.flush()
         out, err = proc.communicate(timeout=15)
@@ -230,7 +239,7 @@ def test_sim_demo_serves_the_page_too(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        url = re.search(r"scoreboard: (http://\S+)", proc.stdout.readline()).group(1)
+        url = scoreboard_url(proc.stdout.readline())
         seen: set[tuple[int, ...]] = set()
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and len(seen) < 3:
@@ -253,7 +262,7 @@ def test_a_larger_set_on_the_page_three_dice_and_tiles_in_rows(chromium, tmp_pat
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        url = re.search(r"scoreboard: (http://\S+)", proc.stdout.readline()).group(1)
+        url = scoreboard_url(proc.stdout.readline())
         page = chromium.new_page(viewport={"width": 390, "height": 844})
         page.goto(url)
         page.wait_for_selector("#tile-15[data-state=open]")
@@ -266,6 +275,7 @@ def test_a_larger_set_on_the_page_three_dice_and_tiles_in_rows(chromium, tmp_pat
         page.click("#throw")
         page.wait_for_function("document.getElementById('total').textContent === '= 15'")
         assert page.locator("#dice .die").count() == 3
+        assert proc.stdin is not None
         proc.stdin.write("quit\n")
         proc.stdin.flush()
         out, err = proc.communicate(timeout=15)
@@ -275,3 +285,17 @@ def test_a_larger_set_on_the_page_three_dice_and_tiles_in_rows(chromium, tmp_pat
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_port_in_use_is_one_line_and_nothing_is_written(cli, tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = cli("play", "--port", "none", "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"),
+                   "--web", str(port))
+    assert proc.returncode == 2
+    assert proc.stderr == f"shutbox: error: --web 127.0.0.1:{port}: cannot listen there (Address already in use)\n"
+    assert not (tmp_path / "g.sqlite3").exists()
