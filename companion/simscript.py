@@ -1,10 +1,15 @@
 """The script ``shutbox sim --script FILE`` plays: one action per line, ``#`` starts a comment.
 
 - ``players NAME [NAME …]`` — the players, in turn order (once, before any throw)
-- ``throw A [B]`` — the dice shown (one value means one die)
+- ``throw A [B …]`` — the dice shown: one value for one die, or as many as the rules' dice
 - ``shut T [T …]`` — flip those tiles to shut on the box, one after another
 - ``open T [T …]`` or ``open all`` — flip tiles back open
-- ``end`` — end the turn by command
+- ``end`` — type ``end`` (refused with the reason unless the rules end the turn)
+- ``press`` — press the box's button (the same as ``end``)
+- ``undo`` — withdraw the latest typed throw
+- ``hint`` — ask for the solver's best move (shown, never scored)
+
+These are the actions a player has in ``shutbox play``.
 
 Parsing checks the form of every line against the settings (dice 1 to 6, tiles on the box) before
 anything runs; whether a throw or a move is legal is for the scorekeeper to say while it plays.
@@ -21,7 +26,7 @@ from shutbox.model import Rules
 from shutbox.userfile import read_user_text
 from shutbox.usertext import quoted
 
-ACTIONS = ("players", "throw", "shut", "open", "end")
+ACTIONS = ("players", "throw", "shut", "open", "end", "press", "undo", "hint")
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,7 @@ def parse_script(text: str, rules: Rules, where: str) -> list[Action]:
                 raise _Bad(f"unknown action {quoted(words[0])}; allowed: {', '.join(ACTIONS)} (and # comments)")
             if kind == "players" and players_line:
                 raise _Bad(f"'players' again (the players were set on line {players_line})")
-            if kind in ("throw", "end") and not players_line:
+            if kind not in ("players", "shut", "open") and not players_line:
                 raise _Bad(f"'{kind}' before 'players': name the players first")
             action = parse(number, kind, args, rules)
         except _Bad as exc:
@@ -70,8 +75,9 @@ def _players(number: int, kind: str, args: list[str], rules: Rules) -> Action:
 
 
 def _throw(number: int, kind: str, args: list[str], rules: Rules) -> Action:
-    if len(args) not in (1, 2):
-        raise _Bad(f"'throw' takes one or two dice, e.g. 'throw 3 5' or 'throw 4', not {len(args)}")
+    if len(args) not in (1, rules.dice):
+        example = " ".join(["3", "5", "2", "6", "1", "4", "6", "2", "5"][:rules.dice])
+        raise _Bad(f"'throw' takes one die or {rules.dice}, e.g. 'throw {example}' or 'throw 4', not {len(args)}")
     return Action(number, kind, numbers=tuple(_number(a, 1, 6, "a die shows") for a in args))
 
 
@@ -87,13 +93,15 @@ def _tiles(number: int, kind: str, args: list[str], rules: Rules) -> Action:
     return Action(number, kind, numbers=tiles)
 
 
-def _end(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+def _bare(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+    """``end``, ``press``, ``undo``, ``hint``: a word alone."""
     if args:
-        raise _Bad(f"'end' takes nothing, not {' '.join(args)!r}")
+        raise _Bad(f"'{kind}' takes nothing, not {quoted(' '.join(args))}")
     return Action(number, kind)
 
 
-_PARSERS = {"players": _players, "throw": _throw, "shut": _tiles, "open": _tiles, "end": _end}
+_PARSERS = {"players": _players, "throw": _throw, "shut": _tiles, "open": _tiles, "end": _bare, "press": _bare,
+            "undo": _bare, "hint": _bare}
 
 
 def _number(text: str, low: int, high: int, what: str) -> int:
