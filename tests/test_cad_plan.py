@@ -108,6 +108,9 @@ def test_formats():
     "args",
     [
         ["--clearance", "0.45"],
+        ["--detent", "0.6"],
+        ["--magnet-slack", "-1"],
+        ["--cache-limit", "1"],
         ["--tiles", "12", "--box-length", "200"],
         ["--bed", "15x15x15"],
         ["--bed", "300x300x40"],

@@ -1,0 +1,137 @@
+"""The box holds what it must: captive tiles, a detent that clicks, screw holes with plastic round them,
+gates that close every lane, and box pieces that slice without support (OCCT booleans, PrusaSlicer)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import require_tool
+
+pytest.importorskip("cadquery")
+
+from shutbox.cad.export import plan  # noqa: E402
+from shutbox.cad.holding import CAPTIVE_MM3, check_captive, check_detent, check_fasteners  # noqa: E402
+from shutbox.cad.layout import DETENT_MARGIN, GATE_GAP, SCREW_EDGE, SCREW_HEAD, gates, layout  # noqa: E402
+from shutbox.cad.parts import Builder  # noqa: E402
+from shutbox.model import BED_PRESETS, build_kit  # noqa: E402
+
+
+def _assembled(settings):
+    """(kit, layout, plan, specs, [(name, kind, solid)]) with every part built and placed."""
+    kit = build_kit(settings)
+    lay, split, specs = plan(kit)
+    builder = Builder(kit, lay, split)
+    solids = []
+    printed = {}
+    for spec in specs:
+        printed[spec.name] = builder.build(spec)
+        for i, solid in enumerate(builder.place(spec, printed[spec.name])):
+            solids.append((spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}", spec.kind, solid))
+    return kit, lay, split, specs, solids, printed
+
+
+@pytest.fixture(scope="module")
+def default_kit():
+    return _assembled({})
+
+
+def test_every_tile_is_captive_at_both_ends_of_its_travel(default_kit):
+    _, lay, _, _, solids, _ = default_kit
+    found = list(check_captive(solids, lay))
+    assert len(found) == lay.tiles
+    assert all(f.ok for f in found), [f.line() for f in found if not f.ok]
+
+
+def test_without_its_gates_a_tile_slides_out_at_the_back(default_kit):
+    _, lay, _, _, solids, _ = default_kit
+    no_gates = [s for s in solids if s[1] != "gate"]
+    found = list(check_captive(no_gates, lay))
+    assert not any(f.ok for f in found)
+    # The sill still holds at "shut": the first two volumes (past shut) stay large, the last two (past open) are 0.
+    volumes = [float(v) for v in found[0].detail.split("by ")[1].split(" mm3")[0].split(", ")]
+    assert min(volumes[:2]) >= CAPTIVE_MM3 and max(volumes[2:]) == pytest.approx(0.0, abs=1e-3)
+
+
+def test_detent_catches_the_engagement_at_worst_case_play(default_kit):
+    kit, lay, _, _, solids, _ = default_kit
+    found = list(check_detent(solids, lay))
+    assert all(f.ok for f in found), [f.line() for f in found if not f.ok]
+    assert lay.engagement == pytest.approx(kit.tile_fit.detent_mm - 2 * kit.tile_fit.clearance_mm)
+    assert lay.engagement >= DETENT_MARGIN - 1e-9  # the defaults satisfy the rule
+
+
+def test_screw_holes_keep_their_plastic_and_the_usb_opening_clear(default_kit):
+    _, lay, split, _, solids, _ = default_kit
+    found = list(check_fasteners(solids, lay, split.xs))
+    assert len(found) == 4 + sum(len(g.screw_points(lay)) for g in gates(lay, split.xs))
+    assert all(f.ok for f in found), [f.line() for f in found if not f.ok]
+
+
+def test_fastener_check_catches_a_countersink_off_its_part(default_kit):
+    import cadquery as cq
+
+    _, lay, split, _, solids, _ = default_kit
+    moved = [(n, k, s.translate(cq.Vector(2.5, 0, 0)) if k == "cover" else s) for n, k, s in solids]
+    found = [f for f in check_fasteners(moved, lay, split.xs) if f.subject.startswith("cover")]
+    assert found and not any(f.ok for f in found)
+
+
+def test_gate_is_printed_top_down_and_its_countersinks_sit_inside_it(default_kit):
+    _, lay, split, _, _, printed = default_kit
+    for gate in gates(lay, split.xs):
+        bb = printed[gate.name].BoundingBox()
+        assert (bb.xmin, bb.ymin, bb.zmin) == pytest.approx((GATE_GAP, GATE_GAP, 0.0))
+        assert bb.zlen == pytest.approx(lay.height - lay.gate_floor)
+        depth = lay.width - lay.lane_end - GATE_GAP
+        assert depth / 2 - SCREW_HEAD / 2 >= 1.6  # countersink margin front and back
+
+
+@pytest.mark.parametrize("tiles", [9, 10, 12])
+@pytest.mark.parametrize("bed", list(BED_PRESETS))
+def test_gates_close_every_lane_once_and_fit_the_bed(tiles, bed):
+    kit = build_kit({"rules.tiles": tiles, "printer.bed": bed})
+    lay, split, specs = plan(kit)
+    found = gates(lay, split.xs)
+    lanes = [n for g in found for n in range(g.first, g.last + 1)]
+    assert lanes == list(range(1, tiles + 1))
+    for g in found:
+        assert all(not (g.x0 < x < g.x1) for x in split.xs)  # a cut never runs through a gate
+    assert sorted(s.name for s in specs if s.kind == "gate") == sorted(g.name for g in found)
+
+
+@pytest.mark.parametrize("tiles", [9, 10, 12])
+def test_cover_screws_sit_inside_their_flanges_clear_of_the_usb_opening(tiles):
+    from shutbox.cad.layout import COVER_FLANGE_X, SCREW_CLEAR, SCREW_PILOT, USB_CLEAR, USB_WIDTH
+
+    lay = layout(build_kit({"rules.tiles": tiles}))
+    w, h = lay.cover_size
+    oy = lay.cover_origin[1]
+    for x, y in lay.screw_points():
+        assert min(x, w - x, y, h - y) == pytest.approx(SCREW_EDGE)  # countersink + 1.6 mm inside the cover
+        assert min(x, w - x) + SCREW_CLEAR / 2 + 1.6 <= COVER_FLANGE_X  # clear of the controller bay
+        usb_gap = abs(oy + y - lay.usb_y) - USB_WIDTH / 2 - SCREW_PILOT / 2
+        assert usb_gap >= USB_CLEAR
+
+
+def test_magnet_pocket_slack_is_a_setting():
+    lay = layout(build_kit({}))
+    assert lay.magnet_pocket == pytest.approx((6.5, 3.5))  # 6 x 3 mm magnet, 0.5 mm slack by default
+    lay = layout(build_kit({"sensors.magnet_slack_mm": 0.3}))
+    assert lay.magnet_pocket == pytest.approx((6.3, 3.3))
+
+
+def test_box_pieces_and_gates_slice_without_support(default_kit, tmp_path):
+    """PrusaSlicer's auto support at a 40-degree threshold adds nothing to any box piece or gate."""
+    require_tool("prusa-slicer")
+    from shutbox.cad.mesh import tessellate, write_mesh
+    from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, slice_part
+
+    kit, _, _, specs, _, printed = default_kit
+    for spec in specs:
+        if spec.kind not in ("box", "gate"):
+            continue
+        stl = tmp_path / f"{spec.name}.stl"
+        write_mesh(tessellate(printed[spec.name], 0.1, 20.0), stl)
+        sliced = slice_part(stl, tmp_path / f"{spec.name}.gcode", [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS],
+                            kit.printer.bed_mm)
+        assert sliced.support_lines == 0, spec.name
