@@ -7,7 +7,7 @@ Two beds: mk4 (250 x 210 mm, the box in pieces) and a 256 mm bed. Two sets of se
   lines and must be 0 (support-free under the 45-degree rule);
 - guide: each part sliced with the settings the build guide gives for it (each part's ``print_settings``).
 
-    .venv/bin/python bench/print_cost.py [--bed mk4 --bed bambu] [--sensors reed] [--tiles 9]
+    .venv/bin/python bench/print_cost.py [--bed mk4 --bed bambu] [--sensors reed] [--tiles 9] [--by-type]
 
 PLA at 1.24 g/cm3. Exit status 1 when a part needs support.
 """
@@ -20,11 +20,11 @@ import tempfile
 from pathlib import Path
 
 from shutbox.cad.export import build_cad, plan
-from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, slice_part
+from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, hours_by_type, slice_part
 from shutbox.model import build_kit
 
 
-def cost(bed: str, tiles: int | None, sensors: str | None, work: Path) -> bool:
+def cost(bed: str, tiles: int | None, sensors: str | None, work: Path, by_type: bool = False) -> bool:
     """Print one bed's table; True when no part needs support."""
     settings: dict[str, object] = {"printer.bed": bed}
     if tiles is not None:
@@ -53,6 +53,13 @@ def cost(bed: str, tiles: int | None, sensors: str | None, work: Path) -> bool:
         print(f"  {part['name']:<22}{q:>6}  {base.grams:>10.1f} {base.hours:>6.2f} {base.support_lines:>8}  "
               f"{guide.grams:>8.1f} {guide.hours:>6.2f}  {ps.layer_height_mm:g} mm, {ps.infill}")
     print(f"  {'kit':<22}{'':>6}  {totals[0]:>10.1f} {totals[1]:>6.2f} {'':>8}  {totals[2]:>8.1f} {totals[3]:>6.2f}")
+    if by_type:
+        print("  where the time goes (defaults; feed rates only, no acceleration), box pieces:")
+        for part in manifest["parts"]:
+            if part["kind"] == "box":
+                split = hours_by_type(work / f"{bed}-{part['name']}.gcode")
+                top = sorted(split.items(), key=lambda kv: -kv[1])
+                print(f"    {part['name']}: " + ", ".join(f"{kind} {h:.2f} h" for kind, h in top if h >= 0.05))
     return support_free
 
 
@@ -61,13 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bed", action="append", help="bed preset or WxHxZ (repeatable; default: mk4 and bambu)")
     parser.add_argument("--tiles", type=int, default=None)
     parser.add_argument("--sensors", default=None)
+    parser.add_argument("--by-type", action="store_true", help="also split the box pieces' time by kind of move")
     args = parser.parse_args(argv)
     beds = args.bed or ["mk4", "bambu"]
     print(f"PrusaSlicer defaults: {' '.join(DEFAULT_ARGS)} (+ {' '.join(SUPPORT_CHECK_ARGS)} for the support "
           "column); guide: each part's settings from the build guide. PLA 1.24 g/cm3; times are PrusaSlicer's "
           "estimates.")
     with tempfile.TemporaryDirectory(prefix="shutbox-print-cost-") as tmp:
-        ok = all([cost(bed, args.tiles, args.sensors, Path(tmp)) for bed in beds])
+        ok = all([cost(bed, args.tiles, args.sensors, Path(tmp), args.by_type) for bed in beds])
     if not ok:
         print("a part needs support material (see the support column)", file=sys.stderr)
     return 0 if ok else 1

@@ -137,3 +137,40 @@ def extrusion_centre(gcode: Path) -> tuple[np.ndarray, float]:
     if total == 0:
         raise ShutboxError(f"{gcode}: no extrusion moves; allowed: G-code written by PrusaSlicer")
     return moment / total, total
+
+
+def hours_by_type(gcode: Path) -> dict[str, float]:
+    """Hours of each ``;TYPE:`` of move (and ``travel``) at the moves' own feed rates.
+
+    A rough split of where the time goes: it ignores acceleration, so it sums to a little less than
+    PrusaSlicer's estimate.
+    """
+    x = y = 0.0
+    e = 0.0
+    feed = 1000.0  # mm/min until the file sets one
+    relative_e = False
+    kind = "travel"
+    hours: dict[str, float] = {}
+    with gcode.open(encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            if raw.startswith(";TYPE:"):
+                kind = raw[6:].strip()
+            elif raw.startswith("M83"):
+                relative_e = True
+            elif raw.startswith("M82"):
+                relative_e = False
+            elif raw.startswith("G92"):
+                e = _words(raw).get("E", e)
+            elif raw.startswith(("G1 ", "G0 ")):
+                w = _words(raw)
+                feed = w.get("F", feed)
+                nx, ny = w.get("X", x), w.get("Y", y)
+                extrudes = "E" in w and (w["E"] > 0 if relative_e else w["E"] > e)
+                if "E" in w:
+                    e = e + w["E"] if relative_e else w["E"]
+                step = float(np.hypot(nx - x, ny - y))
+                if step > 0:
+                    label = kind if extrudes else "travel"
+                    hours[label] = hours.get(label, 0.0) + step / feed * 60 / 3600
+                x, y = nx, ny
+    return hours
