@@ -129,19 +129,43 @@ def _run(argv: Sequence[str] | None) -> int:
     return int(args.run(args, kit) or 0)
 
 
+def _importing(frame: object) -> bool:
+    """Is the main thread inside Python's import machinery (loading a module, maybe a native one)?"""
+    while frame is not None:
+        if getattr(frame, "f_code", None) is not None and frame.f_code.co_filename.startswith("<frozen importlib"):  # type: ignore[attr-defined]
+            return True
+        frame = getattr(frame, "f_back", None)
+    return False
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C: KeyboardInterrupt, but never inside an import (a native module interrupted while it initialises
+    fails with a misleading ImportError or crashes): there it is delivered again 50 ms later."""
+    if _importing(frame):
+        import threading
+
+        timer = threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,))
+        timer.daemon = True
+        timer.start()
+        return
+    raise KeyboardInterrupt
+
+
 class _signals:
-    """SIGTERM raises :class:`Terminated` in the main thread while a command runs."""
+    """While a command runs: SIGTERM raises :class:`Terminated`, Ctrl-C waits for a running import to end."""
 
     def __enter__(self) -> None:
-        self.previous = None
+        self.previous: dict[int, object] = {}
         try:
-            self.previous = signal.signal(signal.SIGTERM, _terminate)
+            self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _terminate)
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, _interrupt)
         except ValueError:  # not the main thread
             pass
 
     def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 def _quiet_stdout() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from shutbox.commands.scorepad import write_blank_pads
 from shutbox.model import MATCHES, SCORINGS, Rules
+from shutbox.print.card import write_card
 from shutbox.print.sheet import write_game_sheet
 from tests.print_support import GOLDEN, UPDATE, check_golden, game_json, ink, play, render
 
@@ -26,7 +27,7 @@ GAMES = {
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_blank_pad_matches_golden(tmp_path, match, scoring):
     out = tmp_path / "pad.pdf"
-    limit = 10**9 if scoring == "digits" and match in ("drop-out", "tournament") else None
+    limit = 500_000 if scoring == "digits" and match in ("drop-out", "tournament") else None
     write_blank_pads(Rules(match=match, scoring=scoring, limit=limit), out)
     check_golden(out, f"pad-{match}-{scoring}.pdf")
     (image,) = render(out, tmp_path)
@@ -37,6 +38,25 @@ def test_four_up_letter_pad_matches_golden(tmp_path):
     out = tmp_path / "pad.pdf"
     write_blank_pads(Rules(tiles=10, stake=1.0), out, players=3, rounds=2, paper="letter", per_page=4, pages=2)
     check_golden(out, "pad-round-letter-4up.pdf")
+
+
+def test_long_game_pad_with_names_and_a_back_matches_golden(tmp_path):
+    out = tmp_path / "pad.pdf"
+    write_blank_pads(Rules(match="long-game", tiles=10), out, names="Ann,Bob")
+    check_golden(out, "pad-long-game-10-names.pdf")
+
+
+def test_three_up_pad_with_a_stake_matches_golden(tmp_path):
+    out = tmp_path / "pad.pdf"
+    write_blank_pads(Rules(stake=1.0), out, names="Ann,Bob,Cy", per_page=3)
+    check_golden(out, "pad-round-3up-stake.pdf")
+
+
+@pytest.mark.parametrize("objective", ["shut", "score"])
+def test_strategy_card_matches_golden(tmp_path, objective):
+    out = tmp_path / "card.pdf"
+    write_card(Rules(), objective, "a4", out)
+    check_golden(out, f"card-{objective}.pdf")
 
 
 @pytest.mark.parametrize("match", MATCHES)

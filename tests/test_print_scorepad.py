@@ -20,7 +20,7 @@ LETTER = (612.0, 792.0)
 
 def rules_for(match: str, scoring: str, **extra) -> Rules:
     """Rules for a format and scoring (digits scores pass the default limits, so they get a larger one)."""
-    limit = 10**9 if scoring == "digits" and match in ("drop-out", "tournament") else None
+    limit = 500_000 if scoring == "digits" and match in ("drop-out", "tournament") else None
     return Rules(match=match, scoring=scoring, limit=limit, **extra)
 
 

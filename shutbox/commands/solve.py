@@ -13,6 +13,7 @@ from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import IllegalMove, check_total, dice_words, parse_tiles, score
 from shutbox.model import Kit, Rules
+from shutbox.usertext import quoted
 
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
 
@@ -39,13 +40,13 @@ def parse_open(rules: Rules, text: str | None, flag: str) -> tuple[int, ...]:
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
     numbers: list[int] = []
     for part in parts:
-        if not re.fullmatch(r"\d+", part):
-            raise ShutboxError(f"{flag} {text!r}: {part!r} is not a tile number (tiles 1 to {rules.tiles})")
+        if not re.fullmatch(r"[0-9]{1,6}", part):
+            raise ShutboxError(f"{flag} {quoted(text)}: {quoted(part)} is not a tile number (tiles 1 to {rules.tiles})")
         numbers.append(int(part))
     try:
         return parse_tiles(rules, numbers)
     except IllegalMove as exc:
-        raise ShutboxError(f"{flag} {text!r}: {exc}") from None
+        raise ShutboxError(f"{flag} {quoted(text)}: {exc}") from None
 
 
 def _settings(rules: Rules) -> dict[str, Any]:
@@ -110,9 +111,9 @@ def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
 
 def parse_throw(rules: Rules, open_tiles: tuple[int, ...], text: str) -> int:
     """A throw total the rules allow with these tiles open, or a one-line error."""
-    if not re.fullmatch(r"\s*\d+\s*", text):
-        raise ShutboxError(f"--throw {text!r}: not a whole number (one die throws 1 to 6, {dice_words(rules.dice)} "
-                           f"{rules.dice} to {6 * rules.dice})")
+    if not re.fullmatch(r"\s*[0-9]{1,6}\s*", text):
+        raise ShutboxError(f"--throw {quoted(text)}: not a whole number (one die throws 1 to 6, "
+                           f"{dice_words(rules.dice)} {rules.dice} to {6 * rules.dice})")
     total = int(text)
     try:
         check_total(rules, open_tiles, total)
