@@ -131,13 +131,13 @@ def turn_steps(player: str, moves: list[tuple[tuple[int, int], tuple[int, ...]]]
     return steps
 
 
-E21 = [((6, 6), (9, 3)), ((6, 6), (8, 4))]  # then end: 1 2 5 6 7 open, scores 21
+E21 = [((6, 6), (9, 3)), ((6, 6), (8, 4))]  # then 2 2 is dead: 1 2 5 6 7 open, scores 21
 E9 = [((6, 6), (9, 3)), ((6, 6), (8, 4)), ((6, 6), (7, 5))]  # then 6 6 is dead: 1 2 6 open, scores 9
 
 
 def drop_out_game() -> list[Step]:
     """Drop-out to 30 (see test_companion_live_sim): Ann 21+9, Bob 9+9, Cy 21+9; Bob is left and wins."""
-    plan = [("Ann", E21, None), ("Bob", E9, (6, 6)), ("Cy", E21, None),
+    plan = [("Ann", E21, (2, 2)), ("Bob", E9, (6, 6)), ("Cy", E21, (2, 2)),
             ("Ann", E9, (6, 6)), ("Bob", E9, (6, 6)), ("Cy", E9, (6, 6))]
     steps = []
     for i, (name, moves, dead) in enumerate(plan):

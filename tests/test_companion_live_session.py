@@ -99,7 +99,8 @@ def test_every_event_carries_the_time_it_was_recorded(make):
 def test_one_die_when_the_rule_forbids_it_is_refused_at_once_with_the_engines_reason(make):
     session, view = make()
     session.handle(Typed("4"))
-    assert view.kinds("refused") == ["one die is not allowed while 7, 8 or 9 is open"]
+    assert view.kinds("refused") == ["one die is not allowed: tiles 7, 8 and 9 are still open (one die once tiles 7, "
+                                     "8 and 9 are shut)"]
     assert len(session.store.events(session.game_id)) == 1
 
 
@@ -286,13 +287,17 @@ def test_the_box_button_ends_the_turn_like_typing_end(make):
         session.handle(Typed(dice))
         box(session, session.box | tiles)
     assert sorted(session.game.board) == [1, 2]
-    # With 1 and 2 open a press reports a throw they cannot take, without entering the dice.
+    # With 1 and 2 open a press is an `end`: refused, as the throws are typed and a throw of 3 would
+    # still shut both; the turn ends once a typed throw admits no move.
     session.handle(snapshot(9, set(session.box), presses=1))
-    assert session.game.current_player == "Bob"
-    assert session.game.turns[0].score == 3
-    # Bob's turn, every tile open: every throw can shut something, so the press is refused.
+    assert view.kinds("refused")[-1] == ("the turn is not over: throw the dice; a throw that can shut no tiles ends "
+                                         "the turn by itself")
+    assert session.game.current_player == "Ann"
+    session.handle(Typed("6 6"))
+    assert session.game.current_player == "Bob" and session.game.turns[0].score == 3
+    # Bob's turn: the press is refused the same way.
     session.handle(snapshot(9, set(), presses=2))
-    assert any("enter the throw" in text for text in view.kinds("refused"))
+    assert len(view.kinds("refused")) == 2
     assert session.game.current_player == "Bob" and session.game.current_turn is None
     # The first snapshot after a reconnect only sets the count, and a count that went back
     # (the box restarted) is not a press either.
