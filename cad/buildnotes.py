@@ -272,12 +272,15 @@ def _electronics(kit: Kit, images: str) -> list[str]:
         "",
         "## 8. Test each tile",
         "",
-        "Run `shutbox monitor`. It prints the board's hello line and one line per change, listing the shut "
-        "tiles. Shut and open each tile in turn: exactly that tile's number must appear and disappear"
-        + (", and pressing the button must show `button pressed`." if pins.button is not None else ".")
-        + " A tile that never shows is a wiring or magnet problem: check its joint with a multimeter, and "
-        "that its magnet sits over the switch when shut; one that shows for the wrong number has its wire "
-        "on the wrong pin. Stop with Ctrl-C.",
+        "Run `shutbox monitor --test` with the box plugged in and every tile open. It tells you what to do, "
+        "one step at a time (\"shut tile 4 now\", \"open tile 4 again\""
+        + (", then \"press the button now\"" if pins.button is not None else "")
+        + "), and reports every switch that is **stuck** (reads shut while open), **noisy** (flickers), "
+        "**swapped** (reads as another tile) or **dead** (never reads shut), naming the GPIO and header pin "
+        + ("(or the 74HC165 input) " if pins.chips else "")
+        + "to check; it exits with status 1 when it found a fault. A dead tile is a broken joint or a magnet "
+        "that does not sit over its switch when shut (check the joint with a multimeter, and the magnet's "
+        "pole). `shutbox monitor` alone prints a line for every change, listing the shut tiles, until Ctrl-C.",
     ]
     return lines
 
