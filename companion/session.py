@@ -136,6 +136,7 @@ class LiveSession:
         self.latency: float | None = None  #: seconds from the latest snapshot's arrival to its verdict
         self._last_flag = ""
         self._presses: int | None = None  #: the box's button press count, as last reported on this connection
+        self._hint: tuple[tuple[Any, ...], str] | None = None  #: (phase, tiles in play, throw) and its hint
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -225,6 +226,10 @@ class LiveSession:
         self.view = capture
         try:
             self.typed(item.text)
+        except BaseException:  # the session's own failure (e.g. the database) ends it; the page hears why
+            if not item.reply.done():
+                item.reply.set_result((False, [*capture.notes, ("refused", "the scorekeeper stopped")]))
+            raise
         finally:
             self.view = view
         if not item.reply.done():
@@ -436,22 +441,29 @@ class LiveSession:
     # -- hints ---------------------------------------------------------------------------------
 
     def hint_text(self) -> str:
-        """The solver's best move for the pending throw."""
+        """The advisor's best move for the pending throw (exact, or Monte Carlo for the largest sets; the
+        answer is kept until the board or the throw changes, as the page asks for it on every redraw)."""
         game = self.game
         if game is None or game.finished:
             return "no game in progress"
         if game.pending is None or game.pending.total is None:
             return "throw first; the hint ranks the moves for a throw"
+        key = (game.phase, game.in_play, game.pending.total)
+        if self._hint is not None and self._hint[0] == key:
+            return self._hint[1]
         from shutbox.game import solver
 
-        ranked = solver.rank_moves(solver.solve(self.rules, hint_objective(self.rules)), game.in_play,
-                                   game.pending.total)
+        advisor = solver.advisor(self.rules, hint_objective(self.rules))
+        ranked = advisor.rank_moves(game.in_play, game.pending.total)
         best = ranked[0]
         uncovering = game.phase == UNCOVER
         verb, goal = ("uncover", "uncover every tile") if uncovering else ("shut", "shut the box")
         also = f"; {len(ranked) - 1} other move{'s' if len(ranked) != 2 else ''}" if len(ranked) > 1 else ""
-        return (f"best: {verb} {plus(best.tiles)} — chance to {goal} {best.p_shut:.1%}, "
-                f"expected score {best.expected_score:.1f}{also}")
+        about = "" if advisor.exact else "about "
+        text = (f"best: {verb} {plus(best.tiles)} — chance to {goal} {about}{best.p_shut:.1%}, "
+                f"expected score {about}{best.expected_score:.1f}{also}")
+        self._hint = (key, text)
+        return text
 
 
 def _now() -> float:

@@ -307,3 +307,51 @@ def test_the_box_button_ends_the_turn_like_typing_end(make):
     session.handle(snapshot(9, set(), presses=7))
     session.handle(snapshot(9, set(), presses=0))
     assert len(view.kinds("refused")) == refused
+
+
+def test_box_less_play_the_tiles_are_typed_and_every_rule_applies(tmp_path):
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        view = Recorder()
+        session = LiveSession(Rules(), store, view, boxless=True, hint=True)
+        view.session = session
+        session.start(["Ann", "Bob"])
+        assert session.verdict is not None and session.verdict.message == "Ann: throw the dice"
+        session.handle(Typed("shut 9 3"))
+        assert view.kinds("refused")[-1] == "enter the throw first, then shut its tiles"
+        session.handle(Typed("6 6"))
+        assert view.kinds("hint")[-1].startswith("best: shut 9 + 3")
+        session.handle(Typed("shut 9 4"))
+        assert view.kinds("refused")[-1] == "9 + 4 = 13, the throw was 12"
+        session.handle(Typed("open 9 3"))
+        assert view.kinds("refused")[-1] == "Ann shuts tiles: type 'shut 9 3'"
+        session.handle(Typed("shut nine"))
+        assert view.kinds("refused")[-1] == "shut 'nine': give tile numbers, e.g. 'shut 3 5'"
+        session.handle(Typed("shut 9, 3"))
+        assert session.box == frozenset({3, 9}) and session.verdict.message == "Ann: throw the dice"
+        session.handle(Typed("undo"))  # a typed move may be withdrawn
+        assert session.box == frozenset() and session.game is not None and session.game.pending is not None
+        saved = [e["type"] for e in clean(store.events(session.game_id))]
+        assert saved == ["players", "throw", "shut", "undo"]
+
+
+def test_typing_tiles_is_refused_while_a_box_reports_them(make):
+    session, view = make()
+    session.handle(Typed("6 6"))
+    session.handle(Typed("shut 9 3"))
+    assert view.kinds("refused")[-1].startswith("move the tiles on the box: it reports them")
+    assert len(session.store.events(session.game_id)) == 2
+
+
+def test_a_line_from_the_page_is_answered_with_what_it_caused(make):
+    from shutbox.companion.session import Remote
+
+    session, view = make()
+    taken = Remote("6 6")
+    session.handle(taken)
+    assert taken.reply.result(0) == (True, [("recorded", "Ann threw 6 + 6 = 12")])
+    again = Remote("5 5")
+    session.handle(again)
+    ok, notes = again.reply.result(0)
+    assert not ok and notes[0][0] == "refused"
+    assert view.kinds("recorded") == ["Ann threw 6 + 6 = 12"]  # the terminal saw the same messages
+    assert view.kinds("refused") == [notes[0][1]]
