@@ -56,6 +56,31 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     return 1 if failed else 0
 
 
+def check_manifest(folder: Path) -> None:
+    """Refuse (one line) a folder whose ``manifest.json`` is not one ``shutbox cad`` writes: bounded JSON, the
+    settings as tables, every part and file named by a plain relative path inside the folder."""
+    from shutbox.bounded import parse_json
+    from shutbox.userfile import read_user_text
+    from shutbox.usertext import shown
+
+    path = Path(folder) / "manifest.json"
+    if not path.is_file():
+        raise ShutboxError(f"{shown(str(folder), 200)}: no manifest.json; allowed: a folder written by "
+                           "`shutbox cad --out`")
+    manifest = parse_json(read_user_text(path, "manifest", limit=16 * 1024 * 1024), shown(str(path), 200))
+    settings = manifest.get("settings") if isinstance(manifest, dict) else None
+    names = cad_files(manifest)
+    good = (names is not None and isinstance(settings, dict) and all(isinstance(v, dict) for v in settings.values())
+            and all(isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("kind"), str)
+                    and type(p.get("quantity")) is int for p in manifest["parts"])
+            and isinstance(manifest["assembly"].get("solids"), list)
+            and all(isinstance(x, dict) and isinstance(x.get("name"), str) and isinstance(x.get("kind"), str)
+                    for x in manifest["assembly"]["solids"]))
+    if not good:
+        raise ShutboxError(f"{shown(str(path), 200)}: not a manifest written by `shutbox cad` (its parts, files or "
+                           "settings are missing or malformed)")
+
+
 def cad_files(manifest: Any) -> set[str] | None:
     """The files a CAD folder's ``manifest.json`` says it holds (None: not a CAD manifest)."""
     if not isinstance(manifest, dict) or not isinstance(manifest.get("parts"), list):
@@ -66,14 +91,18 @@ def cad_files(manifest: Any) -> set[str] | None:
             names.update(part["files"].values())
             names.add(part["preview"])
         names.update(manifest.get("previews", []))
+        if not isinstance(manifest["assembly"], dict):
+            return None
         names.add(manifest["assembly"]["file"])
         names.add(manifest["build_notes"])
     except (KeyError, TypeError, AttributeError):
         return None
-    return names if all(isinstance(n, str) for n in names) else None
+    plain = all(isinstance(n, str) and n and not n.startswith("/") and ".." not in n.split("/") for n in names)
+    return names if plain else None
 
 
 def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
+    check_manifest(args.folder)  # a hand-made or damaged manifest is one line, before CadQuery loads
     from shutbox.cad.check import check_folder
 
     findings = check_folder(args.folder)
