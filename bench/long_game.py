@@ -36,7 +36,7 @@ def simulate(rules: Rules, policy: str, games: int, seed: int = 1) -> list[int]:
             if len(choice) > 1:
                 dice = 1 if policy == "greedy-largest" else solution.dice(in_play)
             else:
-                dice = choice[0]
+                dice = next(iter(choice))
             game.throw(*(rng.randint(1, 6) for _ in range(dice)))
             moves = game.legal_moves()
             if moves:
@@ -53,7 +53,7 @@ def percentile(values: list[int], q: float) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games simulated per setting [default 2000]")
     args = parser.parse_args()
     print(f"{'tiles':>5} {'policy':<15} {'mean':>6} {'p50':>4} {'p90':>4} {'p99':>4} {'walk ms':>8}")

@@ -1,4 +1,4 @@
-"""Benchmark: how long score pads take to make (in-process, and ``shutbox scorepad`` end to end)."""
+"""Benchmark: how long score pads and strategy cards take to make (in-process, and the commands end to end)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from shutbox.commands.scorepad import write_blank_pads
 from shutbox.model import MATCHES, SCORINGS, Rules
+from shutbox.print.card import write_card
 from shutbox.print.sheet import write_game_sheet
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,12 +39,20 @@ def main() -> int:
         out = Path(tmp) / "pad.pdf"
         for match in MATCHES:
             for scoring in SCORINGS:
-                rules = Rules(match=match, scoring=scoring)
+                limit = 500_000 if scoring == "digits" and match in ("drop-out", "tournament") else None
+                rules = Rules(match=match, scoring=scoring, limit=limit)
                 median, low = timed(lambda rules=rules: write_blank_pads(rules, out))
                 report(f"blank {match}/{scoring}, a4, 1 per page", median, low, out.stat().st_size)
         median, low = timed(lambda: write_blank_pads(Rules(tiles=12), out, players=3, rounds=2, per_page=6,
                                                      pages=20))
         report("blank round 12 tiles, 6 per page × 20 pages", median, low, out.stat().st_size)
+        for tiles in (10, 12):
+            rules = Rules(match="long-game", tiles=tiles)
+            median, low = timed(lambda rules=rules: write_blank_pads(rules, out))
+            report(f"blank long-game {tiles} tiles (rows measured, cached)", median, low, out.stat().st_size)
+        for tiles in (9, 12):
+            median, low = timed(lambda tiles=tiles: write_card(Rules(tiles=tiles), "shut", "a4", out))
+            report(f"strategy card {tiles} tiles (solver cached)", median, low, out.stat().st_size)
         for game in sorted(GAMES.glob("*.json")):
             median, low = timed(lambda game=game: write_game_sheet(game, out, "a4"))
             report(f"sheet --from-game {game.name}", median, low, out.stat().st_size)
@@ -52,6 +61,9 @@ def main() -> int:
         median, low = timed(lambda: subprocess.run([*cmd, "scorepad", "--out", str(out)], check=True,
                                                    capture_output=True), runs=3)
         report("shutbox scorepad (whole command)", median, low, out.stat().st_size)
+        median, low = timed(lambda: subprocess.run([*cmd, "card", "--out", str(out)], check=True,
+                                                   capture_output=True), runs=3)
+        report("shutbox card (whole command)", median, low, out.stat().st_size)
     return 0
 
 

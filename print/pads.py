@@ -124,7 +124,7 @@ def round_pad(rules: Rules, layout: Layout) -> Pad:
         digits = "digits" if rules.scoring == "digits" else ""
         for label in labels:
             for i, line in enumerate(lines):
-                tiles: list[Cell] = [Tile(t) for t in line] + [Blank()] * (width - len(line))
+                tiles: list[Cell] = [*(Tile(t) for t in line), *(Blank() for _ in range(width - len(line)))]
                 if i == 0:
                     rows.append(row("entry", Text(label, size=6.5), *tiles, Box(hint=digits), Box()))
                 else:

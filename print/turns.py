@@ -157,10 +157,10 @@ def _turn_ends(tm: TurnMap) -> tuple[sparse.csr_matrix, np.ndarray]:
     wins = np.zeros(n)
     for _ in range(tm.tiles + 1):  # each move takes at least one tile: at most ``tiles`` moves a turn
         ends = ends + reach @ stop_m
-        reach = (reach @ tm.step).tocsr()
+        reach = sparse.csr_matrix(reach @ tm.step)
         wins += reach[:, 0].toarray().ravel()
-        reach = (reach @ keep).tocsr()
-    return ends.tocsr(), wins
+        reach = sparse.csr_matrix(reach @ keep)
+    return sparse.csr_matrix(ends), wins
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,8 @@ def long_game_lengths(rules: Rules, policy: str = "optimal") -> LongGameLength:
     n = 1 << rules.tiles
     full = n - 1
     flip = sparse.csr_matrix((np.ones(n), (np.arange(n), full ^ np.arange(n))), shape=(n, n))
-    after_turn = (ends @ flip).T.tocsr()  # in play for the next player: the complement of what was left
+    # in play for the next player: the complement of what the last turn left
+    after_turn = sparse.csr_matrix(sparse.csr_matrix(ends @ flip).transpose())
     dist = np.zeros(n)
     dist[full] = 1.0  # the first player shuts, with every tile in play
     finished: list[float] = []
