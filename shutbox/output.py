@@ -55,8 +55,12 @@ def _reason(exc: BaseException) -> str:
 def write_error(path: Path | str, exc: BaseException, flag: str | None = None) -> OutputError:
     """The one-line error for a failed write at ``path``."""
     where = getattr(exc, "filename", None)
-    ours = where is not None and ".tmp-" in os.path.basename(str(where))  # a staging name says nothing to a user
-    detail = "" if where is None or ours or str(where) == str(path) else f" at {shown(str(where), 120)}"
+    detail = "" if where is None or str(where) == str(path) else f" at {shown(str(where), 120)}"
+    parts = Path(str(where)).parts if where is not None else ()
+    staged = [i for i, part in enumerate(parts) if part.startswith(".") and ".tmp-" in part]
+    if staged:  # a file in our staging area: name it as it would be in the output
+        inside = "/".join(parts[staged[-1] + 1:])
+        detail = f" {shown(inside, 120)}" if inside else ""
     return OutputError(f"{_name(path, flag)}: cannot write{detail} ({_reason(exc)})")
 
 

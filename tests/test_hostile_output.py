@@ -1,0 +1,252 @@
+"""Hostile users and a flaky world against the files we write (issue 11, items 1 and 2).
+
+A command writes only what it owns: ``--out`` names a new path, an empty folder or an earlier output of the
+same command (its manifest lists every file); anything else is refused with one line, exit 2, and nothing
+is touched or created. Every failure to write is one line naming the path; nothing half-written stays.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shutbox.errors import ShutboxError
+from shutbox.firmware.host.bundle import MANIFEST, bundle_files
+from shutbox.output import OutputError, check_out_folder, out_file, out_folder, sweep_stale
+
+
+def tree(root: Path) -> dict[str, bytes | str]:
+    """Everything under ``root`` (files by content, links by target, folders as '/'), for before/after checks."""
+    found: dict[str, bytes | str] = {}
+    for dirpath, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(dirpath) / name
+            rel = str(path.relative_to(root))
+            if path.is_symlink():
+                found[rel] = "-> " + os.readlink(path)
+            elif path.is_dir():
+                found[rel] = "/"
+            else:
+                found[rel] = path.read_bytes()
+    return found
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str], *parts: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    for part in parts:
+        assert part in proc.stderr, proc.stderr
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    """One real firmware build, to stand for "an earlier output"."""
+    out = tmp_path_factory.mktemp("fw") / "fw"
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "firmware", "build", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+# -- --out folders -------------------------------------------------------------------------------------------
+
+
+def test_a_folder_holding_someone_elses_files_is_refused_untouched(cli, tmp_path):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "thesis.txt").write_text("two years of work")
+    before = tree(tmp_path)
+    for args in (["firmware", "build"], ["kit"], ["cad"]):
+        proc = cli(*args, "--out", str(proj))
+        one_line_error(proc, f"--out {proj}", "nothing was changed")
+    assert tree(tmp_path) == before
+
+
+def test_a_regular_file_is_not_turned_into_a_folder(cli, tmp_path):
+    target = tmp_path / "notes.txt"
+    target.write_text("keep me")
+    for args in (["firmware", "build"], ["kit"], ["cad"]):
+        one_line_error(cli(*args, "--out", str(target)), "is a file, not a folder")
+    assert target.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_dangling_link_is_refused_and_nothing_is_created_at_its_target(cli, tmp_path):
+    elsewhere = tmp_path / "elsewhere" / "deep" / "out"
+    (tmp_path / "link").symlink_to(elsewhere)
+    for args in (["firmware", "build"], ["kit"], ["scorepad"]):
+        one_line_error(cli(*args, "--out", str(tmp_path / "link")), "link to nothing")
+    assert not (tmp_path / "elsewhere").exists()
+    one_line_error(cli("firmware", "build", "--out", str(tmp_path / "link" / "sub")), "link to nothing")
+    assert not (tmp_path / "elsewhere").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link"]
+
+
+def test_a_path_under_a_file_is_one_line(cli, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    one_line_error(cli("firmware", "build", "--out", str(tmp_path / "afile" / "fw")), "is a file, not a folder")
+    one_line_error(cli("scorepad", "--out", str(tmp_path / "afile" / "pad.pdf")), "is a file, not a folder")
+    assert (tmp_path / "afile").read_text() == "x"
+
+
+def test_an_earlier_output_is_replaced_and_an_added_file_protects_it(cli, tmp_path, bundle):
+    out = tmp_path / "fw"
+    assert cli("firmware", "build", "--out", str(out)).returncode == 0
+    first = tree(out)
+    proc = cli("firmware", "build", "--out", str(out), "--tiles", "10")
+    assert proc.returncode == 0, proc.stderr
+    assert tree(out) != first and (out / MANIFEST).is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["fw"]  # no staging or old copy left beside it
+    (out / "my-notes.md").write_text("mine")
+    second = tree(out)
+    one_line_error(cli("firmware", "build", "--out", str(out)), "my-notes.md", "did not write")
+    assert tree(out) == second
+
+
+def test_an_output_of_another_command_is_not_replaced(cli, tmp_path, bundle):
+    proc = cli("kit", "--out", str(bundle))
+    one_line_error(proc, "not an earlier output of `shutbox kit`")
+    assert (bundle / MANIFEST).is_file()
+
+
+def test_a_link_to_an_earlier_output_replaces_the_real_folder_and_keeps_the_link(cli, tmp_path):
+    real = tmp_path / "real"
+    assert cli("firmware", "build", "--out", str(real)).returncode == 0
+    (tmp_path / "alias").symlink_to(real)
+    assert cli("firmware", "build", "--out", str(tmp_path / "alias"), "--tiles", "12").returncode == 0
+    assert (tmp_path / "alias").is_symlink() and "tiles" in (real / MANIFEST).read_text()
+    assert '"tiles": 12' in (real / MANIFEST).read_text()
+
+
+def test_stale_staging_of_a_killed_run_is_swept_but_a_live_ones_is_not(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    stale = tmp_path / f".fw.tmp-{dead_pid}-abc"
+    (stale / "device").mkdir(parents=True)
+    live = tmp_path / f".fw.tmp-{os.getpid()}-xyz"
+    live.mkdir()
+    other = tmp_path / ".other.tmp-1-abc"
+    other.mkdir()
+    with out_folder(tmp_path / "fw", "firmware build", MANIFEST, bundle_files) as staging:
+        (staging / MANIFEST).write_text('{"device_files": ["main.py"]}')
+        (staging / "device").mkdir()
+        (staging / "device" / "main.py").write_text("pass")
+    assert not stale.exists() and live.exists() and other.exists()
+    assert sweep_stale(tmp_path, "fw") == []
+
+
+def test_a_killed_build_leaves_no_staging_behind_after_the_next_run(tmp_path):
+    code = ("import os, sys; from pathlib import Path; from shutbox.output import out_folder;"
+            "from shutbox.firmware.host.bundle import MANIFEST, bundle_files\n"
+            "with out_folder(Path(sys.argv[1]), 'firmware build', MANIFEST, bundle_files) as t:\n"
+            "    (t / 'half').write_text('x'); os.kill(os.getpid(), 9)\n")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "fw")], timeout=60)
+    assert [p.name.split("-")[0] for p in tmp_path.iterdir()] == [".fw.tmp"]  # what kill -9 leaves
+    with out_folder(tmp_path / "fw", "firmware build", MANIFEST, bundle_files) as staging:
+        (staging / MANIFEST).write_text('{"device_files": ["main.py"]}')
+    assert [p.name for p in tmp_path.iterdir()] == ["fw"]
+
+
+# -- a failing body or a failing disk: nothing half-written ---------------------------------------------------
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EDQUOT])
+def test_a_write_failure_in_the_middle_is_one_line_and_leaves_nothing(tmp_path, err):
+    out = tmp_path / "fw"
+    with pytest.raises(OutputError, match=rf"--out {out}: cannot write part \({os.strerror(err)}\)"):
+        with out_folder(out, "firmware build", MANIFEST, bundle_files) as staging:
+            (staging / "part").write_text("half")
+            raise OSError(err, os.strerror(err), str(staging / "part"))
+    assert list(tmp_path.iterdir()) == []
+    pad = tmp_path / "pad.pdf"
+    pad.write_text("old pad")
+    with pytest.raises(OutputError, match=r"pad.pdf: cannot write"):
+        with out_file(pad) as tmp:
+            tmp.write_text("half")
+            raise OSError(err, os.strerror(err))
+    assert pad.read_text() == "old pad" and [p.name for p in tmp_path.iterdir()] == ["pad.pdf"]
+
+
+def test_missing_parent_folders_made_for_a_failed_output_are_removed(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with out_folder(tmp_path / "a" / "b" / "fw", "firmware build", MANIFEST, bundle_files):
+            raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_single_files_refuse_folders_devices_and_bad_places(cli, tmp_path):
+    (tmp_path / "dir").mkdir()
+    one_line_error(cli("scorepad", "--out", str(tmp_path / "dir")), "is a folder")
+    one_line_error(cli("scorepad", "--out", "/dev/null"), "not a regular file")
+    one_line_error(cli("scorepad", "--out", "/proc/pad.pdf"), "/proc/pad.pdf", "cannot write")
+    one_line_error(cli("card", "--out", "/proc/card.pdf"), "cannot write")
+    assert Path("/dev/null").is_char_device()
+
+
+def _mount_tmpfs(where: Path, options: str) -> bool:
+    where.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True)
+    return proc.returncode == 0
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, "size=256k"):
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    yield disk
+    subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+@pytest.fixture
+def read_only_disk(tmp_path):
+    disk = tmp_path / "ro"
+    if not _mount_tmpfs(disk, "ro,size=64k"):
+        pytest.skip("cannot mount a read-only tmpfs here (needs root)")
+    yield disk
+    subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing(cli, small_disk):
+    (small_disk / "fill").write_bytes(b"\0" * 200_000)
+    before = tree(small_disk)
+    one_line_error(cli("firmware", "build", "--out", str(small_disk / "fw")), "No space left on device")
+    one_line_error(cli("scorepad", "--out", str(small_disk / "pad.pdf"), "--pages", "200"), "No space left")
+    assert tree(small_disk) == before
+
+
+def test_a_read_only_filesystem_is_one_line(cli, read_only_disk):
+    for args in (["firmware", "build", "--out"], ["kit", "--out"], ["scorepad", "--out"]):
+        one_line_error(cli(*args, str(read_only_disk / "x")), "Read-only file system")
+
+
+# -- property: whatever a folder holds, it is either ours to replace or refused untouched ---------------------
+
+_names = st.text(st.characters(codec="utf-8", exclude_characters="/\x00"), min_size=1, max_size=12).filter(
+    lambda n: n not in (".", ".."))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(_names, min_size=1, max_size=5, unique=True))
+def test_any_folder_not_made_by_the_command_is_refused(tmp_path_factory, names):
+    root = tmp_path_factory.mktemp("prop")
+    out = root / "out"
+    out.mkdir()
+    for name in names:
+        try:
+            (out / name).write_text("user data")
+        except OSError:
+            return
+    before = tree(root)
+    with pytest.raises(ShutboxError) as err:
+        check_out_folder(out, "firmware build", MANIFEST, bundle_files)
+    assert "\n" not in str(err.value) and "\x1b" not in str(err.value)
+    assert tree(root) == before
