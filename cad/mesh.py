@@ -39,6 +39,8 @@ def tessellate(shape: cq.Shape, chord_mm: float, angle_deg: float) -> trimesh.Tr
         verts.append(nodes)
         tris.append(t + offset)
         offset += len(nodes)
+    if not verts:  # an empty shape (e.g. a part cropped away from a view)
+        return trimesh.Trimesh(np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64), process=False)
     mesh = trimesh.Trimesh(np.vstack(verts), np.vstack(tris), process=False)
     return weld(mesh)
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 EPS = 1e-6
 MAX_ROWS = 3
+RELIEF = 0.4  # elephant's-foot relief and lead-in chamfer on keys and pockets (45 degrees)
 
 
 @dataclass(frozen=True)
@@ -257,8 +258,23 @@ def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
         plan_xy = [(c + v, a + u) for u, v in plan]
         side_shape = (cq.Workplane("YZ").workplane(offset=c - 20.0).polyline([(a + u, z) for u, z in side])
                       .close().extrude(40.0).val())
-    column = cq.Workplane("XY").workplane(offset=-2.0).polyline(plan_xy).close().extrude(key.top + 20.0).val()
-    return column.intersect(side_shape)
+    # Elephant's-foot relief and lead-in: the key's foot is chamfered in by RELIEF (the first layers spread out),
+    # the pocket's mouth (where the key goes in from below) flares out by as much.
+    lo = 0.0 if not grow else -1.0
+    column = cq.Workplane("XY").workplane(offset=RELIEF).polyline(plan_xy).close().extrude(key.top + 20.0).val()
+    foot = _frustum(plan_xy, lo, RELIEF + 1e-3, (RELIEF - lo) if grow else -RELIEF, 0.0)
+    return column.fuse(foot).clean().intersect(side_shape)
+
+
+def _frustum(points: list[tuple[float, float]], z0: float, z1: float, grow0: float, grow1: float) -> cq.Shape:
+    """A loft from the polygon grown by ``grow0`` (negative: shrunk) at ``z0`` to it grown by ``grow1`` at ``z1``."""
+    import cadquery as cq
+
+    def wire(z: float, grow: float) -> cq.Wire:
+        base = cq.Workplane("XY").workplane(offset=z).polyline(points).close()
+        return (base.offset2D(grow, "intersection") if grow else base).val()
+
+    return cq.Solid.makeLoft([wire(z0, grow0), wire(z1, grow1)], True)
 
 
 def _owner(plan: SplitPlan, key: Key) -> tuple[Piece, Piece]:

@@ -135,3 +135,27 @@ def test_box_pieces_and_gates_slice_without_support(default_kit, tmp_path):
         sliced = slice_part(stl, tmp_path / f"{spec.name}.gcode", [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS],
                             kit.printer.bed_mm)
         assert sliced.support_lines == 0, spec.name
+
+
+@pytest.mark.parametrize("bed", ["mk4", "mini"])
+def test_keys_and_pockets_carry_lead_in_and_elephants_foot_relief(bed):
+    import cadquery as cq
+
+    from shutbox.cad.split import RELIEF, key_solid, plan_split
+
+    kit = build_kit({"printer.bed": bed})
+    lay = layout(kit)
+    split = plan_split(lay, kit.printer.bed_mm)
+    g = kit.cad.joint_clearance_mm
+
+    def section(shape, z):
+        return shape.intersect(cq.Solid.makeBox(500, 500, 0.01, cq.Vector(-100, -100, z))).Volume() / 0.01
+
+    assert split.keys
+    for key in split.keys:
+        solid, pocket = key_solid(key), key_solid(key, g)
+        assert solid.isValid() and pocket.isValid()
+        foot, body = section(solid, 0.02), section(solid, RELIEF + 0.2)
+        mouth, inside = section(pocket, 0.02), section(pocket, RELIEF + 0.2)
+        assert foot < body - 1.0  # the key's foot is chamfered in
+        assert mouth > inside + 1.0  # the pocket's mouth flares out
