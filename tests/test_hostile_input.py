@@ -1,0 +1,278 @@
+"""Hostile input wherever it enters (issue 11, item 3): flags, the settings file, game files, sim scripts.
+
+Sizes, digits and nesting are bounded before parsing (Python refuses int() of more than 4,300 digits;
+json and tomllib recurse per level), numbers must be finite, a bool is not a number, names hold no
+control characters, and every message that repeats outside text escapes it and keeps it short.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shutbox.bounded import MAX_DEPTH, nesting_depth, parse_json, parse_toml
+from shutbox.errors import ShutboxError
+from shutbox.game import events as ev
+from shutbox.game.gamefile import game_from_json
+from shutbox.game.rules import IllegalMove
+from shutbox.usertext import SHOWN_LIMIT, safe_line, shown
+
+BIG = "9" * 5000
+ESC = "\x1b[31mRED\x1b[0m\x07"
+
+
+def one_line_error(proc, *parts: str) -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr[-2000:]
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+    assert len(proc.stderr) < 800, len(proc.stderr)
+    for part in parts:
+        assert part in proc.stderr, proc.stderr
+
+
+# -- the echo: escaped and short, whatever comes in ---------------------------------------------------------
+
+
+@given(st.one_of(st.text(), st.binary(), st.integers(), st.floats(), st.lists(st.text())))
+def test_shown_is_printable_and_short_for_anything(value):
+    text = shown(value)
+    assert text.isprintable()
+    assert len(text) <= SHOWN_LIMIT + 40
+
+
+@given(st.text())
+def test_safe_line_is_one_printable_line(text):
+    line = safe_line("shutbox: error: " + text)
+    assert line.isprintable() and "\n" not in line and len(line) < 500
+
+
+def test_shown_escapes_terminal_controls_surrogates_and_bidi_overrides():
+    assert shown("a\x1b[2Jb\x00c") == "a\\x1b[2Jb\\x00c"
+    assert shown("\ud800") == "\\ud800"
+    assert shown("abc\u202edef") == "abc\\u202edef"
+    assert shown("x" * 20_000_000).endswith(f"…(+{20_000_000 - SHOWN_LIMIT} chars)")
+
+
+# -- bounded parsing ------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from(list('[]{}",:0123456789.eE-+ aNIfinty\\u\n')), max_size=200))
+def test_parse_json_only_ever_raises_one_line_errors(text):
+    try:
+        parse_json(text, "f.json")
+    except ShutboxError as exc:
+        assert "\n" not in str(exc)
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=200))
+def test_parse_toml_only_ever_raises_one_line_errors(text):
+    try:
+        parse_toml(text, "f.toml")
+    except ShutboxError as exc:
+        assert "\n" not in str(exc)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000,
+                                  f"[{BIG}]", "[NaN]", "[Infinity]", "[-Infinity]", "[1e999]", "{\"a\": -1e400}"])
+def test_json_too_deep_too_long_or_not_finite_is_refused(text):
+    with pytest.raises(ShutboxError, match="f.json"):
+        parse_json(text, "f.json")
+
+
+@pytest.mark.parametrize("text", ["a = " + "[" * 100_000 + "]" * 100_000, f"a = {BIG}", "a = nan", "a = inf",
+                                  "a = -inf", "a = 1e999"])
+def test_toml_too_deep_too_long_or_not_finite_is_refused(text):
+    with pytest.raises(ShutboxError, match="f.toml"):
+        parse_toml(text, "f.toml")
+
+
+def test_nesting_depth_is_an_upper_bound_and_cheap():
+    assert nesting_depth('{"a": [[1], [2]]}') == 3 or nesting_depth('{"a": [[1], [2]]}') >= 3
+    assert nesting_depth("[" * 10_000_000) > MAX_DEPTH
+
+
+# -- the settings file and flags ------------------------------------------------------------------------------
+
+
+SETTINGS_FILES = {
+    "deep": ("a = " + "[" * 100_000 + "]" * 100_000, "nested more than"),
+    "digits": (f"[rules]\ntiles = {BIG}", "not valid TOML"),
+    "many digits": (f"[rules]\ntiles = {'9' * 4000}", "rules.tiles"),
+    "nan": ("[rules]\nstake = nan", "not a finite number"),
+    "inf": ("[rules]\nstake = inf", "not a finite number"),
+    "huge": ("[rules]\nstake = 1e300", "rules.stake"),
+    "bool": ("[rules]\ntiles = true", "rules.tiles"),
+    "float tiles": ("[rules]\ntiles = 9.5", "rules.tiles"),
+    "escape value": (f'[rules]\nmatch = {json.dumps(ESC)}', "\\x1b[31mRED"),
+    "escape key": (f'[rules]\n{json.dumps(ESC)} = 1', "\\x1b[31mRED"),
+    "escape section": (f'[{json.dumps(ESC)}]\nx = 1', "\\x1b[31mRED"),
+    "raw escape": (f'[rules]\nmatch = "{ESC}"', "Illegal character"),
+    "date": ("[rules]\ntiles = 1979-05-27", "rules.tiles"),
+    "pins": ("[firmware]\npins = [" + ",".join(["1"] * 10_000) + "]", "firmware.pins"),
+    "bed": (f'[printer]\nbed = "{"1" * 400}x1x1"', "printer.bed"),
+    "not a table": ("rules = [1, 2]", "must be a table"),
+}
+
+
+@pytest.mark.parametrize("name", list(SETTINGS_FILES))
+def test_a_hostile_settings_file_is_one_short_escaped_line(cli, tmp_path, name):
+    text, expected = SETTINGS_FILES[name]
+    path = tmp_path / "shutbox.toml"
+    path.write_text(text, encoding="utf-8")
+    one_line_error(cli("config", "show", "--config", str(path)), expected)
+
+
+def test_a_20_mb_setting_is_not_echoed_whole(cli, tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text('[rules]\nmatch = "' + "x" * 20_000_000 + '"', encoding="utf-8")
+    proc = cli("config", "show", "--config", str(path))
+    assert proc.returncode == 2 and len(proc.stderr) < 800, proc.stderr[:200]
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    one_line_error(cli("config", "show", "--config", str(binary)), "not UTF-8")
+    one_line_error(cli("config", "show", "--config", "/dev/zero"), "larger than")
+
+
+@pytest.mark.parametrize("args", [
+    ["config", "show", "--bed", "1" * 400 + "x1x1"],
+    ["config", "show", "--bed", "1e9x1x1"],
+    ["config", "show", "--stake", "nan"],
+    ["config", "show", "--stake", "1e400"],
+    ["config", "show", "--tiles", BIG],
+    ["config", "show", "--first-pin", BIG],
+    ["config", "show", "--pins", BIG],
+    ["config", "show", "--tiles", ESC],
+    ["config", "show", "--tiles", "x" * 20_000],
+    ["solve", "--state", BIG],
+    ["solve", "--state", "² 3"],
+    ["advise", "--throw", BIG],
+    ["advise", "--throw", "٣"],
+    ["advise", "--open", BIG, "--throw", "3"],
+    ["scorepad", "--out", "pad.pdf", "--players", BIG],
+    ["history", "show", BIG],
+    ["sim", "--demo", "--speed", "nan"],
+    ["sim", "--demo", "--seed", BIG],
+])
+def test_hostile_flags_are_one_line(cli, tmp_path, args):
+    one_line_error(cli(*args, cwd=tmp_path))
+
+
+def test_config_show_never_writes_what_it_cannot_read_back(cli, tmp_path):
+    proc = cli("config", "show", "--bed", "300.5x200x180.25")
+    assert proc.returncode == 0
+    path = tmp_path / "shutbox.toml"
+    path.write_text(proc.stdout, encoding="utf-8")
+    again = cli("config", "show", "--config", str(path))
+    assert again.returncode == 0 and again.stdout == proc.stdout
+
+
+# -- game files -----------------------------------------------------------------------------------------------
+
+EVENTS = [ev.players(["Ann", "Bob"]), ev.throw(3, 4), ev.shut(7)]
+
+
+def game_text(**over) -> str:
+    data = {"format": "shutbox-game", "version": 1, "settings": {}, "events": EVENTS}
+    data.update(over)
+    return json.dumps(data)
+
+
+def with_event(index: int, **fields) -> str:
+    events = [dict(e) for e in EVENTS]
+    events[index].update(fields)
+    return game_text(events=events)
+
+
+GAME_FILES = {
+    "version true": (game_text(version=True), "version True is not supported"),
+    "version 1.0": (game_text(version=1.0), "version 1.0 is not supported"),
+    "event v true": (with_event(0, v=True), "event version must be 1"),
+    "deep": ("[" * 100_000 + "]" * 100_000, "nested more than"),
+    "digits": (game_text().replace("[3, 4]", f"[{BIG}, 4]"), "digits"),
+    "at NaN": (with_event(1, at=math.nan), "not a finite number"),
+    "at Infinity": (with_event(1, at=math.inf), "not a finite number"),
+    "at 1e300": (with_event(1, at=1e300), "'at' must be a time"),
+    "at true": (with_event(1, at=True), "'at' must be a time"),
+    "lone surrogate": (game_text(events=[ev.players(["\ud800"])]), "no control characters"),
+    "escape in a name": (game_text(events=[ev.players([ESC])]), "\\x1b[31mRED"),
+    "NUL in a name": (game_text(events=[ev.players(["A\x00B"])]), "no control characters"),
+    "long name": (game_text(events=[ev.players(["x" * 100_000])]), "at most 40 characters"),
+    "throw total too big": (game_text(events=[EVENTS[0], {"v": 1, "type": "throw", "total": 10**20}]), "total"),
+    "settings not an object": (game_text(settings=[1]), "'settings' must be an object"),
+    "escape in settings": (game_text(settings={"tiles": ESC}), "\\x1b[31mRED"),
+    "events not a list": (game_text(events={"a": 1}), "'events' must be a list"),
+}
+
+
+@pytest.mark.parametrize("name", list(GAME_FILES))
+def test_a_hostile_game_file_is_refused_in_one_line(name):
+    text, expected = GAME_FILES[name]
+    with pytest.raises(ShutboxError) as err:
+        game_from_json(text, "game.json")
+    message = str(err.value)
+    assert expected in message and "\n" not in message and "\x1b" not in message and len(message) < 600
+
+
+@pytest.mark.parametrize("name", ["deep", "digits", "lone surrogate", "escape in a name", "version true"])
+def test_the_commands_reading_game_files_say_one_line(cli, tmp_path, name):
+    path = tmp_path / "game.json"
+    path.write_text(GAME_FILES[name][0], encoding="utf-8", errors="surrogatepass")
+    one_line_error(cli("scorepad", "--from-game", str(path), "--out", str(tmp_path / "sheet.pdf")))
+    assert not (tmp_path / "sheet.pdf").exists()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+                    max_leaves=20))
+def test_any_event_value_is_an_illegal_move_or_a_clean_event(value):
+    try:
+        clean = ev.normalise(value)
+    except IllegalMove as exc:
+        assert "\n" not in str(exc)
+        return
+    assert clean["v"] == 1 and type(clean["v"]) is int
+
+
+# -- sim scripts ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("script", "expected"), [
+    ("players Ann\nthrow ² 3\n", ":2:"),
+    (f"players Ann\nthrow {BIG}\n", ":2:"),
+    ("players Ann\nthrow ٣ 4\n", ":2:"),
+    (f"players {ESC}\n", "\\x1b[31mRED"),
+    (f"{ESC}\n", "\\x1b[31mRED"),
+    (f"players Ann\nthrow 3 4\nshut {BIG}\n", ":3:"),
+])
+def test_a_hostile_sim_script_is_one_line(cli, tmp_path, script, expected):
+    path = tmp_path / "game.txt"
+    path.write_text(script, encoding="utf-8")
+    one_line_error(cli("sim", "--script", str(path), "--json"), expected)
+
+
+def test_typed_play_input_cannot_crash_the_session(tmp_path):
+    """A 5000-digit throw, superscripts and escapes typed during play are refused, the game goes on."""
+    from shutbox.companion.session import LiveSession
+    from shutbox.companion.store import MEMORY, GameStore
+    from shutbox.companion.terminal import Notes
+    from shutbox.model import Rules
+
+    notes = Notes()
+    with GameStore(MEMORY) as store:
+        session = LiveSession(Rules(), store, notes)
+        session.start(["Ann", "Bob"])
+        session.on_box(frozenset())
+        for text in [BIG, f"{BIG} {BIG}", "² 3", "٣ 4", ESC, "x" * 1_000_000, "shut " + BIG, "\ud800", "3 " + BIG]:
+            session.typed(text)
+        session.typed("3 4")
+        assert session.game is not None and session.game.pending is not None
+        refused = [text for kind, text in notes.items if kind == "refused"]
+        assert len(refused) >= 8 and all("\x1b" not in t and len(t) < 600 for t in refused)
