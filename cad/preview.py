@@ -173,24 +173,39 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
     pixels = ns.vtk_to_numpy(image.GetPointData().GetScalars()).reshape(h, w, -1)[::-1, :, :3]
     window.Finalize()
     picture = Image.fromarray(np.ascontiguousarray(pixels)).resize((width, height), Image.Resampling.LANCZOS)
-    picture.save(path, optimize=True)
+    picture.save(path)
 
 
 # --- the kit's views ------------------------------------------------------------------------------
 
 Placed = Sequence[tuple[str, Any, "cq.Shape"]]  # (label, part spec, solid in the box frame)
+VIEW_CHORD = 0.15  # mm, the kit views' meshes (the close-up uses CLOSE_CHORD)
+CLOSE_CHORD = 0.05
 
 
-def _mesh(shape: cq.Shape, chord: float = 0.15) -> trimesh.Trimesh:
+def _mesh(shape: cq.Shape, chord: float) -> trimesh.Trimesh:
     from shutbox.cad.mesh import tessellate
 
     return tessellate(shape, chord, 20.0)
 
 
-def _moved(shape: cq.Shape, dx: float = 0.0, dy: float = 0.0, dz: float = 0.0) -> cq.Shape:
-    import cadquery as cq
+class Scene:
+    """The placed solids of a kit, each meshed once for all the views that show it."""
 
-    return shape.translate(cq.Vector(dx, dy, dz))
+    def __init__(self, placed: Placed, lay: Layout) -> None:
+        self.placed, self.lay = placed, lay
+        self._meshes: dict[str, trimesh.Trimesh] = {}
+
+    def mesh(self, label: str, solid: cq.Shape) -> trimesh.Trimesh:
+        if label not in self._meshes:
+            self._meshes[label] = _mesh(solid, VIEW_CHORD)
+        return self._meshes[label]
+
+
+def _shifted(mesh: trimesh.Trimesh, dx: float = 0.0, dy: float = 0.0, dz: float = 0.0) -> trimesh.Trimesh:
+    moved = mesh.copy()
+    moved.apply_translation((dx, dy, dz))
+    return moved
 
 
 def shut_tiles(lay: Layout) -> set[int]:
@@ -202,30 +217,35 @@ def _tile_number(label: str) -> int:
     return int(label.split("-")[1])
 
 
-def assembly_view(placed: Placed, lay: Layout, path: Path) -> None:
+def assembly_view(scene: Scene, path: Path) -> None:
     """The kit as a player sees it: some tiles shut, dice in the tray (cover hidden underneath)."""
+    lay = scene.lay
     shut = shut_tiles(lay)
     meshes = []
-    for label, spec, solid in placed:
+    for label, spec, solid in scene.placed:
+        mesh = scene.mesh(label, solid)
         if spec.kind == "tile" and _tile_number(label) in shut:
-            solid = _moved(solid, dy=lay.tile_y(True) - lay.tile_y(False))
-        meshes.append((_mesh(solid, 0.2), spec.colour))
+            mesh = _shifted(mesh, dy=lay.tile_y(True) - lay.tile_y(False))
+        meshes.append((mesh, spec.colour))
     render(meshes, path, (1200, 900), azimuth=-25, elevation=42, margin=0.03)
 
 
-def underside_view(placed: Placed, lay: Layout, path: Path) -> None:
+def underside_view(scene: Scene, path: Path) -> None:
     """The box turned over (about its long axis) with the cover lifted off: reed switch shafts, wire
     channels and the board bay, framed on the deck."""
-    import cadquery as cq
-
-    axis = (cq.Vector(0, lay.width / 2, lay.height / 2), cq.Vector(1, lay.width / 2, lay.height / 2))
+    lay = scene.lay
+    turn = np.diag([1.0, -1.0, -1.0, 1.0])  # half a turn about the x axis ...
+    turn[1:3, 3] = (lay.width, lay.height)  # ... through the box's middle
     meshes = []
-    for _, spec, solid in placed:
+    for label, spec, solid in scene.placed:
         if spec.kind == "box":
-            meshes.append((_mesh(solid.rotate(*axis, 180), 0.1), spec.colour))
+            turned = scene.mesh(label, solid).copy()
+            turned.apply_transform(turn)
+            meshes.append((turned, spec.colour))
         elif spec.kind == "cover":  # beside the bay, pins up as when printed
             oy = lay.cover_origin[1]
-            meshes.append((_mesh(_moved(solid, dy=-lay.cover_size[1] - 12.0 - oy, dz=lay.height), 0.05), spec.colour))
+            meshes.append((_shifted(scene.mesh(label, solid), dy=-lay.cover_size[1] - 12.0 - oy, dz=lay.height),
+                           spec.colour))
     # Turned over, the deck (at the back) is at the front: frame the last lanes' shafts and the bay.
     x0 = lay.lane_x(max(1, lay.tiles - 3)) - lay.pitch / 2
     far = lay.width - lay.switch_y + 15.0
@@ -233,12 +253,12 @@ def underside_view(placed: Placed, lay: Layout, path: Path) -> None:
     render(meshes, path, (1200, 800), azimuth=-20, elevation=55, margin=0.02, focus=focus)
 
 
-def exploded_view(placed: Placed, lay: Layout, path: Path, gap: float = 40.0) -> None:
+def exploded_view(scene: Scene, path: Path, gap: float = 40.0) -> None:
     """The box pieces pulled apart along their cuts, showing the dovetail keys and their pockets; each gate
     is lifted out of its pocket above the piece it sits in."""
-    boxes = [(spec, solid) for _, spec, solid in placed if spec.kind == "box"]
+    boxes = [(spec, scene.mesh(label, solid)) for label, spec, solid in scene.placed if spec.kind == "box"]
     starts = sorted({spec.inputs["span_x"][0] for spec, _ in boxes})
-    centres = {spec.name: solid.Center() for spec, solid in boxes}
+    centres = {spec.name: mesh.bounds.mean(axis=0) for spec, mesh in boxes}
 
     def column(spec: Any) -> int:
         x0, x1 = spec.inputs["span_x"]
@@ -247,42 +267,44 @@ def exploded_view(placed: Placed, lay: Layout, path: Path, gap: float = 40.0) ->
     offsets = {}
     for spec, _ in boxes:
         col = column(spec)
-        row = sum(column(other) == col and centres[other.name].y < centres[spec.name].y - 1.0 for other, _ in boxes)
+        row = sum(column(other) == col and centres[other.name][1] < centres[spec.name][1] - 1.0 for other, _ in boxes)
         offsets[spec.name] = (gap * col, gap * row, 0.0)
     meshes = []
-    for _, spec, solid in placed:
+    for label, spec, solid in scene.placed:
         if spec.kind == "box":
             dx, dy, dz = offsets[spec.name]
         elif spec.kind == "gate":
-            c = solid.Center()
-            host = min(boxes, key=lambda b: (centres[b[0].name].x - c.x) ** 2 + (centres[b[0].name].y - c.y) ** 2)
+            c = scene.mesh(label, solid).bounds.mean(axis=0)
+            host = min(boxes, key=lambda b: float(np.hypot(*(centres[b[0].name][:2] - c[:2]))))
             dx, dy, _ = offsets[host[0].name]
             dz = gap * 0.75
         else:
             continue
-        meshes.append((_mesh(_moved(solid, dx, dy, dz), 0.2), spec.colour))
+        meshes.append((_shifted(scene.mesh(label, solid), dx, dy, dz), spec.colour))
     render(meshes, path, (1200, 800), azimuth=30, elevation=38, margin=0.03)  # from the right: the keys face us
 
 
-def tiles_view(placed: Placed, lay: Layout, path: Path) -> None:
+def tiles_view(scene: Scene, path: Path) -> None:
     """Close-up of lanes 1 and 2: tile 1 shut (its number on top), tile 2 open (the lane's number shows)."""
     import cadquery as cq
 
+    lay = scene.lay
     x0 = lay.lane_x(1) - lay.pitch / 2 - lay.wall
     x1 = lay.lane_x(2) + lay.pitch / 2
     y0 = lay.deck_front - 12.0
     window = cq.Solid.makeBox(x1 - x0, lay.width - y0, lay.height + 2, cq.Vector(x0, y0, -1))
     meshes = []
-    for label, spec, solid in placed:
+    for label, spec, solid in scene.placed:
         bb = solid.BoundingBox()
         if bb.xmax < x0 or bb.xmin > x1:
             continue
         if spec.kind in ("box", "gate"):
-            meshes.append((_mesh(solid.intersect(window), 0.05), spec.colour))
+            meshes.append((_mesh(solid.intersect(window), CLOSE_CHORD), spec.colour))
         elif spec.kind == "tile" and _tile_number(label) in (1, 2):
-            shut = _tile_number(label) == 1
-            moved = _moved(solid, dy=lay.tile_y(True) - lay.tile_y(False)) if shut else solid
-            meshes.append((_mesh(moved, 0.05), spec.colour))
+            mesh = _mesh(solid, CLOSE_CHORD)
+            if _tile_number(label) == 1:  # shut
+                mesh = _shifted(mesh, dy=lay.tile_y(True) - lay.tile_y(False))
+            meshes.append((mesh, spec.colour))
     render(meshes, path, (1000, 800), azimuth=-18, elevation=58, margin=0.03)
 
 
@@ -298,16 +320,17 @@ VIEWS = {
 def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool, sensors: bool) -> list[str]:
     """Write the kit's views into ``folder``; return their file names (the exploded view only for a split box;
     with sensors, the underside and the wiring diagram the firmware bundle also draws, for the build guide)."""
+    scene = Scene(placed, lay)
     written = []
     for name, (_, view) in VIEWS.items():
         if (name == "exploded.png" and not split) or (name == "underside.png" and not sensors):
             continue
-        view(placed, lay, folder / name)
+        view(scene, folder / name)
         written.append(name)
     if sensors:
         from shutbox.firmware.host.plan import pin_map
         from shutbox.firmware.host.wiring_drawing import draw_wiring
 
-        draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png", optimize=True)
+        draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png")
         written.append("wiring.png")
     return written
