@@ -2,10 +2,9 @@
 
 A game gets as many turn rows as :func:`shutbox.print.turns.long_game_turn_rows` measures for the
 rules (enough for 99% of long games), two turns (the shutter's, then the uncoverer's) side by side
-when the paper is wide enough. The rows flow onto the back (further sides) when one side cannot
-hold them, and the last side is filled with further rows, so the pad never ends at the bottom of
-a page while space is left; a pad of more than one side has an even number of sides (print it
-double-sided).
+when the paper is wide enough. The rows flow onto further sides when one side cannot hold them;
+every pad has a back (an even number of sides: print it double-sided) and its last side is filled
+with further rows, so the 1% of games that run longer carry on over the page instead of ending.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ class LongPad:
     def header(self) -> list[Row]:
         rows = header(self.rules, self.n)
         rows.append(row("note", Text(f"{self.turn_rows} turn rows a game: {LONG_GAME_QUANTILE:.0%} of long games "
-                                     "under these rules end within them; more rows follow where there is room.",
+                                     "under these rules end within them; longer games carry on over the page.",
                                      size=6.5, gray=0.2, span=self.n)))
         return rows
 
@@ -126,7 +125,7 @@ class LongPad:
             return paginate(self.columns, self.header(), blocks, self.cont(), side_h, PLAN_ROW)
 
         tables = build(0)
-        target = len(tables) + (len(tables) % 2 if len(tables) > 1 else 0)
+        target = len(tables) + len(tables) % 2  # a back, and both sides of every sheet
         while len(build(extra + step)) <= target:
             extra += step
         tables = build(extra)
