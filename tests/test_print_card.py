@@ -13,8 +13,11 @@ from itertools import combinations
 import pytest
 
 from shutbox.commands.card import write_kit_cards
+from shutbox.commands.kit import GENERATORS
+from shutbox.game import solver
 from shutbox.model import Kit, Rules
-from shutbox.print.card import write_card
+from shutbox.print.card import card_data, write_card
+from shutbox.print.turns import turn_map, visit_probabilities
 from tests.print_support import ink, page_texts, render
 
 TILES = tuple(range(1, 10))
@@ -175,3 +178,20 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(cli, tmp_path, args, n
     assert len(proc.stderr.strip().splitlines()) == 1
     assert not out.exists()
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_visit_chances_account_for_every_turn_and_order_the_positions():
+    """Every turn ends exactly once: the chances of stopping in each visited state (or shutting the box)
+    add up to 1; and the card's positions are the most visited ones with a choice, in that order."""
+    rules = Rules()
+    visits = visit_probabilities(rules, "shut")
+    tm = turn_map(rules, "shut")
+    assert float(visits @ tm.stop) + float(visits[0]) == pytest.approx(1.0, abs=1e-12)
+    assert visits[solver.mask_of(rules.tile_numbers)] == 1.0
+    data = card_data(rules, "shut", 20)
+    chances = [float(visits[solver.mask_of(p)]) for p in data.positions]
+    assert chances == sorted(chances, reverse=True) and chances[-1] > 0
+
+
+def test_kit_builds_the_card():
+    assert ("card", "shutbox.commands.card:write_kit_cards") in GENERATORS
