@@ -10,8 +10,9 @@ Method (the ``method`` text every approximate answer carries):
   simulated as defined in :mod:`shutbox.game.solver`.
 - A move for a throw is ranked by rollouts: the state it leaves is valued as above, every move
   with the same dice (common random numbers), so the ranking looks one step further than the
-  stand-in policy. Every move gets ``SCREEN`` rollouts; the best ``FINALISTS`` then get
-  ``FINAL`` more (successive halving), so a 54-tile throw is ranked in seconds.
+  stand-in policy. Every move gets ``SCREEN`` rollouts (fewer when there are many moves: at most
+  ``SCREEN_BUDGET`` in all, at least ``MIN_SCREEN`` each); the best ``FINALISTS`` then get
+  ``FINAL`` (successive halving), so even a 54-tile throw with 5718 moves is ranked in seconds.
 - Each estimate carries its standard error; runs are reproducible (``seed``).
 
 ``bench/solver.py`` and the README report the shortfall against the exact solver at the largest
@@ -31,6 +32,8 @@ from shutbox.model import Rules
 #: Turns simulated per state value; rollouts per move when screening, finalists and their rollouts.
 SAMPLES = 4000
 SCREEN = 32
+SCREEN_BUDGET = 12000
+MIN_SCREEN = 2
 FINALISTS = 8
 FINAL = 1000
 SEED = 12
@@ -161,6 +164,7 @@ def rank_moves(rules: Rules, open_tiles: tuple[int, ...], throw: int, objective:
         e = item[1]
         return (e.p_shut, -e.expected_score) if objective == "shut" else (-e.expected_score, e.p_shut)
 
-    screened = sorted((valued(m, SCREEN) for m in moves), key=key, reverse=True)  # stable: largest tiles first
+    screen = max(MIN_SCREEN, min(SCREEN, SCREEN_BUDGET // max(1, len(moves))))
+    screened = sorted((valued(m, screen) for m in moves), key=key, reverse=True)  # stable: largest tiles first
     final = sorted((valued(m, FINAL) for m, _ in screened[:FINALISTS]), key=key, reverse=True)
     return final + screened[FINALISTS:]
