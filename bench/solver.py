@@ -82,8 +82,8 @@ def monte_carlo() -> None:
         throw = max(range(dice, 6 * dice + 1), key=lambda t: len(solver.legal_moves(rules, rules.tile_numbers, t)))
         start = time.perf_counter()
         ranked = a.rank_moves(rules.tile_numbers, throw)
-        print(f"  {tiles} tiles, {dice} dice: E[score] {v.expected_score:.1f} ± {v.score_stderr:.1f} in {t_value:.2f} s; "
-              f"throw {throw}: {len(ranked)} moves ranked in {time.perf_counter() - start:.2f} s")
+        print(f"  {tiles} tiles, {dice} dice: E[score] {v.expected_score:.1f} ± {v.score_stderr:.1f} "
+              f"in {t_value:.2f} s; throw {throw}: {len(ranked)} moves ranked in {time.perf_counter() - start:.2f} s")
 
 
 def timed(rules: Rules, objective: str, strategy: str) -> tuple[float, solver.Solution]:
