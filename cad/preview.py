@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +97,16 @@ def _actors(mesh: trimesh.Trimesh, colour: Colour) -> list[Any]:
     return [body, outline]
 
 
+@cache
+def _window() -> Any:
+    """One offscreen render window (an OpenGL context) for every picture of the process."""
+    rendering = _vtk()[3]
+    window = rendering.vtkRenderWindow()
+    window.SetOffScreenRendering(1)
+    window.SetMultiSamples(0)
+    return window
+
+
 def _direction(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
     """Unit vector from the scene towards the viewer; azimuth 0 looks from the front (-y), +90 from +x."""
     az, el = math.radians(azimuth_deg), math.radians(elevation_deg)
@@ -157,9 +168,7 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
     camera.SetViewUp(*up)
     camera.SetParallelScale(max(half_h, half_w * height / width) * (1 + 2 * margin))
     renderer.ResetCameraClippingRange()
-    window = rendering.vtkRenderWindow()
-    window.SetOffScreenRendering(1)
-    window.SetMultiSamples(0)
+    window = _window()
     window.AddRenderer(renderer)
     window.SetSize(width * SUPERSAMPLE, height * SUPERSAMPLE)
     window.Render()
@@ -171,7 +180,7 @@ def render(meshes: Sequence[tuple[trimesh.Trimesh, Colour]], path: Path, size: i
     image = grab.GetOutput()
     w, h, _ = image.GetDimensions()
     pixels = ns.vtk_to_numpy(image.GetPointData().GetScalars()).reshape(h, w, -1)[::-1, :, :3]
-    window.Finalize()
+    window.RemoveRenderer(renderer)
     picture = Image.fromarray(np.ascontiguousarray(pixels)).resize((width, height), Image.Resampling.LANCZOS)
     picture.save(path)
 
