@@ -35,7 +35,7 @@ from shutbox.cad.layout import (
     Layout,
     gates,
 )
-from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, text_solid
+from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
 
@@ -49,9 +49,9 @@ def lane_profile(lay: Layout) -> list[tuple[float, float]]:
 
 
 def _rounded_block(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, r: float) -> cq.Shape:
-    return (
+    return shape_of(
         cq.Workplane("XY").workplane(offset=z0).center((x0 + x1) / 2, (y0 + y1) / 2)
-        .rect(x1 - x0, y1 - y0).extrude(z1 - z0).edges("|Z").fillet(r).val()
+        .rect(x1 - x0, y1 - y0).extrude(z1 - z0).edges("|Z").fillet(r)
     )
 
 
@@ -143,9 +143,9 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
     rise = COVER_FLANGE_X + g
-    taper = (
+    taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
-        .rect(w + 2 * g, h + 2 * g).workplane(offset=rise).rect(cx1 - cx0, cy1 - cy0).loft().val()
+        .rect(w + 2 * g, h + 2 * g).workplane(offset=rise).rect(cx1 - cx0, cy1 - cy0).loft()
     )
     # Each screw goes into a boss the taper spares: a 45-degree funnel from the cover up to a column with
     # WALL_MIN of plastic round the pilot hole.

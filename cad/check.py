@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from shutbox.cad.findings import Finding
 from shutbox.errors import ShutboxError
 
 OVERHANG_NZ = -0.72  # facet normals steeper than about 46 degrees past vertical need support ...
@@ -27,17 +27,6 @@ OVERHANG_AREA = 1.0  # mm^2 of such facets tolerated (mesh noise)
 IOU_MIN = 0.85
 STROKE_KEEP = 0.95
 TOL = 1e-3
-
-
-@dataclass(frozen=True)
-class Finding:
-    check: str
-    subject: str
-    ok: bool
-    detail: str
-
-    def line(self) -> str:
-        return f"{'ok  ' if self.ok else 'FAIL'} {self.check:<12} {self.subject}: {self.detail}"
 
 
 def _memo(kind: str, identity: Any, compute: Callable[[], Any]) -> Any:
@@ -107,7 +96,7 @@ def check_mesh(path: Path, bed: tuple[float, float, float]) -> Iterator[Finding]
     degenerate = int(np.sum(mesh.area_faces < 1e-10))
     bodies = mesh.body_count
     closed = mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0
-    yield Finding("manifold", name, closed and bodies == 1 and degenerate == 0,
+    yield Finding("manifold", name, bool(closed and bodies == 1 and degenerate == 0),
                   f"watertight={mesh.is_watertight}, bodies={bodies}, degenerate faces={degenerate}, "
                   f"volume={mesh.volume:.0f} mm3")
     lo, hi = mesh.bounds
@@ -129,7 +118,8 @@ def _assembly(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, str, An
     kinds = {s["name"]: s["kind"] for s in manifest["assembly"]["solids"]}
     out = []
     for child in assy.children:
-        shape = child.obj.moved(child.loc) if child.obj is not None else None
+        obj = child.obj
+        shape = obj.moved(child.loc) if isinstance(obj, cq.Shape) else None
         if shape is not None:
             out.append((child.name, kinds.get(child.name, "?"), shape))
     return out
@@ -396,7 +386,9 @@ def _check_folder(folder: Path, manifest: dict[str, Any]) -> list[Finding]:
 def _check_step(path: Path) -> Finding:
     import cadquery as cq
 
-    shape = cq.importers.importStep(str(path)).val()
+    from shutbox.cad.shapes import shape_of
+
+    shape = shape_of(cq.importers.importStep(str(path)))
     solids = shape.Solids()
     ok = len(solids) == 1 and shape.isValid()
     return Finding("solid", path.name, ok, f"{len(solids)} solid(s), valid={shape.isValid()}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from shutbox.cad.check import Finding
+from shutbox.cad.findings import Finding
 
 CAPTIVE_MM3 = 20.0
 OVERTRAVEL = 5.0

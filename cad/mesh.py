@@ -13,10 +13,10 @@ from pathlib import Path
 import cadquery as cq
 import numpy as np
 import trimesh
-from OCP.BRep import BRep_Tool
-from OCP.BRepMesh import BRepMesh_IncrementalMesh
-from OCP.TopAbs import TopAbs_REVERSED
-from OCP.TopLoc import TopLoc_Location
+from OCP.BRep import BRep_Tool  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
+from OCP.BRepMesh import BRepMesh_IncrementalMesh  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
+from OCP.TopAbs import TopAbs_REVERSED  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
+from OCP.TopLoc import TopLoc_Location  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
 
 
 def tessellate(shape: cq.Shape, chord_mm: float, angle_deg: float) -> trimesh.Trimesh:

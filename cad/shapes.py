@@ -22,26 +22,32 @@ def font_path() -> Path:
 
 def text_solid(label: str, size: float, depth: float, x: float, y: float, z_top: float) -> cq.Shape:
     """The number ``label`` as a solid ``depth`` deep below ``z_top``, centred on (x, y), read from -y."""
-    solid = (
-        cq.Workplane("XY")
-        .text(label, size, depth, fontPath=str(font_path()), halign="center", valign="center")
-        .val()
+    solid = shape_of(
+        cq.Workplane("XY").text(label, size, depth, fontPath=str(font_path()), halign="center", valign="center")
     )
     bb = solid.BoundingBox()
     # CadQuery centres on the font metrics; centre on the glyphs' own box so layout and checks agree.
     return solid.translate(cq.Vector(x - (bb.xmin + bb.xmax) / 2, y - (bb.ymin + bb.ymax) / 2, z_top - bb.zmax))
 
 
+def shape_of(work: cq.Workplane) -> cq.Shape:
+    """The shape a workplane chain made (its first value)."""
+    value = work.val()
+    if not isinstance(value, cq.Shape):
+        raise TypeError(f"expected a shape, got {type(value).__name__}")
+    return value
+
+
 def prism_xy(points: list[tuple[float, float]], z0: float, z1: float) -> cq.Shape:
     """A vertical prism over a closed polygon in plan."""
-    return cq.Workplane("XY").workplane(offset=z0).polyline(points).close().extrude(z1 - z0).val()
+    return shape_of(cq.Workplane("XY").workplane(offset=z0).polyline(points).close().extrude(z1 - z0))
 
 
 def gabled_channel_x(x0: float, x1: float, yc: float, width: float, height: float) -> cq.Shape:
     """A channel along x open at z=0: ``height`` straight, then a 45-degree roof."""
     h = width / 2
     profile = [(yc - h, -1.0), (yc + h, -1.0), (yc + h, height), (yc, height + h), (yc - h, height)]
-    return cq.Workplane("YZ").workplane(offset=x0).polyline(profile).close().extrude(x1 - x0).val()
+    return shape_of(cq.Workplane("YZ").workplane(offset=x0).polyline(profile).close().extrude(x1 - x0))
 
 
 def gabled_channel_y(y0: float, y1: float, xc: float, width: float, height: float) -> cq.Shape:
@@ -49,7 +55,7 @@ def gabled_channel_y(y0: float, y1: float, xc: float, width: float, height: floa
     h = width / 2
     profile = [(xc - h, -1.0), (xc + h, -1.0), (xc + h, height), (xc, height + h), (xc - h, height)]
     # XZ workplane extrudes towards -y.
-    return cq.Workplane("XZ").workplane(offset=-y1).polyline(profile).close().extrude(y1 - y0).val()
+    return shape_of(cq.Workplane("XZ").workplane(offset=-y1).polyline(profile).close().extrude(y1 - y0))
 
 
 def coned_hole(x: float, y: float, radius: float, z0: float, z1: float) -> cq.Shape:

@@ -239,6 +239,8 @@ def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
     """The key (``grow`` = 0) or its pocket (``grow`` = the joint clearance) as a solid in the box frame."""
     import cadquery as cq
 
+    from shutbox.cad.shapes import shape_of
+
     root, tip = key_half_widths()
     a, c, d = key.at, key.centre, JOINT_DEPTH
     g_side = grow / math.cos(math.radians(JOINT_ANGLE)) if grow else 0.0
@@ -252,16 +254,16 @@ def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
         side = [(-1.0, -1.0), (d + 2.0, -1.0), (d + 2.0, top), (-1.0, top)]
     if key.axis == "x":
         plan_xy = [(a + u, c + v) for u, v in plan]
-        side_shape = (cq.Workplane("XZ").workplane(offset=-(c + 20.0)).polyline([(a + u, z) for u, z in side])
-                      .close().extrude(40.0).val())
+        side_shape = shape_of(cq.Workplane("XZ").workplane(offset=-(c + 20.0))
+                              .polyline([(a + u, z) for u, z in side]).close().extrude(40.0))
     else:
         plan_xy = [(c + v, a + u) for u, v in plan]
-        side_shape = (cq.Workplane("YZ").workplane(offset=c - 20.0).polyline([(a + u, z) for u, z in side])
-                      .close().extrude(40.0).val())
+        side_shape = shape_of(cq.Workplane("YZ").workplane(offset=c - 20.0)
+                              .polyline([(a + u, z) for u, z in side]).close().extrude(40.0))
     # Elephant's-foot relief and lead-in: the key's foot is chamfered in by RELIEF (the first layers spread out),
     # the pocket's mouth (where the key goes in from below) flares out by as much.
     lo = 0.0 if not grow else -1.0
-    column = cq.Workplane("XY").workplane(offset=RELIEF).polyline(plan_xy).close().extrude(key.top + 20.0).val()
+    column = shape_of(cq.Workplane("XY").workplane(offset=RELIEF).polyline(plan_xy).close().extrude(key.top + 20.0))
     foot = _frustum(plan_xy, lo, RELIEF + 1e-3, (RELIEF - lo) if grow else -RELIEF, 0.0)
     return column.fuse(foot).clean().intersect(side_shape)
 
@@ -272,7 +274,10 @@ def _frustum(points: list[tuple[float, float]], z0: float, z1: float, grow0: flo
 
     def wire(z: float, grow: float) -> cq.Wire:
         base = cq.Workplane("XY").workplane(offset=z).polyline(points).close()
-        return (base.offset2D(grow, "intersection") if grow else base).val()
+        value = (base.offset2D(grow, "intersection") if grow else base).val()
+        if not isinstance(value, cq.Wire):
+            raise TypeError(f"expected a wire, got {type(value).__name__}")
+        return value
 
     return cq.Solid.makeLoft([wire(z0, grow0), wire(z1, grow1)], True)
 
