@@ -85,7 +85,7 @@ def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
     out.mkdir()
     manifest = build_cad(kit, out, ("stl",), progress=False)
     names = [p["name"] for p in manifest["parts"]]
-    assert names == ["box"] + [f"tile-{k:02d}" for k in range(1, 13)] + ["die-19mm"]
+    assert names == ["box", "gate-tiles-1-12"] + [f"tile-{k:02d}" for k in range(1, 13)] + ["die-19mm"]
     assert manifest["parts"][0]["bbox_mm"] == pytest.approx([279.4, 183.7, 54.8], abs=0.01)
     failed = [f.line() for f in check_folder(out) if not f.ok]
     assert not failed
@@ -282,3 +282,31 @@ def test_guide_counts_come_from_the_kit():
     plain = build_kit({"sensors.kind": "none", "printer.bed": "xl"})
     notes = build_notes(plain, *plan(plain))
     assert "magnet" not in notes and "74HC165" not in notes and "MicroPython" not in notes
+
+
+def test_scoop_and_balance_checks_catch_a_flat_tile_and_an_unbalanced_die(tmp_path, monkeypatch):
+    """The checks discriminate: a tile with a flat top (the scoop that never reached it) and a die with
+    equal pips on every face (the 6 face lighter than the 1) fail."""
+    import trimesh
+
+    import shutbox.cad.dice as dice
+    from shutbox.cad.check import check_balance, check_scoop
+    from shutbox.cad.layout import PIP_RATIO
+    from shutbox.cad.mesh import write_mesh
+
+    kit = build_kit({})
+    lay = layout(kit)
+    flat = trimesh.creation.box((lay.tile_foot, lay.tile_length, lay.tile_thickness))
+    flat.apply_translation(-flat.bounds[0])
+    flat.export(str(tmp_path / "flat.stl"))
+    (finding,) = check_scoop(tmp_path / "flat.stl", kit, lay)
+    assert not finding.ok and "0.00 mm deep" in finding.detail
+    write_mesh(tessellate(build_tile(lay, 3), 0.05, 15), tmp_path / "tile.stl")
+    assert check_scoop(tmp_path / "tile.stl", kit, lay)[0].ok
+    monkeypatch.setattr(dice, "pip_radius", lambda size, value: size * PIP_RATIO)
+    write_mesh(tessellate(dice.build_die(19.0), 0.05, 15), tmp_path / "equal.stl")
+    (finding,) = check_balance(tmp_path / "equal.stl", kit, lay)
+    assert not finding.ok and finding.detail.startswith("centre of mass 0.04")
+    monkeypatch.undo()
+    write_mesh(tessellate(dice.build_die(19.0), 0.05, 15), tmp_path / "balanced.stl")
+    assert check_balance(tmp_path / "balanced.stl", kit, lay)[0].ok
