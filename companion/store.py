@@ -12,10 +12,13 @@ Safety against other writers and damaged files:
   shutbox is refused untouched; a shutbox database from before versioning is upgraded when opened for
   writing. A foreign or damaged file (``PRAGMA quick_check``) is refused before anything is written.
 - **One writer per game**: :meth:`GameStore.claim` takes an OS lock on the game (an open-file-description
-  byte lock on ``PATH-lock``, released by the kernel when its process dies, even by ``kill -9``) and
-  records who holds it (pid, host, since) in ``locks``; a second scorekeeper is refused, naming the
-  holder. Every append runs in ``BEGIN IMMEDIATE`` and checks that the game's next sequence number is
-  the one this store expects and that the lock is still its own, so records can never interleave.
+  byte lock in ``PATH-lock``, released by the kernel when its process dies, even by ``kill -9``) and
+  writes who holds it (pid, host, since) into that file, not into the database; a second scorekeeper is
+  refused, naming the holder. Every append runs in ``BEGIN IMMEDIATE`` and checks that the game's next
+  sequence number is the one this store expects and that the lock is still its own, so records can
+  never interleave.
+- **Nothing is written** until the first event is: opening, claiming and reading a game leave the file
+  as it was (an older database is upgraded with the first write).
 - **Read-only use** (``history``, ``review``, ``stats``): :func:`connect_read_only` / :func:`open_read_only`
   open the file with ``mode=ro`` (``immutable=1`` on read-only media), never create, migrate or lock it.
 """
@@ -63,13 +66,6 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS locks (
-    game_id INTEGER PRIMARY KEY,
-    pid INTEGER NOT NULL,
-    host TEXT NOT NULL,
-    since REAL NOT NULL,
-    token TEXT NOT NULL
 );
 """
 
@@ -160,38 +156,55 @@ def open_read_only(path: Path | str) -> GameStore:
     return GameStore(path, read_only=True)
 
 
-def _connect_and_upgrade(path: Path, version: int) -> sqlite3.Connection:
-    """A writing connection (WAL, synchronous=FULL); a new or older database gets the current schema."""
+def _connect(path: Path) -> sqlite3.Connection:
+    """A writing connection; nothing is written until :func:`_upgrade` or the first transaction."""
     db = sqlite3.connect(path, isolation_level=None, timeout=10)
     try:
         _check_header(db, path)  # again, now that it is open: nobody swapped it meanwhile
-        db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
-        if version < SCHEMA_VERSION:
-            db.execute("BEGIN IMMEDIATE")
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                db.execute(statement)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
     except BaseException:
         db.close()
         raise
     return db
 
 
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Give a new or older database the current schema, WAL journal, application id and version."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            db.execute(statement)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
 # -- the per-game OS lock --------------------------------------------------------------------------
 
 
 class _GameLocks:
-    """Byte ``game_id`` of ``PATH-lock`` locked per game: by open file description (Linux), else per process."""
+    """Per-game locks in ``PATH-lock``: byte ``LOCK_BASE + id`` locked, the holder's line at ``id * HOLDER_SIZE``.
+
+    Locks belong to the open file description (Linux ``F_OFD_SETLK``; elsewhere POSIX ``lockf``, per process),
+    so two stores in one process exclude each other too, and a killed process releases its locks.
+    """
+
+    LOCK_BASE = 1 << 40
+    HOLDER_SIZE = 128
+    SLOTS = 1 << 20
 
     def __init__(self, path: Path | None) -> None:
         self.path = None if path is None else Path(f"{path}-lock")  #: None: an in-memory database, no file
         self.fd = -1
         self.held: set[int] = set()
+        self.token = secrets.token_hex(6)
 
     def acquire(self, game_id: int) -> bool:
+        """Lock ``game_id`` and write this process as its holder; False if another holds it."""
         import fcntl
 
         if self.path is None:
@@ -199,18 +212,40 @@ class _GameLocks:
             return True
         if self.fd < 0:
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        slot = game_id % self.SLOTS
         ofd = getattr(fcntl, "F_OFD_SETLK", None)
         try:
             if ofd is not None and sys.platform.startswith("linux"):
-                fcntl.fcntl(self.fd, ofd, struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, game_id, 1, 0))
+                fcntl.fcntl(self.fd, ofd, struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, self.LOCK_BASE + slot,
+                                                      1, 0))
             else:
-                fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, game_id, os.SEEK_SET)
+                fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, self.LOCK_BASE + slot, os.SEEK_SET)
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EAGAIN):
                 return False
             raise
+        line = f"{os.getpid()} {socket.gethostname()[:60]} {time.time():.0f} {self.token}\n"
+        os.pwrite(self.fd, line.encode("ascii", "replace").ljust(self.HOLDER_SIZE, b" "), slot * self.HOLDER_SIZE)
         self.held.add(game_id)
         return True
+
+    def holder(self, game_id: int) -> list[str]:
+        """The holder line's words (pid, host, since, token) as the lock file says now; [] if unknown."""
+        if self.path is None:
+            return []
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)  # the file now at the path, maybe not ours
+            try:
+                raw = os.pread(fd, self.HOLDER_SIZE, (game_id % self.SLOTS) * self.HOLDER_SIZE)
+            finally:
+                os.close(fd)
+        except OSError:
+            return []
+        words = raw.decode("ascii", "replace").split()
+        return words if len(words) == 4 else []
+
+    def still_mine(self, game_id: int) -> bool:
+        return self.path is None or (game_id in self.held and self.holder(game_id)[3:] == [self.token])
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -245,10 +280,11 @@ class GameStore:
         self.path = Path(path)
         self.read_only = read_only
         self._locks: _GameLocks | None = None
-        self._token = secrets.token_hex(8)
+        self._version = SCHEMA_VERSION
         self._next: dict[int, int] = {}  #: game -> the seq its next event must get (games claimed here)
         if read_only:
             self.db = connect_read_only(self.path)
+            self._version = _check_header(self.db, self.path)
             return
         self.db = self._open_for_writing()
 
@@ -259,9 +295,9 @@ class GameStore:
             self._locks = _GameLocks(None)
             return db
         existed = self.path.exists()
-        version = self._inspect() if existed else self._make_folder()
+        self._version = self._inspect() if existed else self._make_folder()
         try:
-            db = _connect_and_upgrade(self.path, version)
+            db = _connect(self.path)
         except sqlite3.Error as exc:
             if not existed:  # remove the empty file this attempt made
                 for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
@@ -289,13 +325,6 @@ class GameStore:
         return 0
 
     def close(self) -> None:
-        if self._locks is not None and self._locks.held and not self.read_only:
-            try:
-                with self._transaction() as cur:
-                    cur.executemany("DELETE FROM locks WHERE game_id = ? AND token = ?",
-                                    [(g, self._token) for g in self._locks.held])
-            except ShutboxError:
-                pass  # the OS lock goes with the file descriptor anyway
         if self._locks is not None:
             self._locks.close()
         self.db.close()
@@ -315,7 +344,11 @@ class GameStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Cursor]:
+        """One write transaction (``BEGIN IMMEDIATE``); an older or new database gets its schema first."""
         try:
+            if self._version < SCHEMA_VERSION:
+                _upgrade(self.db)
+                self._version = SCHEMA_VERSION
             with closing(self.db.cursor()) as cur:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -328,10 +361,14 @@ class GameStore:
             raise ShutboxError(f"{_where(self.path)}: could not save ({shown(str(exc), 120)})") from None
 
     def claim(self, game_id: int) -> None:
-        """Become the one scorekeeper of ``game_id``; ShutboxError naming the holder if another has it."""
+        """Become the one scorekeeper of ``game_id``; ShutboxError naming the holder if another has it.
+
+        Nothing is written into the database: the lock and the holder's name live in ``PATH-lock``.
+        """
         locks = self._writable()
         if game_id in locks.held:
             return
+        self.game(game_id)  # an unknown or damaged game is refused before anything is locked
         try:
             got = locks.acquire(game_id)
         except OSError as exc:
@@ -340,23 +377,16 @@ class GameStore:
         if not got:
             raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)} is being kept by another scorekeeper "
                                f"({self._holder(game_id)}); finish or quit that one first")
-        with self._transaction() as cur:
-            cur.execute("INSERT OR REPLACE INTO locks (game_id, pid, host, since, token) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, os.getpid(), socket.gethostname(), time.time(), self._token))
-            (count,) = cur.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?",
-                                   (game_id,)).fetchone()
+        (count,) = self._rows("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?", (game_id,))[0]
         self._next[game_id] = int(count)
 
     def _holder(self, game_id: int) -> str:
-        try:
-            row = self.db.execute("SELECT pid, host, since FROM locks WHERE game_id = ?", (game_id,)).fetchone()
-        except sqlite3.Error:
-            row = None
-        if row is None:
+        words = self._locks.holder(game_id) if self._locks is not None else []
+        if not words:
             return "a process that holds its lock"
-        pid, host, since = row
-        when = time.strftime("%H:%M:%S", time.localtime(since)) if isinstance(since, (int, float)) else "?"
-        return f"pid {shown(pid)} on {shown(host)} since {when}"
+        pid, host, since, _ = words
+        when = time.strftime("%H:%M:%S", time.localtime(int(since))) if since.isdigit() else "?"
+        return f"pid {shown(pid, 12)} on {shown(host, 60)} since {when}"
 
     def new_game(self, settings: dict[str, Any], players_event: dict[str, Any]) -> int:
         """Create a game with its first event (``players``) in one transaction, claimed by this store; its id."""
@@ -370,10 +400,13 @@ class GameStore:
             game_id = int(cur.lastrowid or 0)
             cur.execute("INSERT INTO events (game_id, seq, event) VALUES (?, 0, ?)",
                         (game_id, json.dumps(players_event, sort_keys=True)))
-            if not locks.acquire(game_id):  # a fresh id: only a stale lock file could hold it
+            try:
+                got = locks.acquire(game_id)  # a fresh id: only a stale holder of a deleted game could have it
+            except OSError as exc:
+                raise ShutboxError(f"{_where(self.path)}: cannot lock game {game_id} ({shown(exc.strerror)})") \
+                    from None
+            if not got:
                 raise ShutboxError(f"{_where(self.path)}: game {game_id} is locked by another process")
-            cur.execute("INSERT OR REPLACE INTO locks (game_id, pid, host, since, token) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, os.getpid(), socket.gethostname(), time.time(), self._token))
         self._next[game_id] = 1
         return game_id
 
@@ -384,12 +417,12 @@ class GameStore:
         when the record grew behind this store's back or the lock is no longer this store's.
         """
         self.claim(game_id)
+        locks = self._writable()
         expected = self._next[game_id]
         with self._transaction() as cur:
             (seq,) = cur.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?",
                                  (game_id,)).fetchone()
-            owner = cur.execute("SELECT token FROM locks WHERE game_id = ?", (game_id,)).fetchone()
-            if seq != expected or owner is None or owner[0] != self._token:
+            if seq != expected or not locks.still_mine(game_id):
                 raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)} was changed by another "
                                    f"scorekeeper ({self._holder(game_id)}); nothing was saved from here")
             cur.execute("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
@@ -410,6 +443,10 @@ class GameStore:
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
             return self.db.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if self._version == 0 and "no such table" in str(exc):
+                return []  # a new, empty database: no games yet
+            raise ShutboxError(f"{_where(self.path)}: damaged game database ({shown(str(exc), 120)})") from None
         except sqlite3.Error as exc:
             raise ShutboxError(f"{_where(self.path)}: damaged game database ({shown(str(exc), 120)})") from None
 
