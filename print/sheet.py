@@ -16,11 +16,12 @@ from shutbox.game.report import and_list, money
 from shutbox.gamefiles import load_game
 from shutbox.print import flow
 from shutbox.print.flow import Block
-from shutbox.print.pads import TILE_COL, header, split_spans
-from shutbox.print.paper import grids
+from shutbox.print.pads import TILE_COL, header, split_spans, tile_lines, tiles_per_line_choices
+from shutbox.print.paper import Grid, grids
 from shutbox.print.summary import FORMAT_TITLES
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
 
+PIPS_SHOWN = 3  # most dice whose pips a throw shows
 SHEET_ROW = 18.0  # pt: entry row height the pagination plans for
 LEGEND = ("Tiles at the end of each turn: dark = shut before the turn · grey = shut in the turn · "
           "hatched = uncovered in the turn · white = open.  Throws: dice → tiles moved; ✗ = no move.")
@@ -44,9 +45,14 @@ def tile_states(rules_tiles: tuple[int, ...], turn: Turn) -> list[Tile]:
 
 
 def throw_text(throw: Throw) -> str:
-    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice)."""
-    if throw.dice:
+    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice).
+
+    More than :data:`PIPS_SHOWN` dice show their total only (``27→20+7``), so a line holds a turn.
+    """
+    if throw.dice and len(throw.dice) <= PIPS_SHOWN:
         shown = "+".join(str(d) for d in throw.dice)
+    elif throw.dice:
+        shown = f"Σ{sum(throw.dice)}"
     elif throw.total is not None:
         shown = str(throw.total)
     else:
@@ -61,8 +67,10 @@ def throw_text(throw: Throw) -> str:
 class SheetBuilder:
     """Turns a replayed :class:`Game` into the columns and row blocks of its sheet."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, per_line: int | None = None) -> None:
         self.game = game
+        self.lines = tile_lines(game.rules.tile_numbers, per_line)  # many tiles wrap onto lines
+        self.width = len(self.lines[0])
         self.rules = game.rules
         self.long = self.rules.match == "long-game"
         self.totals: dict[str, int] = {p: 0 for p in game.players}
@@ -75,7 +83,8 @@ class SheetBuilder:
         throws = Column(110.0, 3.0)
         score = Column(22.0, 0.5, 60.0)  # printed values widen these as needed (Box.need)
         total = [Column(22.0, 0.5, 60.0)] if self.rules.cumulative else []
-        self.columns = (names, *[TILE_COL] * self.rules.tiles, throws, score, *total)
+        self.wrapped = len(self.lines) > 1  # the throws then get a row of their own under the tiles
+        self.columns = (names, *[TILE_COL] * self.width, *([] if self.wrapped else [throws]), score, *total)
         self.n = len(self.columns)
 
     def title(self, continued: bool = False) -> str:
@@ -92,7 +101,8 @@ class SheetBuilder:
                     f"{PHASE_WORDS[UNCOVER].does})"
         rows.append(row("head", Text(f"Players: {and_list(self.game.players)}{roles}" + played, size=8, bold=True,
                                      span=n)))
-        rows.append(row("note", Text(LEGEND, size=6, gray=0.3, span=n)))
+        legend = LEGEND + (f"  Σ27: the total of the {self.rules.dice} dice." if self.rules.dice > PIPS_SHOWN else "")
+        rows.append(row("note", Text(legend, size=6, gray=0.3, span=n)))
         return rows
 
     def _played(self) -> str:
@@ -110,25 +120,41 @@ class SheetBuilder:
         label = "Game" if self.long else f"Round {r.number}"
         cells: list[Cell] = [Text(label + (" (cont.)" if continued else ""), bold=True, size=7.5),
                              Text("tiles at the end of the turn", size=6, gray=0.4, align="center",
-                                  span=self.rules.tiles),
-                             Text("throws → tiles", size=6, gray=0.4),
+                                  span=self.width),
+                             *([] if self.wrapped else [Text("throws → tiles", size=6, gray=0.4)]),
                              Text("left" if self.long else "score", size=6.5, align="center")]
         if self.rules.cumulative:
             cells.append(Text("total", size=6.5, align="center", bold=True))
         return row("head", *cells)
 
-    def turn_row(self, turn: Turn) -> Row:
+    def turn_rows(self, turn: Turn) -> list[Row]:
+        """The turn's row: name, tiles, throws, score (and total). Wrapped tiles continue on further rows,
+        and the throws then follow on a row of their own."""
         name = turn.player + (f" ({PHASE_WORDS[turn.phase].does})" if self.long else "")
         score = "" if turn.score is None else str(turn.score)
-        cells: list[Cell] = [Text(name, size=7), *tile_states(self.rules.tile_numbers, turn),
-                             Para(" · ".join(throw_text(t) for t in turn.throws)), Box(value=score)]
+        throws = Para(" · ".join(throw_text(t) for t in turn.throws), span=1 if not self.wrapped else self.width)
+        results: list[Cell] = [Box(value=score)]
         if self.rules.cumulative:
-            cells.append(Box(value=str(self.after.get(turn.number, "")), strong=True))
-        return row("entry", *cells)
+            results.append(Box(value=str(self.after.get(turn.number, "")), strong=True))
+        states = tile_states(self.rules.tile_numbers, turn)
+        rows = []
+        start = 0
+        for i, line in enumerate(self.lines):
+            tiles: list[Cell] = [*states[start:start + len(line)], *(Blank() for _ in range(self.width - len(line)))]
+            start += len(line)
+            if i:
+                rows.append(row("entry", Blank(), *tiles, *(Blank() for _ in results)))
+            elif self.wrapped:
+                rows.append(row("entry", Text(name, size=7), *tiles, *results))
+            else:
+                rows.append(row("entry", Text(name, size=7), *tiles, throws, *results))
+        if self.wrapped:
+            rows.append(row("entry", Blank(), throws, *(Blank() for _ in results)))
+        return rows
 
     def round_block(self, r: Round) -> Block:
         head = (row("gap", Blank(span=self.n)), self.round_head(r))
-        rows = [self.turn_row(t) for t in r.turns]
+        rows = [line for t in r.turns for line in self.turn_rows(t)]
         rows.append(row("head", Text(self.round_result(r), size=7, span=self.n)))
         return Block(head + tuple(rows), head[:1] + (self.round_head(r, continued=True),))
 
@@ -186,6 +212,18 @@ def paginate(builder: SheetBuilder, page_h: float) -> list[Table]:
     return flow.paginate(builder.columns, builder.header(), builder.blocks(), cont, page_h, SHEET_ROW)
 
 
+def _layout(game: Game, paper: str) -> tuple[Grid, list[Table]] | None:
+    """Pages for the game: all tiles on one line if they fit (portrait, then landscape), else wrapped."""
+    for per_line in tiles_per_line_choices(game.rules):
+        builder = SheetBuilder(game, per_line)
+        for landscape in (False, True):
+            grid = grids(paper, 1, landscape=landscape)[0]
+            tables = paginate(builder, grid.cell_h)
+            if max(t.min_size()[0] for t in tables) <= grid.cell_w:
+                return grid, tables
+    return None
+
+
 def write_game_sheet(src: Path, out: Path, paper: str) -> int:
     """Render the game file ``src`` to ``out``; return the number of pages."""
     from shutbox.print.document import write_pdf
@@ -193,17 +231,11 @@ def write_game_sheet(src: Path, out: Path, paper: str) -> int:
     game = load_game(src)
     if not game.players:
         raise ShutboxError(f"{src}: the game has no players yet; there is nothing to print")
-    builder = SheetBuilder(game)
-    grid = grids(paper, 1)[0]
-    tables = paginate(builder, grid.cell_h)
-    width = max(t.min_size()[0] for t in tables)
-    if width > grid.cell_w:  # too wide for portrait: turn the page
-        grid = grids(paper, 1, landscape=True)[0]
-        tables = paginate(builder, grid.cell_h)
-        width = max(t.min_size()[0] for t in tables)
-    if width > grid.cell_w:
+    found = _layout(game, paper)
+    if found is None:
         raise ShutboxError(f"--from-game {src}: a sheet for {game.rules.tiles} tiles with {game.rules.scoring} "
-                           f"scoring is {width:.0f} pt wide, more than {paper} paper holds")
+                           f"scoring does not fit {paper} paper")
+    grid, tables = found
     write_pdf(out, grid, [[t] for t in tables], "Shut the Box game sheet",
               f"{game.rules.match} game: {and_list(game.players)}")
     return len(tables)

@@ -59,7 +59,7 @@ def play(rules: Rules, names: list[str], seed: int, max_throws: int = 5000) -> G
     for _ in range(max_throws):
         if game.finished:
             break
-        dice = 1 if 1 in game.dice_counts() else 2
+        dice = 1 if 1 in game.dice_counts() else max(game.dice_counts())
         game.throw(*(rng.randint(1, 6) for _ in range(dice)))
         moves = game.legal_moves()
         if moves:

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from shutbox.gamefiles import load_game, save_game
 from shutbox.model import MATCHES, Rules
 from shutbox.print.sheet import throw_text, write_game_sheet
-from tests.print_support import GOLDEN, ink, page_texts, play, render
+from tests.print_support import GOLDEN, game_json, ink, page_texts, play, render
 
 
 def fixture(match: str) -> Path:
@@ -142,3 +142,19 @@ def test_rule_flags_are_refused_with_a_game(cli, tmp_path):
     proc = cli("scorepad", "--from-game", str(fixture("round")), "--match", "drop-out",
                "--out", str(tmp_path / "s.pdf"))
     assert proc.returncode == 2 and "--match drop-out: not allowed with --from-game" in proc.stderr
+
+
+@pytest.mark.parametrize(("tiles", "dice"), [(36, 6), (54, 9)])
+def test_large_set_sheet_wraps_the_tiles_and_totals_the_dice(tmp_path, tiles, dice):
+    game = play(Rules(tiles=tiles, dice=dice, match="drop-out", limit=2000), ["Ann", "Bob"], 3)
+    src = tmp_path / "game.json"
+    src.write_text(game_json(game))
+    out = tmp_path / "sheet.pdf"
+    pages = write_game_sheet(src, out, "a4")
+    text = " ".join(page_texts(out))
+    assert f"Σ27: the total of the {dice} dice" in text
+    words = text.split()
+    for t in range(1, tiles + 1):  # every tile shown for every turn
+        assert words.count(str(t)) >= len(game.turns)
+    assert pages == len(page_texts(out))
+    assert all(ink(image) > 0.03 for image in render(out, tmp_path))
