@@ -133,3 +133,19 @@ def test_digits_with_a_cumulative_match_and_its_own_limit_is_played() -> None:
     rules = Rules(match="drop-out", scoring="digits", limit=2_000_000)
     game = play(rules, ["Ann", "Bob"], T34, T33)
     assert game.totals == {"Ann": 1345678, "Bob": 345678} and not game.finished
+
+
+def test_a_larger_set_is_played_and_kept_in_a_game_file() -> None:
+    # 30 tiles (dominoes), 5 dice: 6+6+6+6+6 = 30 shuts 30; 5+5+5+5+5 = 25 shuts 25;
+    # with tiles 1..24 and 26..29 open one die is not allowed, and two dice are not a throw.
+    rules = Rules(tiles=30, dice=5)
+    game = play(rules, ["Ann", "Bob"], [ev.throw(6, 6, 6, 6, 6), ev.shut(30), ev.throw(5, 5, 5, 5, 5), ev.shut(25)])
+    assert game.board == tuple(t for t in range(1, 30) if t != 25) and game.dice_counts() == (5,)
+    with pytest.raises(IllegalMove, match=r"^a throw is one die or 5 dice, not 2$"):
+        game.throw(3, 4)
+    with pytest.raises(IllegalMove, match=r"^one die is not allowed: tiles 7–24 and 26–29 are still open \(one die "
+                                          r"once tiles 7–30 are shut\)$"):
+        game.throw(3)
+    data = game_to_dict(game)
+    assert data["settings"]["tiles"] == 30 and data["settings"]["dice"] == 5
+    assert game_from_dict(data).board == game.board

@@ -56,10 +56,17 @@ def _high_tiles(one_die: str, tiles: int) -> tuple[int, ...]:
 
 
 def _span(tiles: Sequence[int]) -> str:
-    """``7–12`` for a run of tiles, ``7, 8 and 9`` for three."""
-    if len(tiles) > 3 and tiles[-1] - tiles[0] == len(tiles) - 1:
-        return f"{tiles[0]}–{tiles[-1]}"
-    return _or_list(tiles, "and")
+    """Tiles in words, runs of four or more shortened: ``7–12``, ``7, 8 and 9``, ``7–24 and 26–29``."""
+    runs: list[list[int]] = []
+    for t in sorted(tiles):
+        if runs and t == runs[-1][-1] + 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    parts: list[str] = []
+    for run in runs:
+        parts.extend([f"{run[0]}–{run[-1]}"] if len(run) > 3 else [str(t) for t in run])
+    return _or_list(parts, "and")
 
 
 def one_die_when(rules: Rules, done: str = "shut") -> str | None:
@@ -103,7 +110,7 @@ def one_die_refusal(rules: Rules, open_tiles: Iterable[int], left: str = "open")
         blocking = sorted(tiles & set(high_tiles(rules)))
         word, verb = ("tile", "is") if len(blocking) == 1 else ("tiles", "are")
         done = "shut" if left == "open" else "open again"
-        return (f"one die is not allowed: {word} {_or_list(blocking, 'and')} {verb} still {left} "
+        return (f"one die is not allowed: {word} {_span(blocking)} {verb} still {left} "
                 f"(one die {one_die_when(rules, done)})")
     total = sum(tiles)
     bound = f"{ONE_DIE_SUM} or less" if rules.one_die == "sum-6" else f"less than {ONE_DIE_SUM}"
