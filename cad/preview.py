@@ -328,7 +328,7 @@ VIEWS = {
 
 def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool, sensors: bool) -> list[str]:
     """Write the kit's views into ``folder``; return their file names (the exploded view only for a split box;
-    with sensors, the underside and the wiring diagram the firmware bundle also draws, for the build guide)."""
+    with sensors, the underside, and for the build guide the wiring diagram and how to bend a reed switch)."""
     scene = Scene(placed, lay)
     written = []
     for name, (_, view) in VIEWS.items():
@@ -337,9 +337,11 @@ def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool, sensors
         view(scene, folder / name)
         written.append(name)
     if sensors:
+        from shutbox.cad.howto import reed_bending
         from shutbox.firmware.host.plan import pin_map
         from shutbox.firmware.host.wiring_drawing import draw_wiring
 
         draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png")
-        written.append("wiring.png")
+        reed_bending(lay.kit, folder / "reed-leads.png")
+        written += ["wiring.png", "reed-leads.png"]
     return written

@@ -153,7 +153,7 @@ def test_previews_are_pictures(built, manifest):
 
     out, _ = built
     views = {"preview/assembly.png", "preview/underside.png", "preview/exploded.png", "preview/tiles.png",
-             "preview/wiring.png"}
+             "preview/wiring.png", "preview/reed-leads.png"}
     assert views <= set(manifest["previews"])
     for rel in manifest["previews"]:
         with Image.open(out / rel) as image:
@@ -162,7 +162,8 @@ def test_previews_are_pictures(built, manifest):
             assert grey.max() - grey.min() > 120, rel
             assert grey.std() > 12, rel  # a drawing, not a flat background
             background = np.mean(grey == grey[0, 0])
-            assert 0.05 < background < (0.9 if rel.endswith("wiring.png") else 0.85), rel  # something fills the frame
+            drawing = rel.endswith(("wiring.png", "reed-leads.png"))  # line drawings on white
+            assert 0.05 < background < (0.92 if drawing else 0.85), rel  # something fills the frame
 
 
 def test_tile_close_up_shows_legible_numbers(built):
@@ -186,7 +187,7 @@ def test_build_notes_quantities_follow_the_model(built):
     assert "| reed switch, normally open, glass body | 9 | up to 14 mm long, 2.5 mm diameter" in notes
     assert "| Raspberry Pi Pico (RP2040) | 1 |" in notes
     assert "| printed: die-19mm | 2 |" in notes
-    for view in ("assembly", "underside", "exploded", "tiles", "wiring"):
+    for view in ("assembly", "underside", "exploded", "tiles", "wiring", "reed-leads"):
         assert f"(preview/{view}.png)" in notes
         assert (built[0] / "preview" / f"{view}.png").is_file()
 
