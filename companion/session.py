@@ -41,13 +41,17 @@ from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import MAX_DICE, Rules
 from shutbox.usertext import quoted
 
-HELP = "type a throw: '3 5' (the dice) or '4' (one die); or end (or press the box's button), undo, hint, quit"
-HELP_BOXLESS = "type a throw: '3 5' (the dice) or '4' (one die), then the tiles: 'shut 3 5'; or end, undo, hint, quit"
+HELP = ("type a throw: '3 5' (the dice), '4' (one die) or '= 27' (a drawn total); "
+        "or end (or press the box's button), undo, hint, quit")
+HELP_BOXLESS = ("type a throw: '3 5' (the dice), '4' (one die) or '= 27' (a drawn total), "
+                "then the tiles: 'shut 3 5'; or end, undo, hint, quit")
 #: A count that jumps further than this between two snapshots is a restarted box, not presses.
 MAX_PRESSES_BETWEEN = 100
 #: one die or several (as many as the rules' dice; the rules engine checks the count), each at most 4 digits
 _DICE = re.compile(rf"^\s*[0-9]{{1,4}}(?:\s*[ ,+]\s*[0-9]{{1,4}}){{0,{MAX_DICE - 1}}}\s*$")
 _TILES = re.compile(r"^(shut|open|uncover|tiles)\b(.*)$")  #: ``tiles``: the web page's move, either way
+#: a throw by its total (a domino or a card drawn instead of dice): ``= 27`` or ``total 27`` (rules helper)
+_TOTAL = re.compile(r"^\s*(?:=|total\b)\s*([0-9]{1,4})\s*$")
 
 
 @dataclass(frozen=True)
@@ -275,8 +279,13 @@ class LiveSession:
         if tiles is not None:
             self._typed_tiles(tiles.group(1), tiles.group(2))
             return
+        self._typed_throw(word, text)
+
+    def _typed_throw(self, word: str, text: str) -> None:
+        """A typed throw (dice, or ``= 27`` for a drawn total) or ``end``."""
         match = _DICE.match(word)
-        if word != "end" and match is None:
+        total = _TOTAL.match(word)
+        if word != "end" and match is None and total is None:
             self.view.note("refused", f"{quoted(text.strip())}: not understood; {self.help}")
             return
         refusal = self._not_ready()
@@ -288,7 +297,9 @@ class LiveSession:
             self.view.note("refused", self.game.end_refusal(typed=True) or "the turn is over")
             self.view.show(self)
             return
-        assert match is not None
+        if total is not None:
+            self._try(ev.throw(total=int(total.group(1))))
+            return
         self._try(ev.throw(*(int(d) for d in re.findall(r"[0-9]+", word))))
 
     def _typed_tiles(self, verb: str, rest: str) -> None:

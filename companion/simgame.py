@@ -119,6 +119,8 @@ class SimTable:
                     raise ShutboxError(f"{where}:{action.line}: {exc}") from None
             elif action.kind == "throw":
                 self.type(" ".join(map(str, action.numbers)))
+            elif action.kind == "total":
+                self.type(f"= {action.numbers[0]}")
             elif action.kind in ("end", "undo", "hint"):
                 self.type(action.kind)
             elif action.kind == "press":

@@ -2,6 +2,7 @@
 
 - ``players NAME [NAME …]`` — the players, in turn order (once, before any throw)
 - ``throw A [B …]`` — the dice shown: one value for one die, or as many as the rules' dice
+- ``total N`` — a throw entered by its total (a domino or a card drawn instead of dice; ``= N`` in play)
 - ``shut T [T …]`` — flip those tiles to shut on the box, one after another
 - ``open T [T …]`` or ``open all`` — flip tiles back open
 - ``end`` — type ``end`` (refused with the reason unless the rules end the turn)
@@ -26,7 +27,7 @@ from shutbox.model import Rules
 from shutbox.userfile import read_user_text
 from shutbox.usertext import quoted
 
-ACTIONS = ("players", "throw", "shut", "open", "end", "press", "undo", "hint")
+ACTIONS = ("players", "throw", "total", "shut", "open", "end", "press", "undo", "hint")
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def parse_script(text: str, rules: Rules, where: str) -> list[Action]:
                 raise _Bad(f"unknown action {quoted(words[0])}; allowed: {', '.join(ACTIONS)} (and # comments)")
             if kind == "players" and players_line:
                 raise _Bad(f"'players' again (the players were set on line {players_line})")
-            if kind not in ("players", "shut", "open") and not players_line:
+            if kind not in ("players", "shut", "open") and not players_line:  # a throw or a command
                 raise _Bad(f"'{kind}' before 'players': name the players first")
             action = parse(number, kind, args, rules)
         except _Bad as exc:
@@ -81,6 +82,12 @@ def _throw(number: int, kind: str, args: list[str], rules: Rules) -> Action:
     return Action(number, kind, numbers=tuple(_number(a, 1, 6, "a die shows") for a in args))
 
 
+def _total(number: int, kind: str, args: list[str], rules: Rules) -> Action:
+    if len(args) != 1:
+        raise _Bad(f"'total' takes one number, the total drawn, e.g. 'total 27', not {len(args)}")
+    return Action(number, kind, numbers=(_number(args[0], 1, 6 * rules.dice, "a throw totals"),))
+
+
 def _tiles(number: int, kind: str, args: list[str], rules: Rules) -> Action:
     if kind == "open" and [a.lower() for a in args] == ["all"]:
         return Action(number, kind, numbers=rules.tile_numbers)
@@ -100,8 +107,8 @@ def _bare(number: int, kind: str, args: list[str], rules: Rules) -> Action:
     return Action(number, kind)
 
 
-_PARSERS = {"players": _players, "throw": _throw, "shut": _tiles, "open": _tiles, "end": _bare, "press": _bare,
-            "undo": _bare, "hint": _bare}
+_PARSERS = {"players": _players, "throw": _throw, "total": _total, "shut": _tiles, "open": _tiles, "end": _bare,
+            "press": _bare, "undo": _bare, "hint": _bare}
 
 
 def _number(text: str, low: int, high: int, what: str) -> int:

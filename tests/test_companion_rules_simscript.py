@@ -60,6 +60,19 @@ def test_end_with_a_throw_that_can_still_move_names_the_moves(cli, tmp_path):
     assert result["players"][0]["score"] == 14
 
 
+def test_a_drawn_total_is_a_throw(cli, tmp_path):
+    # 12 tiles, 3 dice, totals drawn instead of thrown: 12 shuts 12, 11 shuts 11, then 3 + 3 + 3 = 9
+    # thrown with dice shuts 9; a drawn 2 needs one die, not allowed while 7, 8 and 10 are open: refused.
+    script = "players Ann\ntotal 12\nshut 12\ntotal 11\nshut 11\nthrow 3 3 3\nshut 9\ntotal 2\n"
+    result = sim(cli, tmp_path, script, "--tiles", "12", "--dice", "3")
+    throws = result["turns"][0]["throws"]
+    assert [(t["dice"], t["total"], t["tiles"]) for t in throws] == [(None, 12, [12]), (None, 11, [11]),
+                                                                    ([3, 3, 3], 9, [9])]
+    refused = [m["text"] for m in result["messages"] if m["kind"] == "refused"]
+    assert refused == ["a throw of 2 needs one die, and one die is not allowed: tiles 7, 8 and 10 are still open "
+                       "(one die once tiles 7–12 are shut); 3 dice throw 3 to 18"]
+
+
 def test_undo_with_nothing_typed_is_refused_and_the_game_goes_on(cli, tmp_path):
     result = sim(cli, tmp_path, "players Ann\nundo\nthrow 6 6\nshut 9 3\nthrow 1 1\nshut 2\nthrow 1 1\n")
     refused = [m["text"] for m in result["messages"] if m["kind"] == "refused"]
@@ -72,8 +85,10 @@ def test_undo_with_nothing_typed_is_refused_and_the_game_goes_on(cli, tmp_path):
     ("players Ann\npress 2\n", "s.txt:2: 'press' takes nothing, not '2'"),
     ("undo\nplayers Ann\n", "s.txt:1: 'undo' before 'players': name the players first"),
     ("players Ann\nthrow 1 2 3\n", "s.txt:2: 'throw' takes one die or 2, e.g. 'throw 3 5' or 'throw 4', not 3"),
-    ("players Ann\njump\n", "s.txt:2: unknown action 'jump'; allowed: players, throw, shut, open, end, press, undo, "
-                            "hint"),
+    ("players Ann\njump\n", "s.txt:2: unknown action 'jump'; allowed: players, throw, total, shut, open, end, press, "
+                            "undo, hint"),
+    ("players Ann\ntotal 13\n", "s.txt:2: '13': a throw totals 1 to 12"),
+    ("players Ann\ntotal\n", "s.txt:2: 'total' takes one number, the total drawn, e.g. 'total 27', not 0"),
 ])
 def test_bad_lines_name_the_line(script: str, message: str) -> None:
     with pytest.raises(ShutboxError) as err:
