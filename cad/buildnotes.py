@@ -204,11 +204,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     if gates:
         screws = [item for spec in gates for item in spec.fitted(kit, lay)]
         count = sum(item.quantity for item in screws)
-        insert = ("Slide each tile, number up, into its lane from the back of the box (tile 1 on the left) and "
-                  "push it forward until it stops against the sill at the lane's front. Then put the "
-                  f"{'gate' if len(gates) == 1 else f'{len(gates)} gates'} into the pocket behind the lanes and "
-                  f"fix {'it' if len(gates) == 1 else 'them'} with the {count} screws: the sills and the "
-                  f"gate{'' if len(gates) == 1 else 's'} hold every tile in its lane. ")
+        insert = ("Slide each tile, number up, its dovetail foot in the lane's groove, into its lane from the "
+                  "back of the box (tile 1 is the left one seen from the front) until it meets the sill at the "
+                  f"lane's front. Then drop the {'gate' if len(gates) == 1 else f'{len(gates)} gates'} into "
+                  f"{'its pocket' if len(gates) == 1 else 'their pockets'} behind the lanes, countersinks up, "
+                  f"and screw {'it' if len(gates) == 1 else 'them'} down ({count} screws): the sills and the "
+                  f"gate{'' if len(gates) == 1 else 's'} keep every tile in its lane. ")
     else:
         insert = "Slide each tile, number up, into its lane from the tray side (tile 1 on the left). "
     steps += [
