@@ -168,10 +168,14 @@ class SheetBuilder:
             text = f"{label}: {last.player} {'shut' if last.shut_box else 'uncovered'} the box and wins"
         elif r.shut_box_by:
             text = f"{label}: {r.shut_box_by} shut the box and wins the round"
+        elif r.cut_short:  # the match ended before every player still in it had a turn (rules helper)
+            text = f"{label}: cut short by the end of the match, no winner"
+            text += "; every stake returned" if self.rules.stake else ""
         else:
-            low = min(r.scores.values())
+            low, won = min(r.scores.values()), r.scores[r.winners[0]]
             verb = "shares" if len(r.winners) > 1 else "wins"
-            text = f"{label}: lowest score {low}; {and_list(r.winners)} {verb} the round"
+            text = (f"{label}: lowest score {low}; {and_list(r.winners)} {verb} the round" if won == low else
+                    f"{label}: {and_list(r.winners)} {verb} the round with {won}, the lowest score still in")
         played_last = {p: max(t.round for t in game.turns if t.player == p) for p in game.players
                        if any(t.player == p for t in game.turns)}
         out = [p for p in game.eliminated if played_last.get(p) == r.number]
