@@ -129,7 +129,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
             "- Soldering iron (fine tip, about 330 °C), solder with flux core, heat-shrink tubing or tape.",
             "- Flat-nose pliers (to bend reed switch leads and to hold them as a heat sink), side cutters, "
             "wire stripper.",
-            "- The hex key or screwdriver that fits the cover screws (an M3 ISO 10642 screw takes a 2 mm hex key).",
+            "- The hex key that fits the screws (an M3 ISO 10642 screw takes a 2 mm hex key).",
             "- A multimeter (continuity) helps find a bad joint.",
             "- A computer with this project installed (`make kit`, then `.venv/bin/shutbox`) and a USB port.",
         ]
@@ -140,8 +140,9 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "## 3. Print the parts",
         "",
         "Every part prints without support material: all overhangs are 45 degrees or steeper. "
-        "Use the orientation given (the files are already laid that way). The dice print solid: sparse infill "
-        "leaves more plastic near the bed and a die that favours one face.",
+        "Use the orientation given (the files are already laid that way). The dice print solid, as the table "
+        "says: with sparse infill the skins put the die's weight off its centre (about 0.3 mm at 15%) and it "
+        "favours some faces; solid, it is off by a few thousandths of a millimetre.",
         "",
         "| part | copies | layer | perimeters | infill | orientation |",
         "|---|---|---|---|---|---|",
@@ -186,9 +187,8 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
                      f"table.\n\n   {_image(images, 'exploded.png', 'The box pieces and their dovetail keys')}")
     if lay.sensors:
         steps += [
-            f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet into the pocket under each tile, "
-            f"all {n} with the same pole down (stack them on one another to check: they must all attract the "
-            "stack the same way), with a drop of CA glue.",
+            f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet to the bottom of the pocket under "
+            f"each of the {n} tiles with a drop of CA glue; either pole down (a reed switch closes for both).",
             "Bend the reed switches' leads before they go in. **Reed glass cracks easily**: never bend a lead "
             "at the glass. Grip the lead with flat-nose pliers right next to the glass, at least "
             f"{REED_BEND_MM:g} mm from the seal, and bend the lead around the far side of the jaws, so the pliers "
