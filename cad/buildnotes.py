@@ -190,9 +190,9 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet to the bottom of the pocket under "
             f"each of the {n} tiles with a drop of CA glue; either pole down (a reed switch closes for both).",
             "Bend the reed switches' leads before they go in. **Reed glass cracks easily**: never bend a lead "
-            "at the glass. Grip the lead with flat-nose pliers right next to the glass, at least "
-            f"{REED_BEND_MM:g} mm from the seal, and bend the lead around the far side of the jaws, so the pliers "
-            "and not the glass take the force. Do the same when soldering: hold the lead with the pliers "
+            "at the glass. Grip the lead with flat-nose pliers right next to the glass and bend it around the far "
+            f"side of the jaws, at least {REED_BEND_MM:g} mm from the seal, so the pliers and not the glass take "
+            "the force. Do the same when soldering: hold the lead with the pliers "
             "between the glass and the joint as a heat sink, and solder quickly."
             f"\n\n   {_image(images, 'reed-leads.png', 'Bending a reed switch lead: pliers at the seal, bend beyond')}",
             "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
