@@ -184,3 +184,16 @@ def test_scores_stay_in_range(rules: Rules, data: st.DataObject) -> None:
     value = score(rules, open_tiles)
     assert 0 <= value <= score(rules, rules.tile_numbers)
     assert (value == 0) == (not open_tiles)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiles=st.integers(13, 54), most=st.sampled_from(MAX_TILES_CHOICES), data=st.data())
+def test_larger_sets_list_every_move_largest_tiles_first(tiles: int, most: int | None, data: st.DataObject) -> None:
+    rules = Rules(tiles=tiles, max_tiles_per_throw=most)  # the fewest dice that reach the highest tile
+    open_tiles = data.draw(st.sets(st.sampled_from(rules.tile_numbers), max_size=14), label="open")
+    throw = data.draw(st.integers(1, 6 * rules.dice), label="throw")
+    moves = legal_moves(rules, open_tiles, throw)
+    limit = most or len(open_tiles)
+    brute = {c for k in range(1, limit + 1) for c in combinations(sorted(open_tiles), k) if sum(c) == throw}
+    assert set(moves) == brute and len(moves) == len(brute)
+    assert list(moves) == sorted(moves, key=lambda m: tuple(-t for t in sorted(m, reverse=True)))
