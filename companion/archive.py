@@ -1,20 +1,21 @@
 """Reading saved games without writing: the game database opened read-only (``review``, ``stats``).
 
-The database is opened with SQLite's ``mode=ro`` URI, so reading never creates, migrates or locks it
-for writing, and a game being played meanwhile goes on. A file that is missing, not SQLite, or not a
-shutbox game database is one :class:`~shutbox.errors.ShutboxError` naming it.
+The database is opened by :func:`shutbox.companion.store.connect_read_only` (``mode=ro``), so reading
+never creates, migrates or locks it for writing, and a game being played meanwhile goes on. A file that
+is missing, not SQLite, not a shutbox game database or of a newer schema is one
+:class:`~shutbox.errors.ShutboxError` naming it; so is a stored record that is not bounded JSON text.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shutbox.companion.store import APPLICATION_ID
+from shutbox.bounded import parse_json
+from shutbox.companion.store import connect_read_only
 from shutbox.errors import ShutboxError
 from shutbox.game.gamefile import FORMAT, VERSION, game_from_dict
 from shutbox.game.replay import Game
@@ -25,18 +26,26 @@ class RawGame:
     """One stored game as text: its settings and its events, one JSON object a line (not yet replayed)."""
 
     id: int
-    settings: str
-    events: list[str]
+    settings: object  #: as stored: JSON text, unless the file was tampered with
+    events: list[object]
 
     def replay(self) -> Game:
         """The game, replayed by the rules engine; a bad record raises ShutboxError naming the game."""
         where = f"game {self.id}"
-        try:
-            data = {"format": FORMAT, "version": VERSION, "settings": json.loads(self.settings),
-                    "events": [json.loads(e) for e in self.events]}
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise ShutboxError(f"{where}: its record is not valid JSON ({exc})") from None
+        data = {"format": FORMAT, "version": VERSION, "settings": _parse(self.settings, f"{where}: settings"),
+                "events": [_parse(e, f"{where}: event {n}") for n, e in enumerate(self.events, start=1)]}
         return game_from_dict(data, where)
+
+    def text(self) -> str:
+        """The stored record as one text (for hashing); values that are not text are shown by their repr."""
+        parts = [v if isinstance(v, str) else repr(v) for v in (self.settings, *self.events)]
+        return "\n".join(parts)
+
+
+def _parse(value: object, where: str) -> object:
+    if not isinstance(value, str):
+        raise ShutboxError(f"{where}: stored as {type(value).__name__}, not JSON text")
+    return parse_json(value, where)
 
 
 class Archive:
@@ -44,17 +53,13 @@ class Archive:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        if not self.path.is_file():
-            raise ShutboxError(f"--db {self.path}: no such game database (games are saved by `shutbox play`)")
+        self.db = connect_read_only(self.path)
         try:
-            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
-            (app_id,) = self.db.execute("PRAGMA application_id").fetchone()
             tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.Error as exc:
-            raise ShutboxError(f"--db {self.path}: not a shutbox game database ({exc})") from None
-        if app_id != APPLICATION_ID or not {"games", "events"} <= tables:
             self.db.close()
-            raise ShutboxError(f"--db {self.path}: not a shutbox game database")
+            raise ShutboxError(f"--db {self.path}: cannot be read ({exc})") from None
+        self.empty = not {"games", "events"} <= tables  #: a new file without games yet
 
     def close(self) -> None:
         self.db.close()
@@ -73,7 +78,7 @@ class Archive:
 
     def game(self, game_id: int) -> RawGame:
         """One game by its number; an unknown number is a ShutboxError."""
-        rows = self._query("SELECT settings FROM games WHERE id = ?", (game_id,))
+        rows = [] if self.empty else self._query("SELECT settings FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise ShutboxError(f"game {game_id}: no such game in {self.path} (see `shutbox history`)")
         events = self._query("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
@@ -81,12 +86,15 @@ class Archive:
 
     def games(self) -> Iterator[RawGame]:
         """Every game, in order of its number, with its events (two queries, streamed)."""
+        if self.empty:
+            return
         try:
             games = self.db.execute("SELECT id, settings FROM games ORDER BY id")
-            events = self.db.execute("SELECT game_id, event FROM events ORDER BY game_id, seq")
+            events = self.db.execute("SELECT game_id, event FROM events WHERE typeof(game_id) = 'integer'"
+                                    " ORDER BY game_id, seq")
             pending = next(events, None)
             for game_id, settings in games:
-                mine: list[str] = []
+                mine: list[object] = []
                 while pending is not None and pending[0] < game_id:
                     pending = next(events, None)
                 while pending is not None and pending[0] == game_id:

@@ -41,8 +41,8 @@ def code_digest() -> str:
 
 
 def record_key(raw: RawGame, objective: str) -> str:
-    h = hashlib.sha256(f"{code_digest()}\n{objective}\n{raw.settings}\n".encode())
-    h.update("\n".join(raw.events).encode())
+    h = hashlib.sha256(f"{code_digest()}\n{objective}\n".encode())
+    h.update(raw.text().encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 

@@ -123,6 +123,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
             session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless)
         _begin(session, table, names, heard)
         _play(session, events)
+        show_review(session, piped=not table.interactive)
         if table.web is not None and session.game is not None and session.game.finished:
             _linger(session, events, table)
     except KeyboardInterrupt:
@@ -137,9 +138,39 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         if store is not None:
             store.close()
     assert session is not None
+    _leave_review(table, session)
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
+
+
+def _leave_review(table: Table, session: LiveSession) -> None:
+    """The live screen is gone: leave the review summary on the terminal."""
+    if table.interactive and isinstance(session.review, dict):
+        print("\n".join(session.review.get("lines", [])), flush=True)
+
+
+def show_review(session: LiveSession, piped: bool) -> list[str]:
+    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines."""
+    from shutbox.game import solver
+    from shutbox.game.review import review_game, review_payload
+    from shutbox.solvercache import cached_solve
+
+    game = session.game
+    if game is None or not game.finished:
+        return []
+    if not solver.exact(game.rules):
+        lines = [f"review: `shutbox review {session.game_id}` (approximate values at {game.rules.tiles} tiles)"]
+        payload: dict[str, Any] = {"lines": lines, "players": [], "exact": False}
+    else:
+        payload = review_payload(review_game(game, cached_solve))
+        payload["lines"].append(f"every decision: shutbox review {session.game_id}")
+    session.review = payload
+    if piped:
+        for line in payload["lines"]:
+            session.view.note("info", line)
+    session.view.show(session)
+    return list(payload["lines"])
 
 
 def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: list[Any]) -> None:

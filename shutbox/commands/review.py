@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
-from shutbox.model import Kit
+from shutbox.model import BOX_DICE, Kit
 
 if TYPE_CHECKING:
     from shutbox.game.replay import Game
@@ -67,7 +67,8 @@ def rules_text(game: Game) -> str:
     forced = ", forced" if r.one_die_forced and r.one_die != "never" else ""
     most = f", at most {r.max_tiles_per_throw} tiles a throw" if r.max_tiles_per_throw else ""
     limit = f" to {r.limit}" if r.limit else ""
-    return f"{r.match}{limit}, {r.tiles} tiles, one die {r.one_die}{forced}{most}, {r.scoring} scoring"
+    dice = f", {r.dice} dice" if r.dice != BOX_DICE else ""
+    return f"{r.match}{limit}, {r.tiles} tiles{dice}, one die {r.one_die}{forced}{most}, {r.scoring} scoring"
 
 
 def review_lines(game: Game, review: Review, name: str) -> list[str]:

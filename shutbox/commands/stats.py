@@ -43,7 +43,8 @@ def _scores_text(s: PlayerStats) -> str:
 
 def table_lines(board: list[PlayerStats], collected: Collected, objective: str) -> list[str]:
     measure = "chance to shut the box, percentage points" if objective == "shut" else "expected score"
-    lines = [f"{len(collected.records)} finished games; loss measured by the {measure}"]
+    n = len(collected.records)
+    lines = [f"{n} finished game{'' if n == 1 else 's'}; loss measured by the {measure}"]
     head = (f"{'#':>3}  {'player':<16} {'games':>5} {'wins':>5} {'win %':>6} {'shut':>5} "
             f"{'loss/decision':>13} {'mistakes/game':>13}  mean score by format")
     lines += [head, "-" * len(head)]
