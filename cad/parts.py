@@ -160,17 +160,21 @@ class DieSpec(PartSpec):
 
     kind: ClassVar[str] = "die"
     colour: ClassVar[tuple[int, int, int]] = (245, 245, 242)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 100, "rectilinear", "1 on the bed")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 100, "rectilinear", "{face} on the bed")
     checks: ClassVar[tuple[str, ...]] = ("balance",)
 
     @property
     def print_settings(self) -> PrintSettings:
-        """The die's settings with the layer height closest to 0.2 mm that divides its size (no partial top layer)."""
+        """The die's settings with the layer height closest to 0.2 mm that divides its size (no partial top layer)
+        and the face that goes on the bed."""
         from dataclasses import replace
+
+        from shutbox.cad.dice import BED_FACE
 
         size = self.inputs["size"]
         layers = max(1, round(size / self.settings.layer_height_mm))
-        return replace(self.settings, layer_height_mm=round(size / layers, 4))
+        return replace(self.settings, layer_height_mm=round(size / layers, 4),
+                       orientation=self.settings.orientation.format(face=BED_FACE))
 
     def build(self, builder: Builder) -> cq.Shape:
         from shutbox.cad.dice import build_die, print_die
