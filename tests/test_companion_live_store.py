@@ -72,8 +72,8 @@ def test_history_lists_and_shows_games(cli, played):
     assert lines[1].rstrip().endswith("Bob wins")
     shown = cli("history", "show", "1", "--db", str(played))
     assert shown.returncode == 0, shown.stderr
-    assert ("round 1, turn 1: Ann (shut) — 6 + 6 = 12 → shut 9 + 3; 6 + 6 = 12 → shut 8 + 4; ended: no move "
-            "possible — left 1 2 5 6 7 — score 21") in shown.stdout
+    assert ("round 1, turn 1: Ann (shut) — 6 + 6 = 12 → shut 9 + 3; 6 + 6 = 12 → shut 8 + 4; 2 + 2 = 4 (no move) "
+            "— left 1 2 5 6 7 — score 21") in shown.stdout
     assert ("round 1, turn 2: Bob (shut) — 6 + 6 = 12 → shut 9 + 3; 6 + 6 = 12 → shut 8 + 4; 6 + 6 = 12 → shut "
             "7 + 5; 6 + 6 = 12 (no move) — left 1 2 6 — score 9") in shown.stdout
     assert "game over: Bob wins" in shown.stdout
