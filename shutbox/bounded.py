@@ -93,7 +93,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ShutboxError(f"{where}: not valid TOML ({exc})") from None
     except (ValueError, RecursionError) as exc:  # an integer past Python's digit limit, a bad float
-        raise ShutboxError(f"{where}: not valid TOML ({shown(str(exc), 120)})") from None
+        detail = "a whole number of more than 4300 digits" if "digits" in str(exc) else shown(str(exc), 120)
+        raise ShutboxError(f"{where}: not valid TOML ({detail})") from None
 
 
 def is_number(value: Any) -> bool:

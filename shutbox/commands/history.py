@@ -40,12 +40,12 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
 
     db = _db(args)
     if not db.exists():
-        print(f"no games saved yet ({db} does not exist)")
+        print(f"no games saved yet ({shown(str(db), 200)} does not exist)")
         return 0
     with open_read_only(db) as store:
         rows = store.games()
         if not rows:
-            print(f"no games saved yet in {db}")
+            print(f"no games saved yet in {shown(str(db), 200)}")
             return 0
         print(f"{'id':>4}  {'started':16}  {'players':24}  {'rules':22}  {'events':>6}  result")
         for row in rows:
@@ -72,7 +72,8 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
 
     db = _db(args)
     if not db.exists():
-        raise ShutboxError(f"game {args.id}: no such game ({db} does not exist; see `shutbox history`)")
+        raise ShutboxError(f"game {args.id}: no such game ({shown(str(db), 200)} does not exist; "
+                           "see `shutbox history`)")
     with open_read_only(db) as store:
         row = store.game(args.id)
         data = {"format": "shutbox-game", "version": 1, "settings": row.settings, "events": store.events(row.id)}
