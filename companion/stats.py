@@ -40,9 +40,10 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def record_key(raw: RawGame, objective: str) -> str:
+def record_key(fingerprint: str, objective: str) -> str:
+    """The cache key of a stored game (its :meth:`~shutbox.companion.archive.Archive.fingerprints` text)."""
     h = hashlib.sha256(f"{code_digest()}\n{objective}\n".encode())
-    h.update(raw.text().encode("utf-8", "surrogatepass"))
+    h.update(fingerprint.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
@@ -129,11 +130,11 @@ def collect(db: Path, objective: str, solve: Solve, cache: RecordCache | None = 
         known = cache.load()
         fresh: list[tuple[str, str]] = []
         with Archive(db) as archive:
-            for raw in archive.games():
-                key = record_key(raw, objective)
+            for game_id, fingerprint in archive.fingerprints():
+                key = record_key(fingerprint, objective)
                 text = known.get(key)
                 if text is None:
-                    text = json.dumps(summarise(raw, objective, solve))
+                    text = json.dumps(summarise(archive.game(game_id), objective, solve))
                     fresh.append((key, text))
                     out.reviewed += 1
                     if progress is not None:

@@ -124,3 +124,18 @@ def test_game_reviews_are_cached_beside_the_database(db, tmp_path):
     # A damaged cache file is started afresh.
     cache_file.write_bytes(b"\x00" * 5000)
     assert collect(db, "shut", solver.solve, RecordCache(cache_file)).reviewed == 5
+
+
+def test_tampered_records_are_named_not_crashed_on(cli, db):
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET event = ? WHERE game_id = 1 AND seq = 1", (b"\x00\xff blob",))
+        conn.execute("UPDATE events SET event = ? WHERE game_id = 2 AND seq = 1",
+                     ('{"v": 1, "type": "throw", "total": ' + "9" * 5000 + "}",))
+    out = cli("stats", "--db", str(db), "--json", check=True)
+    data = json.loads(out.stdout)
+    assert data["games"] == 1 and len(data["unreadable"]) == 3
+    assert any(u.startswith("game 1: event 2: stored as bytes") for u in data["unreadable"])
+    assert any(u.startswith("game 2: event 2:") for u in data["unreadable"])
+    for gid in ("1", "2"):
+        review = cli("review", gid, "--db", str(db))
+        assert review.returncode == 2 and len(review.stderr.splitlines()) == 1 and f"game {gid}:" in review.stderr
