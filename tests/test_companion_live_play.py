@@ -54,7 +54,7 @@ class Player:
         except (BrokenPipeError, OSError, ValueError):
             raise Died() from None
 
-    def expect(self, pattern: str, timeout: float = 10.0) -> str:
+    def expect(self, pattern: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -72,7 +72,7 @@ class Player:
         if self.proc.poll() is None:
             self.proc.kill()  # SIGKILL: no clean-up of any kind
 
-    def finish(self, timeout: float = 10.0) -> tuple[int, str]:
+    def finish(self, timeout: float = 30.0) -> tuple[int, str]:
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             try:
                 self.proc.stdin.close()
