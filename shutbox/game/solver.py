@@ -41,16 +41,22 @@ from functools import cache, lru_cache
 import numpy as np
 
 from shutbox.errors import ShutboxError
-from shutbox.game import estimate
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import (
     DIE_FACES,
-    dice_counts,
     legal_moves,
     move_preference,
     one_die_allowed,
     score,
     throw_totals,
+)
+from shutbox.game.solution import (  # noqa: F401 - the values' classes live there (numpy-free), re-exported here
+    Advisor,
+    MoveValue,
+    Solution,
+    mask_of,
+    rank_moves,
+    tiles_of,
 )
 from shutbox.model import Rules, least_dice
 
@@ -76,19 +82,6 @@ def throw_chances(count: int, highest: int | None = None) -> np.ndarray:
 
 class TooLarge(ShutboxError):
     """The exact solver does not take this many tiles (use :func:`advisor`)."""
-
-
-def mask_of(tiles: tuple[int, ...] | list[int] | set[int]) -> int:
-    """The bitmask of a set of tile numbers."""
-    m = 0
-    for t in tiles:
-        m |= 1 << (t - 1)
-    return m
-
-
-def tiles_of(mask: int) -> tuple[int, ...]:
-    """The tile numbers of a bitmask, ascending."""
-    return tuple(i + 1 for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 @cache
@@ -231,32 +224,6 @@ def one_die_mask(setup: Setup) -> np.ndarray:
     return _one_die(setup.tiles, setup.dice, setup.one_die)
 
 
-@dataclass(frozen=True)
-class Solution:
-    """Values of every state under one policy; index the arrays by the mask of open tiles."""
-
-    setup: Setup
-    objective: str
-    strategy: str
-    p_shut: np.ndarray  #: probability of shutting the box from each state
-    expected_score: np.ndarray  #: expected final score from each state
-    one_die: np.ndarray  #: the policy throws one die in this state (where it has the choice)
-
-    def state(self, open_tiles: tuple[int, ...] | list[int]) -> tuple[float, float]:
-        """(p_shut, expected_score) with these tiles open, before the next throw."""
-        m = mask_of(tuple(open_tiles))
-        return float(self.p_shut[m]), float(self.expected_score[m])
-
-    def key(self, mask: int) -> tuple[float, float]:
-        """The objective's ranking key of a state (larger is better): primary, then tie-break."""
-        p, e = float(self.p_shut[mask]), float(self.expected_score[mask])
-        return (p, -e) if self.objective == "shut" else (-e, p)
-
-    def dice(self, open_tiles: tuple[int, ...] | list[int]) -> int:
-        """How many dice the policy throws next with these tiles open."""
-        return 1 if self.one_die[mask_of(tuple(open_tiles))] else self.setup.dice
-
-
 def _better(a: np.ndarray, b: np.ndarray, than_a: np.ndarray, than_b: np.ndarray) -> np.ndarray:
     """Lexicographic (a, b) > (than_a, than_b), with a tolerance for float noise."""
     tol = _TOL * (1.0 + np.abs(than_a))
@@ -377,84 +344,6 @@ def clear_cache() -> None:
     scores.cache_clear()
     _one_die.cache_clear()
     _popcount_order.cache_clear()
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """One legal move for a throw and the value of the state it leaves."""
-
-    tiles: tuple[int, ...]
-    open_after: tuple[int, ...]
-    p_shut: float
-    expected_score: float
-    p_stderr: float = 0.0  #: standard errors: 0 for exact values, else Monte Carlo's
-    score_stderr: float = 0.0
-
-
-def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
-    """Every legal move for ``throw`` with ``open_tiles`` open, best first under the solution's objective."""
-    rules = solution.setup.rules
-    moves = legal_moves(rules, open_tiles, throw)  # largest tiles first: the final tie-break
-    start = mask_of(open_tiles)
-    ranked = sorted(moves, key=lambda m: solution.key(start & ~mask_of(m)), reverse=True)
-    out = []
-    for m in ranked:
-        after = start & ~mask_of(m)
-        out.append(MoveValue(m, tiles_of(after), float(solution.p_shut[after]),
-                             float(solution.expected_score[after])))
-    return out
-
-
-@dataclass(frozen=True)
-class Advisor:
-    """Values and move rankings for any size: the exact solution, or Monte Carlo beyond :data:`EXACT_MAX_TILES`.
-
-    Use this rather than :func:`solve` wherever a set may be large (hints, advise, reviews).
-    """
-
-    rules: Rules
-    objective: str
-    strategy: str
-    solution: Solution | None  #: None: approximate (see :mod:`shutbox.game.estimate`)
-
-    @property
-    def exact(self) -> bool:
-        return self.solution is not None
-
-    @property
-    def method(self) -> str:
-        if self.solution is not None:
-            return "exact: dynamic programming over every set of open tiles"
-        return estimate.method(self.strategy, estimate.SAMPLES)
-
-    def value(self, open_tiles: tuple[int, ...] | list[int]) -> MoveValue:
-        """The value of ``open_tiles`` before the next throw (``tiles`` empty), with its standard errors."""
-        tiles = tuple(sorted(open_tiles))
-        if self.solution is not None:
-            p, e = self.solution.state(tiles)
-            return MoveValue((), tiles, p, e)
-        est = estimate.state_value(self.rules, self.strategy, tiles)
-        return MoveValue((), tiles, est.p_shut, est.expected_score, est.p_stderr, est.score_stderr)
-
-    def state(self, open_tiles: tuple[int, ...] | list[int]) -> tuple[float, float]:
-        """(p_shut, expected_score) with these tiles open, before the next throw."""
-        v = self.value(open_tiles)
-        return v.p_shut, v.expected_score
-
-    def dice(self, open_tiles: tuple[int, ...] | list[int]) -> int:
-        """How many dice the policy throws next (the approximate policy: one die whenever allowed)."""
-        if self.solution is not None:
-            return self.solution.dice(open_tiles)
-        counts = dice_counts(self.rules, tuple(open_tiles))
-        return 1 if 1 in counts else counts[0]
-
-    def rank_moves(self, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
-        """Every legal move for ``throw``, best first under the objective."""
-        if self.solution is not None:
-            return rank_moves(self.solution, open_tiles, throw)
-        start = set(open_tiles)
-        return [MoveValue(m, tuple(sorted(start - set(m))), e.p_shut, e.expected_score, e.p_stderr, e.score_stderr)
-                for m, e in estimate.rank_moves(self.rules, tuple(sorted(open_tiles)), throw, self.objective)]
 
 
 def advisor(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> Advisor:
