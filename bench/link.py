@@ -73,7 +73,7 @@ def line_to_update() -> float:
     events: queue.Queue = queue.Queue()
     with tempfile.TemporaryDirectory() as tmp, GameStore(Path(tmp) / "bench.sqlite3") as store:
         link = BoxLink(os.ttyname(slave), 9, events.put, quiet_s=3600).start()
-        session = LiveSession(Rules(match="drop-out", limit=10**6), store, TextView(io.StringIO(), redraw=False))
+        session = LiveSession(Rules(match="drop-out", limit=10**6), store, TextView(io.StringIO()))
         seq = 0
 
         def send(shut: set[int]) -> tuple[float, float]:

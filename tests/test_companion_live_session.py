@@ -330,6 +330,7 @@ def test_box_less_play_the_tiles_are_typed_and_every_rule_applies(tmp_path):
         assert session.box == frozenset({3, 9}) and session.verdict.message == "Ann: throw the dice"
         session.handle(Typed("undo"))  # a typed move may be withdrawn
         assert session.box == frozenset() and session.game is not None and session.game.pending is not None
+        assert session.game_id is not None
         saved = [e["type"] for e in clean(store.events(session.game_id))]
         assert saved == ["players", "throw", "shut", "undo"]
 
