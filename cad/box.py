@@ -11,6 +11,10 @@ import cadquery as cq
 
 from shutbox.cad.layout import (
     BOSS_RADIUS,
+    BUTTON_BODY,
+    BUTTON_HOLE,
+    BUTTON_NUT,
+    BUTTON_PANEL,
     CORNER_RADIUS,
     COVER_FLANGE_X,
     COVER_GAP,
@@ -116,6 +120,11 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.S
     for gate in gate_list:
         for x, y in gate.screw_points(lay):
             keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
+    if lay.sensors:  # a thicker panel round the end-turn button
+        yb, zb = lay.button_at
+        r = BUTTON_NUT / 2 + 2.0
+        keep.append(cq.Solid.makeBox(BUTTON_PANEL + 1.0, 2 * r, zb + r + 1.0,
+                                     cq.Vector(lay.length - BUTTON_PANEL, yb - r, -1.0)))
     for x in cuts:  # a rib twice as thick where the box is cut, so each piece keeps a whole wall
         keep.append(cq.Solid.makeBox(2 * WALL_MIN, lay.width, tall, cq.Vector(x - WALL_MIN, 0.0, -1.0)))
     for x, y, half in key_spots(lay, cuts):
@@ -159,6 +168,23 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     return tools
 
 
+def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:
+    """A hole along x with a 45-degree pointed top, so it prints in a vertical wall without support."""
+    cyl = cq.Solid.makeCylinder(radius, x1 - x0, cq.Vector(x0, y, z), cq.Vector(1, 0, 0))
+    k = radius / SQRT2
+    roof = [(y - k, z + k), (y + k, z + k), (y, z + radius * SQRT2)]
+    prism = shape_of(cq.Workplane("YZ").workplane(offset=x0).polyline(roof).close().extrude(x1 - x0))
+    return cyl.fuse(prism).clean()
+
+
+def button_tools(lay: Layout) -> list[cq.Shape]:
+    """The end-turn button's hole through the right end wall and the room behind it for its nut and body."""
+    yb, zb = lay.button_at
+    inner = lay.length - BUTTON_PANEL
+    return [teardrop_x(inner - 0.5, lay.length + 1.0, yb, zb, BUTTON_HOLE / 2),
+            teardrop_x(inner - BUTTON_BODY, inner, yb, zb, BUTTON_NUT / 2)]
+
+
 def screw_boss(x: float, y: float, z0: float, z1: float) -> cq.Shape:
     """A pilot hole's boss hanging from above: a 45-degree cone from the hole's size at ``z0``, then a column."""
     r0 = SCREW_PILOT / 2
@@ -193,7 +219,7 @@ def build_box(lay: Layout, cuts: tuple[float, ...] = ()) -> cq.Shape:
         tools += lane_tools(lay, n)
     tools += gate_tools(lay, gate_list)
     if lay.sensors:
-        tools += sensor_tools(lay)
+        tools += sensor_tools(lay) + button_tools(lay)
     return cut_all(body, tools)
 
 

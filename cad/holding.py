@@ -5,6 +5,7 @@ holes with plastic round them. Each is measured with OCCT booleans on the assemb
   clearance either way, overlaps the box (pieces and gates) by at least ``CAPTIVE_MM3``;
 - detent: a tile leaning away from its bump, moved off its notch onto the plain lane wall, overlaps the
   wall by the engagement (the arm must give way that far): at least ``DETENT_MARGIN``;
+- button: the end-turn button's hole is clear, with a ring of panel round it and room behind for its nut;
 - fasteners: a ring ``WALL_MIN`` wide round every pilot hole is solid plastic over the hole's whole depth,
   every countersink has that ring inside its part, and each pilot hole keeps ``USB_CLEAR`` from the USB
   opening.
@@ -189,6 +190,38 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
                       + (f"{gap:.1f} mm from the USB opening" if gap != float("inf") else "no USB opening"))
 
 
+def check_button(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Finding]:
+    """The end-turn button's hole goes through the end wall with a ring of plastic round it, and its body and nut
+    have room behind the panel."""
+    import cadquery as cq
+
+    from shutbox.cad.box import teardrop_x
+    from shutbox.cad.check import _memo
+    from shutbox.cad.layout import BUTTON_BODY, BUTTON_HOLE, BUTTON_NUT, BUTTON_PANEL, WALL_MIN
+
+    if not lay.sensors:
+        return
+    boxes = [shape for _, kind, shape in solids if kind == "box"]
+    yb, zb = lay.button_at
+    inner = lay.length - BUTTON_PANEL
+    axis = cq.Vector(1, 0, 0)
+
+    def measure() -> list[float]:
+        thread = cq.Solid.makeCylinder(BUTTON_HOLE / 2 - 0.05, BUTTON_PANEL + 1.0, cq.Vector(inner - 0.5, yb, zb), axis)
+        behind = cq.Vector(inner - BUTTON_BODY + 0.5, yb, zb)
+        body = cq.Solid.makeCylinder(BUTTON_NUT / 2 - 0.05, BUTTON_BODY - 0.5, behind, axis)
+        # The ring round the hole, less the hole's 45-degree teardrop top (the panel's own roof over it).
+        ring = cq.Solid.makeCylinder(BUTTON_HOLE / 2 + WALL_MIN, BUTTON_PANEL, cq.Vector(inner, yb, zb), axis).cut(
+            teardrop_x(inner - 1.0, lay.length + 1.0, yb, zb, BUTTON_HOLE / 2 + 0.01))
+        return [_volume(boxes, thread), _volume(boxes, body), _volume(boxes, ring) / ring.Volume()]
+
+    thread, body, ring = _memo("button", [yb, zb, inner, [_print(b) for b in boxes]], measure)
+    ok = thread < 1e-3 and body < 1e-3 and ring >= FULL
+    yield Finding("button", "end-turn button", ok,
+                  f"hole clear ({thread:.3f} mm3 of box in it), room for nut and body ({body:.3f} mm3), "
+                  f"{WALL_MIN:g} mm ring of panel round it {ring:.1%} plastic")
+
+
 def _print(shape: Any) -> list[Any]:
     from shutbox.cad.check import _fingerprint
 
@@ -197,4 +230,5 @@ def _print(shape: Any) -> list[Any]:
 
 def check_holding(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...]) -> list[Finding]:
     """All three proofs."""
-    return [*check_captive(solids, lay), *check_detent(solids, lay), *check_fasteners(solids, lay, cuts)]
+    return [*check_captive(solids, lay), *check_detent(solids, lay), *check_fasteners(solids, lay, cuts),
+            *check_button(solids, lay)]

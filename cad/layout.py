@@ -65,6 +65,12 @@ GATE_GAP = 0.2  # gate in its pocket, per side
 GATE_SCREW = 16.0  # gate screw length
 PILOT_EXTRA = 1.0  # pilot hole deeper than the screw reaches
 DETENT_MARGIN = 0.3  # detent engagement left when the tile leans away from its bump
+# End-turn button: a 12 mm panel push button in the box's right end wall, into the hollow under the last lane.
+BUTTON_NAME = "12 mm panel push button, momentary, normally open (M12 thread, panel up to 4 mm, body <= 22 mm)"
+BUTTON_HOLE = 12.2  # hole for the M12 thread (teardrop-topped, so it prints without support)
+BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals
+BUTTON_NUT = 16.0  # nut across its flats-ish: room round the hole inside
+BUTTON_PANEL = 3.0  # wall thickness round the button
 # Lean deck: open-bottomed hollows under the lanes (45-degree roofs), ribs between them.
 HOLLOW_RIB = 1.2  # rib between two hollows
 DECK_SKIN = 1.6  # plastic between a hollow's roof peak and the floor above it, and at its ends
@@ -162,6 +168,11 @@ class Layout:
     def hollow_width(self) -> float:
         """Width (x) of the hollow under each lane."""
         return self.pitch - HOLLOW_RIB
+
+    @property
+    def button_at(self) -> tuple[float, float]:
+        """Box-frame y, z of the end-turn button's axis (through the right end wall, x = length)."""
+        return (self.tray[3] + WALL_MIN + BUTTON_NUT / 2 + 2.0, BUTTON_NUT / 2 + GROOVE + 3.0)
 
     @property
     def engagement(self) -> float:

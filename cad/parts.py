@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from shutbox.cad.layout import COVER_HEIGHT, COVER_SCREW, GATE_SCREW, SCREW_NAME, Gate, Layout, gates
+from shutbox.cad.layout import BUTTON_NAME, COVER_HEIGHT, COVER_SCREW, GATE_SCREW, SCREW_NAME, Gate, Layout, gates
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -123,8 +123,12 @@ class BoxPieceSpec(PartSpec):
         lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers)
         contact = "normally closed" if topology(pin_map(kit)).tiles.normally_closed else "normally open"
         s = kit.sensors
-        return [Item(f"reed switch, {contact}, glass body", lanes,
-                     f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
+        items = [Item(f"reed switch, {contact}, glass body", lanes,
+                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
+        y0, y1 = self.inputs["span_y"]
+        if x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
+            items.append(Item(BUTTON_NAME, 1, "ends the turn; in the right end wall, wired to the controller bay"))
+        return items
 
 
 @dataclass(frozen=True)
@@ -262,7 +266,8 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     mesh = {"cad": {k: v for k, v in _sections(kit, "cad")["cad"].items() if k != "cache_limit_mb"}}
     tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
     box_inputs = {**tile_inputs, "bed": list(kit.printer.bed_mm)}
-    specs: list[PartSpec] = [BoxPieceSpec(p.name, 1, {**box_inputs, "piece": p.name, "span_x": (p.x0, p.x1)},
+    specs: list[PartSpec] = [BoxPieceSpec(p.name, 1, {**box_inputs, "piece": p.name, "span_x": (p.x0, p.x1),
+                                                       "span_y": (p.y0, p.y1)},
                                            p.size) for p in plan.pieces]
     for gate in gates(lay, plan.xs):
         depth, height = lay.width - lay.lane_end, lay.height - lay.gate_floor
