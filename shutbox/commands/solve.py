@@ -99,8 +99,8 @@ def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
     print(f"policy:               {policy}")
     print(f"method:               {advisor.method}")
     if not advisor.exact:
-        print(f"                      approximate: more than {solver.EXACT_MAX_TILES} tiles is beyond the exact "
-              "solver; the optimum is at least this good")
+        print("                      approximate: this set is beyond the exact solver's limit; the optimum is "
+              "at least this good")
     approx = not advisor.exact
     print(f"chance to shut box:   {_pm(value.p_shut, value.p_stderr if approx else None, True)}")
     print(f"expected final score: {_pm(value.expected_score, value.score_stderr if approx else None, False)}")

@@ -26,8 +26,10 @@ Remaining ties go to the move with the largest tiles. Named strategies, evaluate
 
 ``greedy-largest`` and ``fewest-tiles`` throw one die whenever it is allowed.
 
-The exact solver takes every setting with at most :data:`EXACT_MAX_TILES` tiles (measured by
-``bench/solver.py``: 18 tiles with 6 dice, the slowest, within 10 s and 2 GB). Larger sets are
+The exact solver takes a setting when its work, the number of (state, move) pairs, is at most
+:data:`EXACT_MAX_PAIRS` -- that of 18 tiles with 6 dice, measured by ``bench/solver.py`` at 3.3 s of CPU
+and 0.6 GB -- and it has at most :data:`EXACT_MAX_TILES` tiles: every setting up to 18 tiles, 19 tiles
+with up to 4 dice, 19 or 20 tiles with at most 2 tiles per throw. Larger sets are
 valued by :mod:`shutbox.game.estimate` (Monte Carlo); :func:`advisor` picks the method.
 
 Solutions are cached per (settings, objective, strategy); numpy arrays are read-only.
@@ -61,7 +63,9 @@ from shutbox.game.solution import (  # noqa: F401 - the values' classes live the
 from shutbox.model import Rules, least_dice
 
 #: The most tiles the exact solver takes (every allowed dice count); see bench/solver.py.
-EXACT_MAX_TILES = 18
+EXACT_MAX_TILES = 20
+#: The most (state, move) pairs the exact solver takes: 18 tiles with 6 dice has 68,609,024.
+EXACT_MAX_PAIRS = 70_000_000
 _TOL = 1e-12
 _CHUNK = 1 << 22  #: most (state, move) pairs handled in one vectorised block
 
@@ -316,13 +320,27 @@ def _solve(setup: Setup, objective: str, strategy: str) -> Solution:
     return Solution(setup, objective, strategy, p, e, one_die)
 
 
+@cache
+def pair_count(tiles: int, dice: int, max_tiles: int | None) -> int:
+    """The (state, move) pairs of a solve: every move m of a full box (a tile set adding up to a throw of
+    one die or ``dice`` dice) is held by 2**(tiles - |m|) states. Counted by tile sum and size."""
+    top = throw_totals(dice)[-1]
+    ways = {(0, 0): 1}  # (sum, size) -> number of tile sets
+    for t in range(1, tiles + 1):
+        for (total, size), n in list(ways.items()):
+            if total + t <= top and (max_tiles is None or size < max_tiles):
+                ways[(total + t, size + 1)] = ways.get((total + t, size + 1), 0) + n
+    return sum(n << (tiles - size) for (total, size), n in ways.items() if total)
+
+
 def exact(rules: Rules) -> bool:
-    """Does the exact solver take these settings?"""
-    return rules.tiles <= EXACT_MAX_TILES
+    """Does the exact solver take these settings? (see the module docstring)"""
+    return (rules.tiles <= EXACT_MAX_TILES
+            and pair_count(rules.tiles, rules.dice, rules.max_tiles_per_throw) <= EXACT_MAX_PAIRS)
 
 
 def solve(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> Solution:
-    """Solve every state exactly for these settings (cached); TooLarge beyond :data:`EXACT_MAX_TILES` tiles.
+    """Solve every state exactly for these settings (cached); TooLarge where :func:`exact` says no.
 
     ``rules.tiles`` may be any 1..EXACT_MAX_TILES here (small boxes serve the tests).
     """
@@ -331,7 +349,8 @@ def solve(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> S
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy {strategy!r}; allowed: {', '.join(STRATEGIES)}")
     if not exact(rules):
-        raise TooLarge(f"the exact solver takes up to {EXACT_MAX_TILES} tiles, not {rules.tiles}")
+        raise TooLarge(f"the exact solver takes up to {EXACT_MAX_TILES} tiles and {EXACT_MAX_PAIRS:,} (state, move) "
+                       f"pairs (18 tiles with 6 dice); {rules.tiles} tiles with {rules.dice} dice is beyond it")
     if strategy != "optimal":
         objective = "shut"  # a named strategy's values do not depend on the objective
     return _solve(Setup.of(rules), objective, strategy)
