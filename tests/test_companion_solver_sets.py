@@ -76,17 +76,7 @@ def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset
         for total, w in dice_fractions(count).items():
             moves = legal_moves(rules, open_tiles, total)
             values = [reference(setup, objective, strategy, open_tiles - set(m)) for m in moves]
-            if not moves:
-                v = (Fraction(0), Fraction(score(rules, open_tiles)))
-            elif strategy == "optimal":
-                v = max(values, key=key)
-            elif strategy == "greedy-largest":
-                v = values[0]  # the engine lists the largest tiles first
-            elif strategy == "fewest-tiles":
-                ranks = [(len(m), move_preference(m)) for m in moves]
-                v = values[ranks.index(min(ranks))]
-            else:
-                v = (sum(x[0] for x in values) / len(values), sum(x[1] for x in values) / len(values))
+            v = chosen(strategy, moves, values, key) if moves else (Fraction(0), Fraction(score(rules, open_tiles)))
             p += w * v[0]
             e += w * v[1]
         options.append((count, (p, e)))
@@ -96,6 +86,18 @@ def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset
         return (sum((v[0] for _, v in options), Fraction(0)) / len(options),
                 sum((v[1] for _, v in options), Fraction(0)) / len(options))
     return dict(options).get(1, options[0][1])
+
+
+def chosen(strategy: str, moves, values, key):  # noqa: ANN001 - test helper
+    """The value of the move the strategy picks (the mean for ``random``)."""
+    if strategy == "optimal":
+        return max(values, key=key)
+    if strategy == "greedy-largest":
+        return values[0]  # the engine lists the largest tiles first
+    if strategy == "fewest-tiles":
+        ranks = [(len(m), move_preference(m)) for m in moves]
+        return values[ranks.index(min(ranks))]
+    return (sum(x[0] for x in values) / len(values), sum(x[1] for x in values) / len(values))
 
 
 dice_setups = st.tuples(
@@ -132,6 +134,12 @@ def test_new_sizes_equal_the_fractions_reference_from_the_start(tiles: int, dice
 def test_eighteen_tiles_six_dice_is_exact() -> None:
     rules = Rules(tiles=18, dice=6)
     assert solver.exact(rules) and not solver.exact(Rules(tiles=19, dice=6))
+    # The limit is the work of 18 tiles with 6 dice: (state, move) pairs, each move held by 2**(N - |m|) states.
+    assert solver.pair_count(18, 6, None) == 68_609_024 <= solver.EXACT_MAX_PAIRS
+    # 3 tiles: singles are held by 4 states each, pairs by 2, {1,2,3} (a throw of 6) by 1: 12 + 6 + 1.
+    assert solver.pair_count(3, 2, None) == 19 and solver.pair_count(3, 2, 2) == 18
+    assert solver.exact(Rules(tiles=19, dice=4)) and not solver.exact(Rules(tiles=19, dice=5))
+    assert solver.exact(Rules(tiles=20, dice=6, max_tiles_per_throw=2)) and not solver.exact(Rules(tiles=21, dice=4))
     a = solver.advisor(rules)
     assert a.exact and a.method.startswith("exact")
     p, e = a.state(rules.tile_numbers)
@@ -140,7 +148,7 @@ def test_eighteen_tiles_six_dice_is_exact() -> None:
     small = (1, 2, 3, 5, 6)
     ref = reference((18, 6, "high-shut", False, None, "sum"), "shut", "optimal", frozenset(small))
     assert close(a.state(small)[0], ref[0]) and close(a.state(small)[1], ref[1])
-    with pytest.raises(solver.TooLarge, match="up to 18 tiles, not 19"):
+    with pytest.raises(solver.TooLarge, match="19 tiles with 6 dice is beyond it"):
         solve(Rules(tiles=19, dice=6))
 
 
