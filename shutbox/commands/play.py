@@ -138,16 +138,9 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         if store is not None:
             store.close()
     assert session is not None
-    _leave_review(table, session)
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
-
-
-def _leave_review(table: Table, session: LiveSession) -> None:
-    """The live screen is gone: leave the review summary on the terminal."""
-    if table.interactive and isinstance(session.review, dict):
-        print("\n".join(session.review.get("lines", [])), flush=True)
 
 
 def show_review(session: LiveSession, piped: bool) -> list[str]:
