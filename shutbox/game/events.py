@@ -12,8 +12,10 @@ type        fields                                      meaning
 players     ``names``: list of 1+ distinct names        who plays, in turn order. First event, once.
                                                         ``long-game`` takes exactly 2, ``drop-out`` and
                                                         ``tournament`` at least 2.
-throw       ``dice``: [a] or [a, b], pips 1..6          the current player threw one or two dice.
-            *or* ``total``: int                         only the total is known (never a double).
+throw       ``dice``: pips 1..6 of one die or of         the current player threw one die or all the
+            all ``rules.dice`` dice                     rules' dice (two unless set otherwise).
+            *or* ``total``: int                         only the total is known (a domino or card
+                                                        drawn instead; a double only by its total).
 shut        ``tiles``: list of tile numbers             shut these open tiles with the current throw;
                                                         they must add up to it. Without a preceding
                                                         ``throw`` the throw is taken to be their sum
