@@ -111,3 +111,29 @@ def test_wiring_test_flags_are_checked(cli):
     assert proc.returncode == 2 and "--test: not with --count" in proc.stderr
     proc = cli("monitor", "--test", "--step-timeout", "0", "--port", "loop://")
     assert proc.returncode == 2 and "--step-timeout 0" in proc.stderr
+
+
+def test_a_switch_that_chatters_on_its_own_is_noisy_and_left_out_of_the_walk(box):
+    import threading
+
+    pins = pin_map(build_kit(FAST))
+    stop = threading.Event()
+
+    def chatter() -> None:  # tile 6's contact makes and breaks while nobody touches the box
+        level = False
+        while not stop.wait(0.05):
+            level = not level
+            box.set_tile(6, level)
+
+    noise = threading.Thread(target=chatter, daemon=True)
+    noise.start()
+    try:
+        code, out = follow(box)
+    finally:
+        stop.set()
+        noise.join()
+    assert code == 1, out
+    assert "noisy: tile 6 changed" in out and f"while nobody touched the box: a loose contact or wire on " \
+        f"{where(pins, 6)}" in out
+    assert "> shut tile 6 now" not in out  # not walked through: its readings mean nothing
+    assert "wiring test: 1 problem\n" in out
