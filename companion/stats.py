@@ -69,24 +69,30 @@ class RecordCache:
     @staticmethod
     def _open(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path, timeout=5)
-        db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS game_records (key TEXT PRIMARY KEY, code TEXT NOT NULL, "
+                   "record TEXT NOT NULL)")
         db.commit()
         return db
 
     def load(self) -> dict[str, str]:
+        """The records made by this code (those of older code are never looked at again)."""
         if self.db is None:
             return {}
         try:
-            return dict(self.db.execute("SELECT key, record FROM records").fetchall())
+            return dict(self.db.execute("SELECT key, record FROM game_records WHERE code = ?", (code_digest(),)))
         except sqlite3.Error:
             return {}
 
     def save(self, items: Iterable[tuple[str, str]]) -> None:
+        """Add records; records of older code are dropped at the same time, so the file does not grow forever."""
         if self.db is None:
             return
+        code = code_digest()
         try:
             with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)", items)
+                self.db.execute("DELETE FROM game_records WHERE code != ?", (code,))
+                self.db.executemany("INSERT OR REPLACE INTO game_records (key, code, record) VALUES (?, ?, ?)",
+                                    ((key, code, record) for key, record in items))
         except sqlite3.Error:
             pass
 
@@ -146,7 +152,8 @@ def collect(db: Path, objective: str, solve: Solve, cache: RecordCache | None = 
                     out.unfinished += 1
                 else:
                     out.records.append(record)
-        cache.save(fresh)
+        if fresh:
+            cache.save(fresh)
     finally:
         cache.close()
     return out

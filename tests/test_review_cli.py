@@ -149,33 +149,32 @@ def test_pdf_report_has_a_page_per_player_with_chart_and_mistakes(cli, tmp_path)
 
 def test_solver_tables_are_read_back_from_disk_and_verified(tmp_path, monkeypatch):
     rules = Rules()
+    real_solve = solver.solve
+    solves: list[str] = []
+
+    def counting_solve(*args, **kwargs):
+        solves.append("solved")
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting_solve)
     first = solvercache.cached_solve(rules, "shut")
-    (path,) = (tmp_path / "cache" / "solver").glob("*.npz")
-    solvercache._cached.cache_clear()
+    (path,) = [p for p in (tmp_path / "cache" / "solver").iterdir() if not p.name.startswith(".")]
 
-    def no_solve(*a, **k):
-        raise AssertionError("solved again although the tables are on disk")
+    def again() -> object:
+        solvercache._cached.cache_clear()
+        return solvercache.cached_solve(rules, "shut")
 
-    monkeypatch.setattr(solver, "solve", no_solve)
-    again = solvercache.cached_solve(rules, "shut")
-    assert np.array_equal(again.p_shut, first.p_shut) and np.array_equal(again.one_die, first.one_die)
-    # A damaged or tampered file is not trusted: the tables are solved again and the file rewritten.
-    monkeypatch.undo()
-    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
-    with np.load(path) as data:
-        stored = {k: data[k] for k in data.files}
-    stored["p_shut"] = stored["p_shut"].copy()
-    stored["p_shut"][511] = 0.5
-    np.savez(path, **stored)
-    solvercache._cached.cache_clear()
-    fixed = solvercache.cached_solve(rules, "shut")
-    assert fixed.p_shut[511] == first.p_shut[511]
-    path.write_bytes(b"not a zip file")
-    solvercache._cached.cache_clear()
-    assert solvercache.cached_solve(rules, "shut").p_shut[511] == first.p_shut[511]
-    solvercache._cached.cache_clear()
-    monkeypatch.setattr(solver, "solve", no_solve)
-    assert solvercache.cached_solve(rules, "shut").p_shut[511] == first.p_shut[511]  # rewritten intact
+    assert np.array_equal(again().p_shut, first.p_shut) and solves == ["solved"]  # read from disk
+    # A tampered or damaged file is not trusted: the values are solved again and the file rewritten.
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 0xFF
+    path.write_bytes(bytes(data))
+    fixed = again()
+    assert np.array_equal(fixed.p_shut, first.p_shut) and np.array_equal(fixed.one_die, first.one_die)
+    assert solves == ["solved"] * 2
+    path.write_bytes(b"not a cache file")
+    assert np.array_equal(again().expected_score, first.expected_score) and solves == ["solved"] * 3
+    assert np.array_equal(again().p_shut, first.p_shut) and solves == ["solved"] * 3  # rewritten intact
 
 
 def test_summary_for_the_end_of_a_live_game():
