@@ -34,7 +34,7 @@ class Tmux:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.screen()
-            if re.search(pattern, text):
+            if re.search(pattern, text, re.M):
                 return text
             time.sleep(0.1)
         raise AssertionError(f"{pattern!r} not on the screen:\n{self.screen()}")
@@ -92,3 +92,25 @@ def test_the_hand_over_is_an_instruction_not_an_error(terminal, tmp_path):
     text = tty.wait(r"EXIT=0")
     assert "game 1 is saved; `shutbox play --resume` continues it" in text
     assert "!!" not in text
+
+
+def test_a_tile_moved_while_typing_does_not_eat_the_line(terminal, tmp_path):
+    """The issue's case: type '3', a tile moves on the box (the screen redraws), finish with ' 5' and Enter."""
+    from shutbox.companion.simbox import SimBox
+    from shutbox.model import build_kit
+
+    with SimBox(build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1}), connect=False) as box:
+        tty = terminal("--port", box.port, "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"))
+        tty.wait(r"→ Ann: throw the dice")
+        tty.keys("3")
+        tty.wait(r"^> 3\s*$")
+        box.set_tile(4, True)
+        tty.wait(r"→ Ann's turn: open tile 4 to start with every tile open")
+        box.set_tile(4, False)
+        tty.wait(r"→ Ann: throw the dice")
+        assert re.search(r"^> 3\s*$", tty.screen(), re.M)
+        tty.keys(" 5", "Enter")
+        tty.wait(r"• Ann threw 3 \+ 5 = 8")
+        assert "not understood" not in tty.screen()
+        tty.keys("quit", "Enter")
+        tty.wait(r"EXIT=0")
