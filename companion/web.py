@@ -12,7 +12,8 @@
 
 Sharing: on 127.0.0.1 (the default) the page may post freely. Bound to any other address, a join
 code is made up; every POST without it (header ``X-Join-Code``, or ``?code=`` in the page's URL) is
-refused with 403, so spectators only read. POSTs must be JSON from the page's own origin.
+refused with 403, so spectators only read. POSTs must be JSON from the page's own origin and, on 127.0.0.1,
+addressed to this computer by name (no DNS rebinding).
 """
 
 from __future__ import annotations
@@ -310,6 +311,9 @@ class WebBoard:
             given = request.headers.get("x-join-code") or request.query_params.get("code") or ""
             if not secrets.compare_digest(given.strip().upper(), self.join_code):
                 return 403, "a join code is needed to play from this device (spectators only watch)"
+        host = urlsplit("//" + request.headers.get("host", "")).hostname or ""
+        if is_loopback(self.host) and not is_loopback(host):  # a page from elsewhere, rebound to this computer
+            return 403, f"requests for {host or 'no host'} are not accepted here"
         origin = request.headers.get("origin")
         if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
             return 403, f"requests from {origin} are not accepted"

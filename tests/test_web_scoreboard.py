@@ -134,6 +134,8 @@ def test_the_api_state_events_and_posts(table):
                       headers={"content-type": "application/json"}).status_code == 400
     assert httpx.post(base + "api/end", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415
     assert httpx.post(base + "api/end", json={}, headers={"origin": "http://evil.example"}).status_code == 403
+    rebound = {"host": "evil.example:80", "origin": "http://evil.example:80"}  # DNS rebinding to 127.0.0.1
+    assert httpx.post(base + "api/end", json={}, headers=rebound).status_code == 403
     assert httpx.put(base + "api/state", json={}).status_code == 405
     assert httpx.post(base + "api/state", json={}).status_code == 405
     assert [e["type"] for e in events(table)] == ["players", "throw", "undo"]
