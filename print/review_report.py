@@ -15,7 +15,7 @@ from typing import Any
 
 from shutbox import __version__
 from shutbox.errors import ShutboxError
-from shutbox.game.replay import PHASE_WORDS, Game
+from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game
 from shutbox.game.report import and_list
 from shutbox.game.review import (
     Decision,
@@ -76,7 +76,8 @@ def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float) ->
     else:
         ax.set_xticks([])
     ax.set_xlabel("throws, turn by turn (· = start of the turn; the number is the throw)", fontsize=7)
-    ax.set_ylabel("chance to shut the box, %", fontsize=7)
+    goal = "uncover" if traces and all(t.phase == UNCOVER for t in traces) else "shut"
+    ax.set_ylabel(f"chance to {goal} the box, %", fontsize=7)
     ax.tick_params(axis="y", labelsize=7)
     top = max([p.best * 100 for t in traces for p in t.points] + [p.played * 100 for t in traces for p in t.points]
               + [1.0])
