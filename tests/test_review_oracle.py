@@ -44,6 +44,23 @@ def with_dice(open_tiles: frozenset[int], chances: dict[int, Fraction]) -> Fract
                 for t, p in chances.items()), Fraction(0))
 
 
+@cache
+def expected_score(open_tiles: frozenset[int]) -> Fraction:
+    """Expected final score (sum of the open tiles) with play that minimises it; same one-die rule."""
+    if not open_tiles:
+        return Fraction(0)
+    best = score_with_dice(open_tiles, TWO_DICE)
+    if not any(t >= 7 for t in open_tiles):
+        best = min(best, score_with_dice(open_tiles, ONE_DIE))
+    return best
+
+
+def score_with_dice(open_tiles: frozenset[int], chances: dict[int, Fraction]) -> Fraction:
+    left = Fraction(sum(open_tiles))
+    return sum((p * min((expected_score(open_tiles - m) for m in moves(open_tiles, t)), default=left)
+                for t, p in chances.items()), Fraction(0))
+
+
 FULL = frozenset(range(1, 10))
 
 
@@ -85,6 +102,18 @@ def test_every_move_value_matches_the_fractions_dp_on_9_tiles(shut_first, throw,
     assert mine.loss == pytest.approx(float(best - values[frozenset(played)]), abs=1e-13)
     assert mine.options == len(values)
     assert (mine.loss == 0) == (values[frozenset(played)] == best)
+
+
+def test_expected_scores_match_the_fractions_dp():
+    game = Game(Rules()).add_players("Ann").throw(6, 6).shut(7, 5).throw(4, 5).shut(6, 3)
+    review = review_game(game, solver.solve, "score")
+    for d, open_before in zip(review.decisions, [FULL, FULL - {7, 5}], strict=True):
+        values = {m: expected_score(open_before - m) for m in moves(open_before, d.throw)}
+        assert d.value_played == pytest.approx(float(values[frozenset(d.played)]), abs=1e-12)
+        assert d.value_best == pytest.approx(float(min(values.values())), abs=1e-12)
+        assert d.loss == pytest.approx(float(values[frozenset(d.played)] - min(values.values())), abs=1e-12)
+    assert float(expected_score(FULL)) == pytest.approx(solver.solve(Rules(), "score").state(tuple(FULL))[1],
+                                                        abs=1e-12)
 
 
 def test_a_dice_choice_matches_the_fractions_dp():
