@@ -54,8 +54,8 @@ class Watch:
     def __init__(self, read: Callable[[float], Snapshot | None]) -> None:
         self.read = read
         self.shut: frozenset[int] | None = None
-        self.presses: int | None = None
-        self.button = False
+        self.presses: int | None = None  #: the box's press count, as last reported
+        self.held = False  #: the button reads pressed
         self.changes: dict[int, int] = {}
 
     def take(self, timeout: float) -> bool:
@@ -68,8 +68,8 @@ class Watch:
             for tile in shut ^ self.shut:
                 self.changes[tile] = self.changes.get(tile, 0) + 1
         self.shut = shut
-        self.presses = snap.presses if self.presses is None else self.presses
-        self.button = self.button or snap.button or snap.presses != self.presses
+        self.presses = snap.presses
+        self.held = snap.button
         return True
 
     def until(self, done: Callable[[], bool], seconds: float) -> bool:
@@ -111,10 +111,7 @@ def run_wiring_test(pins: PinMap, read: Callable[[float], Snapshot | None], say:
             reads_as[tile] = found
     findings += _swaps(pins, reads_as)
     if pins.button is not None:
-        say("press the button now")
-        watch.button = False
-        if not watch.until(lambda: watch.button, step_s):
-            findings.append(Finding("dead", None, f"the button did not register: check it and {button_where(pins)}"))
+        findings += _button(pins, watch, say, step_s)
     return sorted(findings, key=lambda f: (f.tile or 99, f.kind))
 
 
@@ -136,6 +133,18 @@ def _settled(pins: PinMap, watch: Watch, say: Callable[[str], None], step_s: flo
         findings.append(Finding("stuck", tile, f"tile {tile} reads shut while every tile is open: check its switch "
                                                f"and {where(pins, tile)} for a short"))
     return set(watch.shut) | noisy
+
+
+def _button(pins: PinMap, watch: Watch, say: Callable[[str], None], step_s: float) -> list[Finding]:
+    """The button: stuck when it reads pressed untouched, dead when a press does not count."""
+    if watch.held:
+        return [Finding("stuck", None, f"the button reads pressed while nobody touches it: check it and "
+                                       f"{button_where(pins)} for a short")]
+    say("press the button now")
+    before = watch.presses
+    if not watch.until(lambda: watch.presses != before, step_s):
+        return [Finding("dead", None, f"the button did not register: check it and {button_where(pins)}")]
+    return []
 
 
 def pins_tiles(pins: PinMap) -> range:

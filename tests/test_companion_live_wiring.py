@@ -14,6 +14,7 @@ import pytest
 from shutbox.companion.simbox import SimBox
 from shutbox.companion.wiringtest import where
 from shutbox.firmware.host.plan import pin_map
+from shutbox.firmware.host.protocol import Snapshot, StreamDecoder, command
 from shutbox.model import build_kit
 
 FAST = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
@@ -29,6 +30,7 @@ class Faults:
     stuck: frozenset[int] = frozenset()
     bouncy: frozenset[int] = frozenset()
     button_dead: bool = False
+    button_stuck: bool = False
 
     def act(self, box: SimBox, line: str) -> None:
         """Do what the instruction ``line`` says, through the faults."""
@@ -49,10 +51,23 @@ class Faults:
             box.press_button()
 
 
+def running(box: SimBox) -> None:
+    """Wait until the firmware answers (it has passed its power-up check of the button)."""
+    decoder = StreamDecoder()
+    with box.open_serial() as link:
+        link.write(command("snapshot"))
+        deadline = time.monotonic() + 10
+        while not any(isinstance(m, Snapshot) for m in decoder.feed(link.read(256))):
+            assert time.monotonic() < deadline, box.stderr_text()
+
+
 def follow(box: SimBox, faults: Faults = Faults(), flags: tuple[str, ...] = ()) -> tuple[int, str]:
     """Run the wiring test and do what it says, through the faults; its exit status and output."""
     for tile in faults.stuck:
         box.set_tile(tile, True)
+    if faults.button_stuck:
+        running(box)  # held at power-up, the button would keep the REPL instead
+        box.set_button(True)
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "monitor", "--test", "--port", box.port,
                              "--step-timeout", "1.5", *FAST_FLAGS, *flags],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -137,3 +152,11 @@ def test_a_switch_that_chatters_on_its_own_is_noisy_and_left_out_of_the_walk(box
         f"{where(pins, 6)}" in out
     assert "> shut tile 6 now" not in out  # not walked through: its readings mean nothing
     assert "wiring test: 1 problem\n" in out
+
+
+def test_a_button_held_down_is_stuck(box):
+    code, out = follow(box, Faults(button_stuck=True))
+    assert code == 1, out
+    assert "> press the button now" not in out
+    assert out.strip().endswith("stuck: the button reads pressed while nobody touches it: check it and GP22 "
+                                "(header pin 29) for a short")
