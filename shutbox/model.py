@@ -10,14 +10,16 @@ once in :mod:`shutbox.game.rules`, which the solver, score pads and scorekeeper 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from shutbox.errors import SettingsError
 from shutbox.usertext import quoted, shown
+
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Tile counts: a box has 9, 10 or 12 tiles; dominoes or playing cards as tiles give any count up to 54.
 MIN_TILES, MAX_TILES = 9, 54
@@ -290,10 +292,10 @@ def box_refusal(rules: Rules, what: str, *, dice: bool = False) -> str | None:
     """
     if rules.tiles not in BOX_TILE_COUNTS:
         counts = ", ".join(str(c) for c in BOX_TILE_COUNTS)
-        return (f"--tiles {rules.tiles}: {what} is built for a box of {counts} tiles only; "
+        return (f"--tiles {rules.tiles}: {what} is built for a box of 9, 10 or 12 tiles only (allowed: {counts}); "
                 "play larger sets without the box (shutbox play --port none)")
     if dice and rules.dice != BOX_DICE:
-        return f"--dice {rules.dice}: {what} prints the box's {BOX_DICE} dice only; use --dice {BOX_DICE}"
+        return f"--dice {rules.dice}: {what} prints the box's {BOX_DICE} dice only (allowed: {BOX_DICE})"
     return None
 
 
@@ -523,6 +525,8 @@ _BY_KEY = {s.key: s for s in SETTINGS}
 
 def suggest_key(key: str) -> str | None:
     """The valid setting key closest to an unknown ``key``."""
+    import difflib  # here, not at the top: it costs every command's start-up
+
     candidates = list(_BY_KEY) + list(SECTIONS)
     close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.5)
     if close:

@@ -162,7 +162,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
     ("players Ann\nshut 3 3\n", "game.txt:2: 'shut' lists a tile twice"),
     ("players Ann\nopen\n", "game.txt:2: 'open' needs tile numbers, e.g. 'open 3 5' or 'open all'"),
     ("# a comment\n\nplayers Ann\njump 3\n",
-     "game.txt:4: unknown action 'jump'; allowed: players, throw, shut, open, end"),
+     "game.txt:4: unknown action 'jump'; allowed: players, throw, total, shut, open, end, press, undo, hint"),
     ("throw 3 4\nplayers Ann\n", "game.txt:1: 'throw' before 'players'"),
     ("players\n", "game.txt:1: 'players' needs at least one name"),
     ("players Ann\nplayers Bob\n", "game.txt:2: 'players' again (the players were set on line 1)"),

@@ -6,13 +6,13 @@ import pytest
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["cad", "--tiles", "18"], "--tiles 18: the CAD is built for a box of 9, 10, 12 tiles only; play larger sets "
-                               "without the box (shutbox play --port none)"),
-    (["firmware", "build", "--tiles", "11"], "--tiles 11: the firmware is built for a box of 9, 10, 12 tiles only"),
+    (["cad", "--tiles", "18"], "--tiles 18: the CAD is built for a box of 9, 10 or 12 tiles only (allowed: 9, 10, "
+                               "12); play larger sets without the box (shutbox play --port none)"),
+    (["firmware", "build", "--tiles", "11"], "--tiles 11: the firmware is built for a box of 9, 10 or 12 tiles only"),
     (["kit", "--tiles", "36", "--dice", "6"], "--tiles 36: the kit (box, firmware and dice) is built for a box of "
-                                              "9, 10, 12 tiles only"),
+                                              "9, 10 or 12 tiles only"),
     (["kit", "--tiles", "12", "--dice", "3"], "--dice 3: the kit (box, firmware and dice) prints the box's 2 dice "
-                                              "only; use --dice 2"),
+                                              "only (allowed: 2)"),
 ])
 def test_the_box_refuses_sets_it_cannot_build_or_read(cli, tmp_path, args: list[str], message: str) -> None:
     out = tmp_path / "out"

@@ -89,7 +89,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
         verb = PHASE_WORDS[turn.phase].done
         for t in turn.throws:
             if t.total is None:
-                moves.append("ended: no move possible")
+                moves.append("ended unverified: a throw with no move, not entered")
                 continue
             thrown = throw_text(list(t.dice) if t.dice else None, t.total)
             moves.append(thrown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
