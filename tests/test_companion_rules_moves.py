@@ -197,3 +197,11 @@ def test_larger_sets_list_every_move_largest_tiles_first(tiles: int, most: int |
     brute = {c for k in range(1, limit + 1) for c in combinations(sorted(open_tiles), k) if sum(c) == throw}
     assert set(moves) == brute and len(moves) == len(brute)
     assert list(moves) == sorted(moves, key=lambda m: tuple(-t for t in sorted(m, reverse=True)))
+
+
+def test_uncovering_refusals_are_worded_for_uncovering() -> None:
+    two = Rules(max_tiles_per_throw=2)
+    with pytest.raises(IllegalMove, match=r"^at most 2 tiles may be uncovered with one throw, not 3 \(5 \+ 2 \+ 1\)$"):
+        check_move(two, (1, 2, 5, 9), 8, [5, 2, 1], "uncover", "open")
+    with pytest.raises(IllegalMove, match=r"^tile 3 is already open$"):
+        check_move(two, (1, 2, 5, 9), 3, [3], "uncover", "open")

@@ -253,7 +253,8 @@ def check_move(rules: Rules, open_tiles: Iterable[int], throw: int, tiles: Itera
     limit = rules.max_tiles_per_throw
     if limit is not None and len(chosen) > limit:
         raise IllegalMove(
-            f"at most {limit} tiles may be {state_word} with one throw, not {len(chosen)} ({plus(chosen)})"
+            f"at most {limit} tiles may be {'shut' if verb == 'shut' else verb + 'ed'} with one throw, "
+            f"not {len(chosen)} ({plus(chosen)})"
         )
     return chosen
 
