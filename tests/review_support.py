@@ -23,7 +23,7 @@ def play_game(rules: Rules, names: list[str], seed: int, skill: float = 0.6, max
         else:
             count = rng.choice(counts)
         game.throw(*(rng.randint(1, 6) for _ in range(count)))
-        if game.pending is None:
+        if game.pending is None or game.pending.total is None:
             continue
         moves = game.legal_moves()
         move = solver.rank_moves(best, in_play, game.pending.total)[0].tiles if rng.random() < skill else \

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -160,7 +161,7 @@ def test_solver_tables_are_read_back_from_disk_and_verified(tmp_path, monkeypatc
     first = solvercache.cached_solve(rules, "shut")
     (path,) = [p for p in (tmp_path / "cache" / "solver").iterdir() if not p.name.startswith(".")]
 
-    def again() -> object:
+    def again() -> Any:
         solvercache._cached.cache_clear()
         return solvercache.cached_solve(rules, "shut")
 

@@ -108,10 +108,12 @@ def test_expected_scores_match_the_fractions_dp():
     game = Game(Rules()).add_players("Ann").throw(6, 6).shut(7, 5).throw(4, 5).shut(6, 3)
     review = review_game(game, solver.solve, "score")
     for d, open_before in zip(review.decisions, [FULL, FULL - {7, 5}], strict=True):
+        assert d.kind == "move" and d.throw is not None and isinstance(d.played, tuple)
         values = {m: expected_score(open_before - m) for m in moves(open_before, d.throw)}
-        assert d.value_played == pytest.approx(float(values[frozenset(d.played)]), abs=1e-12)
+        played = values[frozenset(d.played)]
+        assert d.value_played == pytest.approx(float(played), abs=1e-12)
         assert d.value_best == pytest.approx(float(min(values.values())), abs=1e-12)
-        assert d.loss == pytest.approx(float(values[frozenset(d.played)] - min(values.values())), abs=1e-12)
+        assert d.loss == pytest.approx(float(played - min(values.values())), abs=1e-12)
     assert float(expected_score(FULL)) == pytest.approx(solver.solve(Rules(), "score").state(tuple(FULL))[1],
                                                         abs=1e-12)
 

@@ -323,7 +323,8 @@ class _TurnReviewer:
 
     def run(self) -> TurnTrace:
         in_play = _turn_in_play(self.rules, self.turn)
-        points = [Point("start", *(self.chance.value(in_play),) * 2)]
+        start = self.chance.value(in_play)
+        points = [Point("start", start, start)]
         for throw in self.turn.throws:
             if throw.total is None:  # a dead throw reported without its dice
                 points.append(Point("end", 0.0, 0.0))
