@@ -7,7 +7,8 @@
   or created. The new output is built in a staging folder beside ``DIR`` and swapped in at once
   (``renameat2(RENAME_EXCHANGE)`` on Linux), so ``DIR`` always holds a whole output.
 - :func:`out_file` (a PDF, a game file): written to a temporary file in the same folder, then renamed
-  over the target; an existing folder or device at the path is refused.
+  over the target; an existing folder or device at the path is refused, and so is an existing ``.pdf``
+  that is not a PDF (:data:`REPLACES`).
 
 Staging folders and files are named ``.NAME.tmp-PID-…``; one left by a killed run (its process is gone)
 is removed by the next run writing beside it. Every failure to write is a
@@ -35,6 +36,9 @@ from shutbox.usertext import shown
 #: or None when the manifest is not one this command writes.
 Listed = Callable[[Any], "set[str] | None"]
 
+#: An existing file with this suffix is replaced only if it starts so (an earlier output, not a user's
+#: document that happens to share the name).
+REPLACES: dict[str, bytes] = {".pdf": b"%PDF-"}
 #: Staging left without a process id (written before staging names carried one) is swept after this long.
 LEGACY_STALE_S = 3600.0
 _RENAME_EXCHANGE = 2
@@ -295,7 +299,19 @@ def check_out_file(path: Path | str, flag: str | None = "--out") -> Path:
             raise OutputError(f"{_name(path, flag)}: is a folder; give the name of a file to write")
         if not target.is_file():
             raise OutputError(f"{_name(path, flag)}: is not a regular file (a device or a pipe); give a file name")
+        magic = REPLACES.get(target.suffix.lower())
+        if magic is not None and target.stat().st_size > 0 and not _starts_with(target, magic):
+            raise OutputError(f"{_name(path, flag)}: exists and is not a {target.suffix.lower()[1:].upper()} file, so "
+                              "it is not replaced; give another name (nothing was changed)")
     return target
+
+
+def _starts_with(path: Path, magic: bytes) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(magic)) == magic
+    except OSError:
+        return False
 
 
 @contextmanager

@@ -167,12 +167,12 @@ def test_a_write_failure_in_the_middle_is_one_line_and_leaves_nothing(tmp_path, 
             raise OSError(err, os.strerror(err), str(staging / "part"))
     assert list(tmp_path.iterdir()) == []
     pad = tmp_path / "pad.pdf"
-    pad.write_text("old pad")
+    pad.write_text("%PDF-1.4 old pad")
     with pytest.raises(OutputError, match=r"pad.pdf: cannot write"):
         with out_file(pad) as tmp:
             tmp.write_text("half")
             raise OSError(err, os.strerror(err))
-    assert pad.read_text() == "old pad" and [p.name for p in tmp_path.iterdir()] == ["pad.pdf"]
+    assert pad.read_text() == "%PDF-1.4 old pad" and [p.name for p in tmp_path.iterdir()] == ["pad.pdf"]
 
 
 def test_missing_parent_folders_made_for_a_failed_output_are_removed(tmp_path):
@@ -180,6 +180,16 @@ def test_missing_parent_folders_made_for_a_failed_output_are_removed(tmp_path):
         with out_folder(tmp_path / "a" / "b" / "fw", "firmware build", MANIFEST, bundle_files):
             raise KeyboardInterrupt
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_pdf_output_replaces_an_earlier_pdf_but_not_a_document_of_the_same_name(cli, tmp_path):
+    pad = tmp_path / "pad.pdf"
+    assert cli("scorepad", "--out", str(pad)).returncode == 0
+    assert cli("scorepad", "--out", str(pad), "--players", "2").returncode == 0
+    letter = tmp_path / "letter.pdf"
+    letter.write_text("Dear Ann, this is not a PDF but it is mine.")
+    one_line_error(cli("scorepad", "--out", str(letter)), "is not a PDF file", "nothing was changed")
+    assert letter.read_text().startswith("Dear Ann")
 
 
 def test_single_files_refuse_folders_devices_and_bad_places(cli, tmp_path):
