@@ -8,13 +8,15 @@ level (a ``RecursionError`` on deep input), so every outside document is measure
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from typing import Any
 
 from shutbox.errors import ShutboxError
 from shutbox.usertext import shown
+
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Deepest nesting of arrays/objects/tables accepted in a JSON or TOML document.
 MAX_DEPTH = 32
@@ -74,6 +76,8 @@ def _no_constant(name: str) -> Any:
 
 def parse_json(text: str, where: str) -> Any:
     """The value of a JSON document, bounded and strict (no NaN/Infinity, no huge numbers)."""
+    import json  # here, not at the top: it costs every command's start-up
+
     check_document(text, where, "JSON")
     try:
         return json.loads(text, parse_int=whole, parse_float=finite, parse_constant=_no_constant)

@@ -12,6 +12,7 @@ import sys
 
 try:  # Ctrl-C while Python is still loading this module: one line, no traceback
     import argparse
+    import gc
     import importlib
     import os
     import signal
@@ -23,6 +24,10 @@ try:  # Ctrl-C while Python is still loading this module: one line, no traceback
 except KeyboardInterrupt:
     sys.stderr.write("shutbox: interrupted\n")
     raise SystemExit(130) from None
+
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Command name -> the module declaring it (``COMMANDS``), in the order shown in --help.
 COMMAND_MODULES: dict[str, str] = {
@@ -43,8 +48,35 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, given the terminal's width without importing shutil: argparse builds a formatter
+    for every flag it adds, and shutil loads zlib, bz2 and lzma (~3 ms of every start; bench/cli.py)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=terminal_columns() - 2)
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: $COLUMNS if a positive number, else stdout's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    try:
+        return (os.get_terminal_size(stdout.fileno()).columns if stdout is not None else 0) or 80
+    except (ValueError, OSError):
+        return 80
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit status 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
@@ -115,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
@@ -126,6 +159,10 @@ def _run(argv: Sequence[str] | None) -> int:
         from shutbox.config import resolve
 
         kit = resolve(args)
+    if whole_process:
+        # What start-up built (modules, classes, the parser) lives until exit: move it out of the garbage
+        # collector's sight, so no collection (nor the one at exit) walks it again (~5 ms a run; bench/cli.py).
+        gc.freeze()
     return int(args.run(args, kit) or 0)
 
 

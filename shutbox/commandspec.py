@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from shutbox.model import SECTIONS, SETTINGS, Kit, Setting, show_value
+
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Every section: for commands that take every kit setting.
 EVERY_SECTION: tuple[str, ...] = tuple(SECTIONS)

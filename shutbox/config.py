@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
-from typing import Any
 
-from shutbox.bounded import parse_toml
 from shutbox.errors import SettingsError, ShutboxError
 from shutbox.model import SECTIONS, SETTINGS, Kit, build_kit, kit_as_dict, suggest_key
-from shutbox.userfile import read_user_text
 from shutbox.usertext import shown
+
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_CONFIG = "shutbox.toml"
 #: Largest settings file read, in bytes.
@@ -23,6 +23,9 @@ def load_toml(path: Path, flag: str | None = None) -> tuple[dict[str, Any], dict
 
     ``flag`` is the option that named the file, for error messages.
     """
+    from shutbox.bounded import parse_toml  # here: only a settings file needs them (start-up, bench/cli.py)
+    from shutbox.userfile import read_user_text
+
     text = read_user_text(path, "settings file", flag, SettingsError, limit=MAX_SETTINGS_FILE)
     where = shown(str(path), 200)
     try:
@@ -75,6 +78,8 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
+    import json  # here, not at the top: it costs every command's start-up
+
     return json.dumps(str(value))
 
 

@@ -8,7 +8,9 @@ the invisible format characters (bidirectional overrides, zero-width marks) — 
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Longest piece of outside text echoed in a message, in characters (after escaping).
 SHOWN_LIMIT = 60

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import re
-from typing import Any
 
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
@@ -14,6 +12,10 @@ from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import IllegalMove, check_total, dice_words, parse_tiles, score
 from shutbox.model import Kit, Rules
 from shutbox.usertext import quoted
+
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 _OBJECTIVE_HELP = "shut: maximise the chance to shut the box; score: minimise the expected final score"
 
@@ -78,11 +80,11 @@ def _tiles_text(tiles: tuple[int, ...]) -> str:
 
 def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
-    from shutbox.game import solver
+    from shutbox.solvercache import cached_advisor
 
     rules = kit.rules
     open_tiles = parse_open(rules, args.state, "--state")
-    advisor = solver.advisor(rules, args.objective, args.strategy)
+    advisor = cached_advisor(rules, args.objective, args.strategy)
     value = advisor.value(open_tiles)
     dice = advisor.dice(open_tiles) if open_tiles else None
     if args.json:
@@ -91,6 +93,8 @@ def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
                "expected_score": value.expected_score, "dice": dice}
         if not advisor.exact:
             out["stderr"] = {"p_shut": value.p_stderr, "expected_score": value.score_stderr}
+        import json
+
         print(json.dumps(out))
         return 0
     policy = "optimal, " + args.objective if args.strategy == "optimal" else args.strategy
@@ -124,14 +128,14 @@ def parse_throw(rules: Rules, open_tiles: tuple[int, ...], text: str) -> int:
 
 def run_advise(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
-    from shutbox.game import solver
+    from shutbox.solvercache import cached_advisor
 
     rules = kit.rules
     open_tiles = parse_open(rules, args.open, "--open")
     if not open_tiles:
         raise ShutboxError(f"--open {args.open!r}: no tile is open, the box is already shut")
     total = parse_throw(rules, open_tiles, args.throw)
-    advisor = solver.advisor(rules, args.objective)
+    advisor = cached_advisor(rules, args.objective)
     ranked = advisor.rank_moves(open_tiles, total)
     value_of = (lambda m: m.p_shut) if args.objective == "shut" else (lambda m: m.expected_score)
     rows = []
@@ -147,6 +151,8 @@ def run_advise(args: argparse.Namespace, kit: Kit | None) -> int:
         out = {"settings": _settings(rules), "open": list(open_tiles), "throw": total, "objective": args.objective,
                **_method_json(advisor), "moves": rows, "turn_over": not rows,
                "score_if_over": final if not rows else None}
+        import json
+
         print(json.dumps(out))
         return 0
     print(f"{_describe(rules)}")

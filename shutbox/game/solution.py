@@ -2,26 +2,20 @@
 
 Kept apart from the dynamic programme (:mod:`shutbox.game.solver`, numpy) so that values already on disk
 (:mod:`shutbox.solvercache`) are read without importing numpy. A :class:`Solution`'s arrays are only ever
-indexed by a mask here: numpy arrays from the solver, or ``array``/``bytes`` read back from the cache.
+indexed by a mask here: numpy arrays from the solver, or memoryviews of the bytes read back from the cache.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
 
 from shutbox.game.policy import Setup
 from shutbox.game.rules import dice_counts, legal_moves
 from shutbox.model import Rules
 
-
-class ByMask(Protocol):
-    """One value per mask of open tiles (a numpy array, an ``array`` or ``bytes``)."""
-
-    def __getitem__(self, mask: int, /) -> Any: ...
-
-
-Values = TypeVar("Values", bound=ByMask)
+TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def mask_of(tiles: tuple[int, ...] | list[int] | set[int]) -> int:
@@ -38,15 +32,16 @@ def tiles_of(mask: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Solution(Generic[Values]):
+class Solution:
     """Values of every state under one policy; index the arrays by the mask of open tiles."""
 
     setup: Setup
     objective: str
     strategy: str
-    p_shut: Values  #: probability of shutting the box from each state
-    expected_score: Values  #: expected final score from each state
-    one_die: Values  #: the policy throws one die in this state (where it has the choice)
+    # One value per mask of open tiles: numpy arrays from the solver, memoryviews from the disk cache.
+    p_shut: Any  #: probability of shutting the box from each state
+    expected_score: Any  #: expected final score from each state
+    one_die: Any  #: the policy throws one die in this state (where it has the choice)
 
     def state(self, open_tiles: tuple[int, ...] | list[int]) -> tuple[float, float]:
         """(p_shut, expected_score) with these tiles open, before the next throw."""
