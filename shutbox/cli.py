@@ -118,7 +118,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every failure is one line on stderr (exit 2; Ctrl-C 130, SIGTERM 143)."""
     try:
         with _signals():
-            return _run(argv)
+            try:
+                code = _run(argv)
+            except SystemExit as exit_:  # --help, --version, a usage error: their text must reach stdout too
+                _flush_stdout()
+                raise exit_
+            _flush_stdout()
+            return code
     except KeyboardInterrupt:
         _say("shutbox: interrupted")
         return 130
@@ -134,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a write the commands did not foresee: still one line naming the path
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         _say(f"shutbox: error: {where}{exc.strerror or exc}")
+        _quiet_stdout()
         return 2
     except (MemoryError, RecursionError) as exc:
         _say(f"shutbox: error: the input is too large or too deeply nested ({type(exc).__name__})")
@@ -203,6 +210,11 @@ class _signals:
     def __exit__(self, *exc: object) -> None:
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+def _flush_stdout() -> None:
+    """Flush what a command printed, so a full disk or a closed pipe on stdout is reported as one line here."""
+    sys.stdout.flush()
 
 
 def _quiet_stdout() -> None:
