@@ -7,7 +7,6 @@ is in front of it. :func:`layout` refuses combinations that cannot work, with on
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -402,7 +401,7 @@ def _check_sensors(lay: Layout) -> None:
 
 @dataclass(frozen=True)
 class Gate:
-    """The gate behind the lanes of tiles ``first``..``last`` (one per column of box pieces)."""
+    """The gate behind the lanes of tiles ``first``..``last``."""
 
     first: int
     last: int
@@ -421,12 +420,25 @@ class Gate:
 
 
 def gates(lay: Layout, cuts: tuple[float, ...] = ()) -> list[Gate]:
-    """The gates for a box cut at ``cuts`` (x positions on ribs): one per column of pieces."""
-    edges = (0.0, *cuts, lay.length)
+    """The gates closing the lanes' backs for a box cut at ``cuts`` (x positions on ribs between lanes).
+
+    Every cut runs through a gate that has a screw on either side of it, so the gates also lock the box
+    pieces together; the lanes between such gates get a gate of their own.
+    """
     half = lay.tile_width / 2 + lay.clearance + 1.0
-    out = []
-    for x0, x1 in itertools.pairwise(edges):
-        lanes = [n for n in range(1, lay.tiles + 1) if x0 < lay.lane_x(n) < x1]
-        if lanes:
-            out.append(Gate(lanes[0], lanes[-1], lay.lane_x(lanes[0]) - half, lay.lane_x(lanes[-1]) + half))
-    return out
+    spans: list[list[int]] = []
+    for k in sorted(round((x - lay.wall) / lay.pitch) for x in cuts):  # the cut runs after lane k
+        if spans and spans[-1][1] >= k:
+            spans[-1][1] = k + 1
+        else:
+            spans.append([k, k + 1])
+    groups: list[tuple[int, int]] = []
+    lane = 1
+    for first, last in spans:
+        if first > lane:
+            groups.append((lane, first - 1))
+        groups.append((first, last))
+        lane = last + 1
+    if lane <= lay.tiles:
+        groups.append((lane, lay.tiles))
+    return [Gate(a, b, lay.lane_x(a) - half, lay.lane_x(b) + half) for a, b in groups]

@@ -94,8 +94,12 @@ def test_gates_close_every_lane_once_and_fit_the_bed(tiles, bed):
     found = gates(lay, split.xs)
     lanes = [n for g in found for n in range(g.first, g.last + 1)]
     assert lanes == list(range(1, tiles + 1))
+    for x in split.xs:  # every cut runs through a gate screwed down on both sides of it: it locks the pieces
+        gate = next(g for g in found if g.x0 < x < g.x1)
+        sides = [sx < x for sx, _ in gate.screw_points(lay)]
+        assert True in sides and False in sides
     for g in found:
-        assert all(not (g.x0 < x < g.x1) for x in split.xs)  # a cut never runs through a gate
+        assert max(g.x1 - g.x0, lay.width - lay.lane_end) <= max(kit.printer.bed_mm[:2])
     assert sorted(s.name for s in specs if s.kind == "gate") == sorted(g.name for g in found)
 
 
