@@ -6,6 +6,8 @@
    sizes just beyond it are measured to show the margin.
 2. Shortfall at the largest exact size (18 tiles, 6 dice): the optimum against the approximate method's
    stand-in policy (``estimate.STAND_IN``), both evaluated exactly, and the Monte Carlo estimate.
+   Also the rollout ranking against the exact best move at 18 tiles, 6 dice: in positions a turn reaches
+   under optimal play, how often the Monte Carlo ranking picks a best move and the chance it loses.
 3. Monte Carlo timings beyond the limit: the start value and the slowest throw to rank.
 4. Every rule configuration of the box sizes (9, 10, 12 tiles, two dice), as before: a solve of both
    objectives and the named strategies; budget: one 12-tile solve < 100 ms.
@@ -75,6 +77,38 @@ def shortfall() -> None:
               f"Monte Carlo {mc.p_shut:.2%} ± {mc.p_stderr:.2%}, {mc.expected_score:.2f} ± {mc.score_stderr:.2f}")
 
 
+def ranking_check(positions: int = 20, seed: int = 5) -> None:
+    """The Monte Carlo ranking (as used beyond the limit) against the exact values, at 18 tiles and 6 dice."""
+    import random
+
+    rules = Rules(tiles=18, dice=6)
+    exact = solver.solve(rules, "shut")
+    rng = random.Random(seed)
+    same = 0
+    losses = []
+    start = time.perf_counter()
+    while len(losses) < positions:
+        board = set(rules.tile_numbers)  # walk a turn under the optimal policy to a position with a choice
+        for _ in range(rng.randint(0, 3)):
+            throw = sum(rng.randint(1, 6) for _ in range(exact.dice(tuple(sorted(board)))))
+            ranked = solver.rank_moves(exact, tuple(sorted(board)), throw)
+            if not ranked or len(ranked[0].open_after) == 0:
+                break
+            board = set(ranked[0].open_after)
+        tiles = tuple(sorted(board))
+        throw = sum(rng.randint(1, 6) for _ in range(exact.dice(tiles)))
+        best = solver.rank_moves(exact, tiles, throw)
+        if len(best) < 2:
+            continue
+        picked = estimate.rank_moves(rules, tiles, throw, "shut")[0][0]
+        value = {m.tiles: m.p_shut for m in best}
+        same += value[picked] >= best[0].p_shut - 1e-12
+        losses.append(best[0].p_shut - value[picked])
+    print(f"  rollout ranking at 18 tiles, 6 dice: a best move in {same} of {positions} positions with a choice; "
+          f"mean loss {statistics.mean(losses):.3%} (largest {max(losses):.3%}) of the chance to shut the box; "
+          f"{time.perf_counter() - start:.0f} s")
+
+
 def monte_carlo() -> None:
     print("\nMonte Carlo beyond the limit (start value; ranking the throw with the most moves)")
     for tiles, dice in [(24, 4), (36, 6), (54, 9)]:
@@ -129,6 +163,7 @@ def main(argv: list[str]) -> int:
         return 0
     ok = sizes()
     shortfall()
+    ranking_check()
     monte_carlo()
     if argv[:1] != ["--sizes"]:
         ok &= box_configurations()
