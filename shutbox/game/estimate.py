@@ -31,11 +31,11 @@ from shutbox.model import Rules
 
 #: Turns simulated per state value; rollouts per move when screening, finalists and their rollouts.
 SAMPLES = 4000
-SCREEN = 32
+SCREEN = 200
 SCREEN_BUDGET = 12000
 MIN_SCREEN = 2
 FINALISTS = 8
-FINAL = 1000
+FINAL = 2000
 SEED = 12
 #: The named strategy that stands in for ``optimal``.
 STAND_IN = "fewest-tiles"
