@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shutbox.cad.howto import REED_BEND_MM
-from shutbox.cad.layout import Layout
+from shutbox.cad.layout import BUTTON_NAME, Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan
 from shutbox.model import Kit
@@ -72,13 +72,13 @@ def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
         if pulled:
             items.append(Item(f"resistor {RESISTOR}, 1/4 W", pulled, "pull resistors for inputs without an internal "
                               f"pull (to {wiring.tiles.resistor_to or wiring.button and wiring.button.resistor_to})"))
-        if wiring.button is not None:
+        if wiring.button is not None and not any(item.name == BUTTON_NAME for item in items):
             contact = "normally closed" if wiring.button.normally_closed else "normally open"
             items.append(Item(f"momentary push button, {contact}", 1,
                               f"ends a turn; on GP{pins.button}, wired as wiring.md says"))
         items.append(Item("micro-USB data cable" if kit.firmware.board == "pico" else "USB cable for the board", 1,
                           "to the computer running the scorekeeper"))
-    if sum(spec.kind == "box" for spec in specs) > 1:
+    if sum(spec.kind == "box" for spec in specs) > 1 and not any(spec.kind == "gate" for spec in specs):
         items.append(Item("CA (super) glue or plastic glue", 1, "for the joints of the box pieces"))
     return _merged(items)
 
@@ -133,7 +133,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
             "- A multimeter (continuity) helps find a bad joint.",
             "- A computer with this project installed (`make kit`, then `.venv/bin/shutbox`) and a USB port.",
         ]
-    glued = [what for what, needed in (("the magnets", lay.sensors), ("the box joints", pieces > 1)) if needed]
+    joints = pieces > 1 and not any(spec.kind == "gate" for spec in specs)
+    glued = [what for what, needed in (("the magnets", lay.sensors), ("the box joints", joints)) if needed]
     lines += ["- Scissors for the felt" + (f"; CA glue for {' and '.join(glued)}." if glued else ".")]
     lines += [
         "",
@@ -162,7 +163,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
     ]
     lines += _assembly_steps(kit, lay, specs, pieces, images)
     if lay.sensors:
-        lines += _electronics(kit, images)
+        lines += _electronics(kit, lay, specs, images)
     lines += [
         "",
         "## Play",
@@ -182,9 +183,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     fx, fy = lay.felt
     steps = []
     if pieces > 1:
-        steps.append("Dry-fit the box pieces: lower each right (or back) piece onto the dovetail keys of its "
-                     "neighbour so the keys drop into their pockets. Glue the joints and clamp them flat on a "
-                     f"table.\n\n   {_image(images, 'exploded.png', 'The box pieces and their dovetail keys')}")
+        gated = any(spec.kind == "gate" for spec in specs)
+        hold = ("No glue: the gates screwed across the joints (step 6) hold the pieces together." if gated
+                else "Glue the joints and clamp them flat on a table.")
+        steps.append("Join the box pieces: lower each right (or back) piece onto its neighbour so the dovetail keys "
+                     f"go up into their pockets, and stand the box on a flat table. {hold}"
+                     f"\n\n   {_image(images, 'exploded.png', 'The box pieces and their dovetail keys')}")
     if lay.sensors:
         steps += [
             f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet to the bottom of the pocket under "
@@ -221,7 +225,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     return [f"{i}. {text}" for i, text in enumerate(steps, 1)]
 
 
-def _electronics(kit: Kit, images: str) -> list[str]:
+def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> list[str]:
     from shutbox.firmware.host.plan import BOARDS, pin_map
 
     pins = pin_map(kit)
@@ -249,6 +253,11 @@ def _electronics(kit: Kit, images: str) -> list[str]:
         f"- Solder the wires to the {board.title}'s header pins as wiring.md says; check each with a multimeter.",
     ]
     if pins.button is not None:
+        if any(item.name == BUTTON_NAME for spec in specs for item in spec.fitted(kit, lay)):
+            lines.append("- Push the button through the round (teardrop-topped) hole in the box's right end wall "
+                         "near the tray, from outside, and screw its nut on from inside the hollow under the last "
+                         "lane. Run its two wires along that hollow to the wire channel (the groove across the "
+                         "underside at the reed switches) and on into the controller bay beside the switch wires.")
         lines.append(f"- Wire the push button to GP{pins.button} (header pin {board.header_pin(pins.button)}) "
                      "and its other side as wiring.md says.")
     lines += [

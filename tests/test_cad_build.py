@@ -22,6 +22,23 @@ from shutbox.cad.mesh import load_mesh  # noqa: E402
 from shutbox.model import build_kit  # noqa: E402
 
 
+def _placed(child):
+    """An assembly child's solid where the assembly puts it."""
+    import cadquery as cq
+
+    obj = child.obj
+    assert isinstance(obj, cq.Shape), child.name
+    moved = obj.moved(child.loc)
+    assert isinstance(moved, (cq.Solid, cq.Compound)), child.name
+    return moved
+
+
+def _match(pattern: str, text: str, flags: int = 0) -> str:
+    found = re.search(pattern, text, flags)
+    assert found is not None, pattern
+    return found.group(1)
+
+
 @pytest.fixture(scope="session")
 def cad_cache(tmp_path_factory):
     old = os.environ.get("SHUTBOX_CACHE_DIR")
@@ -109,7 +126,7 @@ def test_assembly_holds_separate_named_solids(built):
     assert names[:2] == ["box-tiles-1-4", "box-tiles-5-9"]
     assert [n for n in names if n.startswith("tile")] == [f"tile-{k:02d}" for k in range(1, 10)]
     assert {"die-19mm-1", "die-19mm-2", "electronics-cover"} <= set(names)
-    assert all(len(c.obj.Solids()) == 1 for c in assy.children)
+    assert all(len(_placed(c).Solids()) == 1 for c in assy.children)
 
 
 def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
@@ -121,7 +138,7 @@ def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
                                   timeout=120).stdout
             assert "manifold = yes" in info, (p["name"], fmt, info)
             assert re.search(r"number_of_parts =\s+1\b", info), (p["name"], fmt, info)
-            size = [float(re.search(rf"size_{axis} = ([\d.]+)", info).group(1)) for axis in "xyz"]
+            size = [float(_match(rf"size_{axis} = ([\d.]+)", info)) for axis in "xyz"]
             assert size == pytest.approx(p["bbox_mm"], abs=0.01), (p["name"], fmt)  # millimetres, as exported
 
 
@@ -144,7 +161,7 @@ def test_a_die_slices_in_prusaslicer(built, manifest, tmp_path):
     assert layers == pytest.approx(1 + (19 - 0.2) / 0.15, abs=2)
     assert "; support_material = 0" in text
     assert re.search(r"^; estimated printing time \(normal mode\) = ", text, re.M)
-    used = float(re.search(r"^; filament used \[mm\] = ([\d.]+)", text, re.M).group(1))
+    used = float(_match(r"^; filament used \[mm\] = ([\d.]+)", text, re.M))
     assert used > 100  # a real toolpath, not an empty object
 
 
@@ -242,11 +259,11 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
     from shutbox.cad.layout import USB_WIDTH
 
     assy = cq.Assembly.importStep(str(built[0] / "assembly.step"))
-    pieces = [c.obj.moved(c.loc) for c in assy.children if c.name.startswith("box")]
+    pieces = [_placed(c) for c in assy.children if c.name.startswith("box")]
     lay = layout(build_kit({}))
 
     def solid_at(x, y, z):
-        return any(p.isInside(cq.Vector(x, y, z)) for p in pieces)
+        return any(p.isInside(cq.Vector(x, y, z)) for p in pieces)  # pyright: ignore[reportAttributeAccessIssue]
 
     cx0, cx1, cy0, cy1 = lay.cavity
     for n in lay.kit.rules.tile_numbers:
