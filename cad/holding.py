@@ -156,20 +156,21 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
     gate_parts = [shape for _, kind, shape in solids if kind == "gate"]
     rp, rc, rh = SCREW_PILOT / 2, SCREW_CLEAR / 2, SCREW_HEAD / 2
     sink = rh - rc
-    holes: list[tuple[str, float, float, float, float, list[Any], float, list[Any], float]] = []
+    # (label, x, y, pilot z0, pilot z1, the parts the screw holds, their countersunk face's z, their thickness)
+    holes: list[tuple[str, float, float, float, float, list[Any], float, float]] = []
     if lay.sensors:
         ox, oy = lay.cover_origin
         z0, z1 = lay.cover_pilot
         for i, (sx, sy) in enumerate(lay.screw_points(), 1):
-            holes.append((f"cover screw {i}", ox + sx, oy + sy, z0, z1, covers, 0.0, covers, COVER_THICKNESS))
+            holes.append((f"cover screw {i}", ox + sx, oy + sy, z0, z1, covers, 0.0, COVER_THICKNESS))
     for gate in gates(lay, cuts):
         z0, z1 = lay.gate_pilot
         for i, (x, y) in enumerate(gate.screw_points(lay), 1):
-            holes.append((f"{gate.name} screw {i}", x, y, z0, z1, gate_parts, lay.height, gate_parts,
+            holes.append((f"{gate.name} screw {i}", x, y, z0, z1, gate_parts, lay.height,
                           lay.height - lay.gate_floor))
     usb = (gabled_channel_x(lay.cavity[1] - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height)
            if lay.sensors else None)
-    for label, x, y, z0, z1, held, face, _, thick in holes:
+    for label, x, y, z0, z1, held, face, thick in holes:
         def measure(x: float = x, y: float = y, z0: float = z0, z1: float = z1, held: list[Any] = held,
                     face: float = face, thick: float = thick) -> list[float]:
             pilot = _ring_share(boxes, _ring(x, y, rp, rp + WALL_MIN, z0, z1))
