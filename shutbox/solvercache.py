@@ -126,7 +126,10 @@ def _write(path: Path, head: bytes, solution: Any) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(head + b"%08x\n" % zlib.crc32(body) + body)
         os.replace(name, path)
+        name = None
     except OSError:
+        pass  # a cache that cannot be written only costs the next solve
+    finally:  # also on Ctrl-C or SIGTERM: no half-written temporary file is left in the cache folder
         if name is not None:
             try:
                 os.unlink(name)
