@@ -441,7 +441,7 @@ def decision_line(decision: Decision, objective: str) -> str:
 def player_line(player: PlayerReview, objective: str) -> str:
     """A player's summary in one line."""
     if not player.decisions:
-        return f"{player.name}: no decisions to review (every move was forced)"
+        return f"{player.name}: no decisions to review (no turn with a choice)"
     mistakes = f"{player.mistakes} mistake{'s' if player.mistakes != 1 else ''}"
     total = f"total loss {loss_text(objective, player.loss)}" if player.loss else "nothing lost"
     text = f"{player.name}: {player.best} of {player.decisions} decisions best, {mistakes}; {total}"
