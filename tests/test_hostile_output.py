@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -141,6 +143,28 @@ def test_stale_staging_of_a_killed_run_is_swept_but_a_live_ones_is_not(tmp_path)
         (staging / "device" / "main.py").write_text("pass")
     assert not stale.exists() and live.exists() and other.exists()
     assert sweep_stale(tmp_path, "fw") == []
+
+
+def test_staging_from_before_pids_were_in_its_name_is_swept_once_it_is_an_hour_old(tmp_path):
+    old = tmp_path / ".fw.tmp-k3j4h5"
+    old.mkdir()
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    recent = tmp_path / ".fw.tmp-a1b2c3"
+    recent.mkdir()
+    assert sweep_stale(tmp_path, "fw") == [old]
+    assert recent.exists()
+
+
+@pytest.mark.parametrize("after_s", [0.2, 0.8, 1.5, 3.0])
+def test_sigterm_during_a_build_is_one_line_and_leaves_no_staging(tmp_path, after_s):
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "firmware", "build", "--out", str(tmp_path / "fw")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(after_s)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, 143, -15), err
+    assert "Traceback" not in err and err.count("\n") <= 1, err
+    assert [p.name for p in tmp_path.iterdir()] in ([], ["fw"])
 
 
 def test_a_killed_build_leaves_no_staging_behind_after_the_next_run(tmp_path):
