@@ -2,9 +2,10 @@
 
 Run by :class:`~shutbox.companion.simbox.SimBox` as ``python -I -S simwatch.py TMPDIR`` in its own
 session, with a pipe from the host as stdin. The host writes ``pg PGID`` for each firmware process
-group it starts, ``gone PGID`` when it has ended one, and ``done`` when it has cleaned up itself. When the pipe ends without ``done`` — the
-host was killed, even by ``kill -9`` — every process group named is sent SIGTERM, then SIGKILL, and
-TMPDIR is removed. Only the standard library is used, so it starts in a few milliseconds.
+group it starts, ``gone PGID`` when it has ended one, and ``done`` when it has cleaned up itself. When
+the pipe ends without ``done`` — the host was killed, even by ``kill -9`` — every process group still
+named is sent SIGTERM, then SIGKILL, and TMPDIR is removed. Only the standard library is used, so it
+starts in a few milliseconds.
 """
 
 import os
