@@ -160,15 +160,8 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def prune(limit_bytes: int, keep: Collection[Path] = ()) -> int:
-    """Delete the least recently used entries (and checks) until the cache fits ``limit_bytes``, plus scratch
-    folders left by killed builds; never an entry in ``keep``. Returns the bytes freed."""
-    import time
-
-    root = cache_root()
-    if root is None or not root.is_dir():
-        return 0
-    now = time.time()
+def _sweep_and_list(root: Path, now: float) -> tuple[list[tuple[float, int, Path]], int]:
+    """Remove stale scratch folders; list (last use, bytes, path) of every entry and stored check."""
     freed = 0
     items: list[tuple[float, int, Path]] = []
     for path in root.iterdir():
@@ -177,14 +170,25 @@ def prune(limit_bytes: int, keep: Collection[Path] = ()) -> int:
                 if now - path.stat().st_mtime > STALE_S:
                     freed += _size(path)
                     shutil.rmtree(path, ignore_errors=True)
-                continue
-            if path.is_dir() and path.name == "checks":
+            elif path.is_dir() and path.name == "checks":
                 items += [(p.stat().st_mtime, p.stat().st_size, p) for p in path.iterdir() if p.is_file()]
             elif path.is_dir():
                 stamp = path / ENTRY
                 items.append((stamp.stat().st_mtime if stamp.exists() else 0.0, _size(path), path))
         except OSError:
             continue
+    return items, freed
+
+
+def prune(limit_bytes: int, keep: Collection[Path] = ()) -> int:
+    """Delete the least recently used entries (and checks) until the cache fits ``limit_bytes``, plus scratch
+    folders left by killed builds; never an entry in ``keep``. Returns the bytes freed."""
+    import time
+
+    root = cache_root()
+    if root is None or not root.is_dir():
+        return 0
+    items, freed = _sweep_and_list(root, time.time())
     total = sum(size for _, size, _ in items)
     for _, size, path in sorted(items, key=lambda item: item[0]):
         if total <= limit_bytes:

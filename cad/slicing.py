@@ -91,52 +91,64 @@ def _words(line: str) -> dict[str, float]:
     return {w[0]: float(w[1:]) for w in code[1:] if len(w) > 1 and w[0] in "XYZEF"}
 
 
+class _Extrusions:
+    """The running state of a G-code read: position, extruder, layer and the extruded moment."""
+
+    def __init__(self) -> None:
+        self.x = self.y = self.e = 0.0
+        self.relative_e = False
+        self.layer_z = self.layer_h = self.z_mid = 0.0
+        self.kind = ""
+        self.moment = np.zeros(3)
+        self.total = 0.0
+
+    def comment(self, raw: str) -> None:
+        if raw.startswith(";TYPE:"):
+            self.kind = raw[6:].strip()
+        elif raw.startswith(";Z:"):
+            self.layer_z = float(raw[3:])
+        elif raw.startswith(";HEIGHT:"):
+            self.layer_h = float(raw[8:])
+        self.z_mid = self.layer_z - self.layer_h / 2
+
+    def command(self, raw: str) -> None:
+        if raw.startswith("M83"):
+            self.relative_e = True
+        elif raw.startswith("M82"):
+            self.relative_e = False
+        elif raw.startswith("G92"):
+            self.e = _words(raw).get("E", self.e)
+        elif raw.startswith(("G1 ", "G0 ")):
+            self.move(_words(raw))
+
+    def move(self, w: dict[str, float]) -> None:
+        nx, ny = w.get("X", self.x), w.get("Y", self.y)
+        de = 0.0
+        if "E" in w:
+            de = w["E"] if self.relative_e else w["E"] - self.e
+            self.e = self.e + w["E"] if self.relative_e else w["E"]
+        if de > 0 and (nx != self.x or ny != self.y) and self.kind not in NOT_THE_PART:
+            self.moment += de * np.array([(self.x + nx) / 2, (self.y + ny) / 2, self.z_mid])
+            self.total += de
+        self.x, self.y = nx, ny
+
+
 def extrusion_centre(gcode: Path) -> tuple[np.ndarray, float]:
     """(centre of mass of the part's extrusions, filament length in mm) from a G-code file.
 
     Each extruding move counts with its filament length at its midpoint; its height is the middle of
     its layer (``;Z:`` minus half of ``;HEIGHT:``). Skirt, brim, wipes and retractions do not count.
     """
-    x = y = 0.0
-    e = 0.0
-    relative_e = False
-    z_mid = 0.0
-    layer_z = layer_h = 0.0
-    kind = ""
-    moment = np.zeros(3)
-    total = 0.0
+    state = _Extrusions()
     with gcode.open(encoding="utf-8", errors="replace") as f:
         for raw in f:
             if raw.startswith(";"):
-                if raw.startswith(";TYPE:"):
-                    kind = raw[6:].strip()
-                elif raw.startswith(";Z:"):
-                    layer_z = float(raw[3:])
-                    z_mid = layer_z - layer_h / 2
-                elif raw.startswith(";HEIGHT:"):
-                    layer_h = float(raw[8:])
-                    z_mid = layer_z - layer_h / 2
-                continue
-            if raw.startswith("M83"):
-                relative_e = True
-            elif raw.startswith("M82"):
-                relative_e = False
-            elif raw.startswith("G92"):
-                e = _words(raw).get("E", e)
-            elif raw.startswith(("G1 ", "G0 ")):
-                w = _words(raw)
-                nx, ny = w.get("X", x), w.get("Y", y)
-                de = 0.0
-                if "E" in w:
-                    de = w["E"] if relative_e else w["E"] - e
-                    e = e + w["E"] if relative_e else w["E"]
-                if de > 0 and (nx != x or ny != y) and kind not in NOT_THE_PART:
-                    moment += de * np.array([(x + nx) / 2, (y + ny) / 2, z_mid])
-                    total += de
-                x, y = nx, ny
-    if total == 0:
+                state.comment(raw)
+            else:
+                state.command(raw)
+    if state.total == 0:
         raise ShutboxError(f"{gcode}: no extrusion moves; allowed: G-code written by PrusaSlicer")
-    return moment / total, total
+    return state.moment / state.total, state.total
 
 
 def hours_by_type(gcode: Path) -> dict[str, float]:

@@ -197,42 +197,47 @@ def key_half_widths() -> tuple[float, float]:
 
 def plan_keys(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...]) -> list[Key]:
     """The dovetail keys across cuts at ``xs`` (across the long side) and ``ys`` (along it)."""
-    keys: list[Key] = []
     _, tip = key_half_widths()
     room = tip + 2.0
-    y_edges = (0.0, *ys, lay.width)
-    x_edges = (0.0, *xs, lay.length)
-    deck_top = lay.lane_floor - 3.0
-    floor_lo = lay.wall + FELT_MARGIN + room
-    floor_hi = lay.deck_front - FELT_MARGIN - room
+    keys: list[Key] = []
     for x in xs:
-        for y0, y1 in itertools.pairwise(y_edges):
-            lo, hi = max(y0 + room, floor_lo), min(y1 - room, floor_hi)
-            if hi >= lo:
-                keys.append(Key("x", x, (lo + hi) / 2, FLOOR, False))
-            # Under the deck, on either side of the wire channel.
-            d_lo, d_hi = max(y0, lay.deck_front) + room, y1 - room
-            if d_hi <= d_lo:
-                continue
-            if lay.sensors:
-                g0, g1 = lay.switch_y - GROOVE / 2 - room, lay.switch_y + GROOVE / 2 + room
-                spans = [(d_lo, min(d_hi, g0)), (max(d_lo, g1), d_hi)]
-            else:
-                mid = (d_lo + d_hi) / 2
-                spans = [(d_lo, mid), (mid, d_hi)]
-            for a, b in spans:
-                if b >= a:
-                    keys.append(Key("x", x, (a + b) / 2, deck_top, True))
+        for y0, y1 in itertools.pairwise((0.0, *ys, lay.width)):
+            keys += _keys_across_x(lay, x, y0, y1, room)
     for y in ys:
-        for x0, x1 in itertools.pairwise(x_edges):
-            lo = max(x0, lay.wall + FELT_MARGIN) + room
-            hi = min(x1, lay.length - lay.wall - FELT_MARGIN) - room
-            if hi < lo:
-                continue
-            n = max(1, min(3, int((hi - lo) // 60) + 1))
-            for k in range(n):
-                keys.append(Key("y", y, lo + (hi - lo) * (k + 0.5) / n if n > 1 else (lo + hi) / 2, FLOOR, False))
+        for x0, x1 in itertools.pairwise((0.0, *xs, lay.length)):
+            keys += _keys_across_y(lay, y, x0, x1, room)
     return keys
+
+
+def _keys_across_x(lay: Layout, x: float, y0: float, y1: float, room: float) -> list[Key]:
+    """Keys across the cut at ``x`` between ``y0`` and ``y1``: one in the tray floor, two under the deck."""
+    keys: list[Key] = []
+    lo = max(y0 + room, lay.wall + FELT_MARGIN + room)
+    hi = min(y1 - room, lay.deck_front - FELT_MARGIN - room)
+    if hi >= lo:
+        keys.append(Key("x", x, (lo + hi) / 2, FLOOR, False))
+    # Under the deck, on either side of the wire channel.
+    d_lo, d_hi = max(y0, lay.deck_front) + room, y1 - room
+    if d_hi <= d_lo:
+        return keys
+    if lay.sensors:
+        g0, g1 = lay.switch_y - GROOVE / 2 - room, lay.switch_y + GROOVE / 2 + room
+        spans = [(d_lo, min(d_hi, g0)), (max(d_lo, g1), d_hi)]
+    else:
+        mid = (d_lo + d_hi) / 2
+        spans = [(d_lo, mid), (mid, d_hi)]
+    deck_top = lay.lane_floor - 3.0
+    return keys + [Key("x", x, (a + b) / 2, deck_top, True) for a, b in spans if b >= a]
+
+
+def _keys_across_y(lay: Layout, y: float, x0: float, x1: float, room: float) -> list[Key]:
+    """Floor keys across the cut at ``y`` between ``x0`` and ``x1``: one to three, spread evenly."""
+    lo = max(x0, lay.wall + FELT_MARGIN) + room
+    hi = min(x1, lay.length - lay.wall - FELT_MARGIN) - room
+    if hi < lo:
+        return []
+    n = max(1, min(3, int((hi - lo) // 60) + 1))
+    return [Key("y", y, lo + (hi - lo) * (k + 0.5) / n if n > 1 else (lo + hi) / 2, FLOOR, False) for k in range(n)]
 
 
 def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
