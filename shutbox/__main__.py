@@ -1,5 +1,5 @@
 """``python -m shutbox`` runs the command-line interface."""
 
-from shutbox.cli import main
+from shutbox.entry import main
 
 raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""The ``shutbox`` console script: a Ctrl-C while the CLI is still being imported is "interrupted".
+
+Only the interpreter's own start-up comes before this module; from here on an interrupt is one line
+and exit status 130, never a traceback (nothing has been written yet, so there is nothing to clean up).
+"""
+
+import os
+import signal
+import sys
+
+
+def _interrupted_early(signum: int, frame: object) -> None:
+    try:
+        sys.stderr.write("shutbox: interrupted\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
+
+
+def main() -> int:
+    """Import the CLI with Ctrl-C caught, then run it (which installs its own signal handling)."""
+    try:
+        previous = signal.signal(signal.SIGINT, _interrupted_early)
+    except ValueError:  # not the main thread: nothing to guard
+        previous = None
+    from shutbox.cli import main as run
+
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
+    return run()
