@@ -9,13 +9,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import REPO
 from tests.typecheck_tree import write_tree
-
-#: Files the CAD helpers own (cad/ and its tests and benchmarks); their errors are listed apart.
-CAD_FILES = ("cad/", "tests/test_cad_", "bench/cad.py", "bench/print_cost.py")
 
 
 @cache
@@ -31,11 +26,4 @@ def errors() -> tuple[tuple[str, str], ...]:
 
 
 def test_host_code_type_checks():
-    outside_cad = [f"{f}:{m}" for f, m in errors() if not f.startswith(CAD_FILES)]
-    assert outside_cad == []
-
-
-@pytest.mark.xfail(reason="the CAD helpers are fixing pyright errors in cad/ (see notes/issue-15.md)", strict=False)
-def test_cad_code_type_checks():
-    in_cad = [f"{f}:{m}" for f, m in errors() if f.startswith(CAD_FILES)]
-    assert in_cad == []
+    assert [f"{f}:{m}" for f, m in errors()] == []
