@@ -62,9 +62,15 @@ def wait_gone(pid: int, folder: Path, timeout: float = 10.0) -> None:
     assert not folder.exists(), f"{folder} was left behind"
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """A test run in the background inherits SIGINT ignored; a user's Ctrl-C is never ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_demo() -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "0.5"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
