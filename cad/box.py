@@ -2,7 +2,8 @@
 and engraved numbers, and (with sensors) reed switch shafts, wire channels and the controller cavity.
 
 Box frame (see :mod:`shutbox.cad.layout`); printed upright, as modelled. Every cavity that opens at
-the bottom has a 45-degree roof.
+the bottom has a 45-degree roof, except the hollows under the lanes: their flat roofs bridge the
+rib-to-rib span (at most ``BRIDGE_SPAN``), which slicers print as bridges without support.
 """
 
 from __future__ import annotations
@@ -98,13 +99,21 @@ def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
 
 
 def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.Shape:
-    """The open-bottomed hollows under the lanes (one per lane, 45-degree roofs), less what stays solid:
-    tubes round the reed shafts, bosses under the gate screws, the controller bay and the split keys."""
+    """The open-bottomed hollows under the lanes (one per lane, flat roofs bridging rib to rib), less what
+    stays solid: tubes round the reed shafts, bosses under the gate screws, the controller bay and the
+    split keys."""
     w = lay.hollow_width
-    straight = lay.hollow_roof - w / 2
     y0, y1 = lay.tray[3] + WALL_MIN, lay.width - lay.wall
-    channels = [gabled_channel_y(y0, y1, lay.lane_x(n), w, straight) for n in range(1, lay.tiles + 1)]
+    channels: list[cq.Shape] = [
+        cq.Solid.makeBox(w, y1 - y0, lay.hollow_roof + 1.0, cq.Vector(lay.lane_x(n) - w / 2, y0, -1.0))
+        for n in range(1, lay.tiles + 1)
+    ]
     tool = channels[0].fuse(*channels[1:]).clean() if len(channels) > 1 else channels[0]
+    # Inside the box's rounded corners, so a corner hollow never breaks through the outer wall.
+    if CORNER_RADIUS - lay.wall > 0.5:
+        inner = _rounded_block(lay.wall, lay.length - lay.wall, lay.wall, lay.width - lay.wall, -2.0,
+                               lay.height, CORNER_RADIUS - lay.wall)
+        tool = tool.intersect(inner).clean()
     keep: list[cq.Shape] = []
     tall = lay.height + 2.0
     if lay.sensors:

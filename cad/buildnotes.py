@@ -140,7 +140,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "",
         "## 3. Print the parts",
         "",
-        "Every part prints without support material: all overhangs are 45 degrees or steeper. "
+        "Every part prints without support material: all overhangs are 45 degrees or steeper, and the flat "
+        "ceilings of the hollows under the lanes are short bridges (rib to rib) the slicer bridges unsupported. "
         "Use the orientation given (the files are already laid that way). The dice print solid, as the table "
         "says: with sparse infill the skins put the die's weight off its centre (about 0.3 mm at 15%) and it "
         "favours some faces; solid, it is off by a few thousandths of a millimetre.",

@@ -24,6 +24,10 @@ from shutbox.errors import ShutboxError
 OVERHANG_NZ = -0.72  # facet normals steeper than about 46 degrees past vertical need support ...
 FIRST_LAYERS = 0.6  # ... unless they sit in the first layers (a rounded bottom edge)
 OVERHANG_AREA = 1.0  # mm^2 of such facets tolerated (mesh noise)
+BRIDGE_NZ = -0.9999  # a flat ceiling (facet facing straight down) is a bridge, no overhang, when every
+# sample of it (its centroid and corners) lies on a straight span, along x or along y, at most BRIDGE_SPAN
+# long between the part's plastic just below the ceiling on both sides: PrusaSlicer bridges it without
+# support (bench/print_cost.py and tests/test_cad_holding.py also count the support PrusaSlicer adds).
 IOU_MIN = 0.85
 STROKE_KEEP = 0.95
 TOL = 1e-3
@@ -107,8 +111,51 @@ def check_mesh(path: Path, bed: tuple[float, float, float]) -> Iterator[Finding]
     nz = mesh.face_normals[:, 2]
     centre_z = mesh.triangles_center[:, 2] - lo[2]
     steep = (nz < OVERHANG_NZ) & (centre_z > FIRST_LAYERS)
-    area = float(mesh.area_faces[steep].sum())
-    yield Finding("overhang", name, area <= OVERHANG_AREA, f"{area:.2f} mm2 facing down steeper than 45 degrees")
+    bridged = _bridged(mesh, steep & (nz < BRIDGE_NZ))
+    area = float(mesh.area_faces[steep & ~bridged].sum())
+    spans = float(mesh.area_faces[bridged].sum())
+    yield Finding("overhang", name, area <= OVERHANG_AREA, f"{area:.2f} mm2 facing down steeper than 45 degrees "
+                  f"({spans:.0f} mm2 of bridges)")
+
+
+def _bridged(mesh: Any, flat: Any) -> Any:
+    """Which of the ``flat`` downward facets are bridges (see ``BRIDGE_NZ``)."""
+    from trimesh.intersections import mesh_plane
+
+    from shutbox.cad.layout import BRIDGE_SPAN
+
+    out = np.zeros(len(mesh.faces), dtype=bool)
+    index = np.flatnonzero(flat)
+    levels = np.round(mesh.triangles_center[index, 2], 2)
+    for z in np.unique(levels):
+        # The outline of the plastic just under the ceiling: a ray from a sample that meets it has support.
+        edges = mesh_plane(mesh, (0.0, 0.0, 1.0), (0.0, 0.0, float(z) - 0.05))[:, :, :2]
+        for f in index[levels == z]:
+            samples = np.vstack([mesh.triangles[f][:, :2], mesh.triangles_center[f][:2]])
+            out[f] = all(_spanned(edges, p, BRIDGE_SPAN) for p in samples)
+    return out
+
+
+def _reach(edges: Any, p: Any, axis: int) -> tuple[float, float]:
+    """Distances from ``p`` along +axis and -axis to the nearest crossing of ``edges`` (inf if none)."""
+    other = 1 - axis
+    a, b = edges[:, 0], edges[:, 1]
+    lo, hi = np.minimum(a[:, other], b[:, other]), np.maximum(a[:, other], b[:, other])
+    hit = (lo <= p[other] + TOL) & (hi >= p[other] - TOL)
+    a, b = a[hit], b[hit]
+    d = b[:, other] - a[:, other]
+    t = np.where(np.abs(d) > 1e-9, (p[other] - a[:, other]) / np.where(np.abs(d) > 1e-9, d, 1.0), 0.0)
+    at = a[:, axis] + np.clip(t, 0.0, 1.0) * (b[:, axis] - a[:, axis]) - p[axis]
+    flat = np.abs(d) <= 1e-9  # an edge along the ray: its nearer end
+    at = np.where(flat, np.where(np.abs(a[:, axis] - p[axis]) < np.abs(b[:, axis] - p[axis]),
+                                 a[:, axis], b[:, axis]) - p[axis], at)
+    ahead, back = at[at >= -TOL], -at[at <= TOL]
+    return (float(ahead.min()) if len(ahead) else np.inf, float(back.min()) if len(back) else np.inf)
+
+
+def _spanned(edges: Any, p: Any, span: float) -> bool:
+    """``p`` on a span at most ``span`` long between plastic on both sides, along x or along y."""
+    return any(sum(_reach(edges, p, axis)) <= span for axis in (0, 1))
 
 
 def _assembly(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, str, Any]]:

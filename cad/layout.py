@@ -70,8 +70,9 @@ BUTTON_HOLE = 12.2  # hole for the M12 thread (teardrop-topped, so it prints wit
 BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals
 BUTTON_NUT = 16.0  # nut across its flats-ish: room round the hole inside
 BUTTON_PANEL = 3.0  # wall thickness round the button
-# Lean deck: open-bottomed hollows under the lanes (45-degree roofs), ribs between them.
+# Lean deck: open-bottomed hollows under the lanes, flat roofs bridging from rib to rib.
 HOLLOW_RIB = 1.2  # rib between two hollows
+BRIDGE_SPAN = 30.0  # longest flat ceiling printed as a bridge, between supports on two opposite sides
 DECK_SKIN = 1.6  # plastic between a hollow's roof peak and the floor above it, and at its ends
 TUBE_WALL = 1.6  # tube round a reed switch shaft inside a hollow
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)

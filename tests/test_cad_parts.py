@@ -151,6 +151,25 @@ def test_overhang_check_flags_a_part_that_needs_support(tmp_path):
     assert all(f.ok for f in check_mesh(tmp_path / "plate.stl", (250, 210, 220)))
 
 
+def test_overhang_check_accepts_a_bridge_up_to_the_span_and_no_longer(tmp_path):
+    import trimesh
+
+    from shutbox.cad.check import check_mesh
+    from shutbox.cad.layout import BRIDGE_SPAN
+
+    def arch(gap: float) -> dict[str, bool]:
+        posts = [trimesh.creation.box((3, 20, 10)) for _ in range(2)]
+        posts[0].apply_translation((-gap / 2 - 1.5, 0, 5))
+        posts[1].apply_translation((gap / 2 + 1.5, 0, 5))
+        deck = trimesh.creation.box((gap + 6, 20, 2))
+        deck.apply_translation((0, 0, 11))
+        trimesh.boolean.union([*posts, deck], engine="manifold").export(str(tmp_path / "arch.stl"))
+        return {f.check: f.ok for f in check_mesh(tmp_path / "arch.stl", (250, 210, 220))}
+
+    assert arch(BRIDGE_SPAN - 2)["overhang"]
+    assert not arch(BRIDGE_SPAN + 3)["overhang"]
+
+
 def test_detent_holds_the_tile_at_each_end_and_clicks_between():
     import cadquery as cq
 
