@@ -129,7 +129,7 @@ def _bridged(mesh: Any, flat: Any) -> Any:
     levels = np.round(mesh.triangles_center[index, 2], 2)
     for z in np.unique(levels):
         # The outline of the plastic just under the ceiling: a ray from a sample that meets it has support.
-        edges = mesh_plane(mesh, (0.0, 0.0, 1.0), (0.0, 0.0, float(z) - 0.05))[:, :, :2]
+        edges = np.asarray(mesh_plane(mesh, (0.0, 0.0, 1.0), (0.0, 0.0, float(z) - 0.05)))[:, :, :2]
         for f in index[levels == z]:
             samples = np.vstack([mesh.triangles[f][:, :2], mesh.triangles_center[f][:2]])
             out[f] = all(_spanned(edges, p, BRIDGE_SPAN) for p in samples)
