@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
@@ -18,15 +17,12 @@ from hypothesis import strategies as st
 from shutbox.game import events as ev
 from shutbox.game.policy import OBJECTIVES, STRATEGIES
 from shutbox.game.replay import Game
-from shutbox.game.rules import dice_counts, legal_moves, move_preference, score
+from shutbox.game.rules import legal_moves
 from shutbox.game.solver import mask_of, rank_moves, scores, solve
 from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
+from tests.solver_reference import close, reference
 
 ALL3, ALL4 = 0b111, 0b1111
-
-
-def close(value: float, exact: Fraction) -> bool:
-    return abs(value - float(exact)) <= 1e-12 * max(1.0, abs(float(exact)))
 
 
 def test_three_tiles_two_dice_by_hand() -> None:
@@ -103,49 +99,6 @@ def test_published_nine_tile_odds_are_matched() -> None:
     assert 0.0975 < solve(Rules(one_die="sum-6")).p_shut[-1] < 0.0985
 
 
-@cache
-def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset[int]) -> tuple[Fraction, Fraction]:
-    """(p_shut, expected score) by plain recursion in exact fractions, straight from the rules engine."""
-    rules = Rules(tiles=setup[0], one_die=setup[1], one_die_forced=setup[2], max_tiles_per_throw=setup[3],
-                  scoring=setup[4])
-    if not open_tiles:
-        return Fraction(1), Fraction(0)
-
-    def key(v: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
-        return (v[0], -v[1]) if objective == "shut" else (-v[1], v[0])
-
-    options = []
-    for count in dice_counts(rules, open_tiles):
-        outcomes = [(a, Fraction(1, 6)) for a in range(1, 7)] if count == 1 else [
-            (a + b, Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)]
-        p = e = Fraction(0)
-        for total, w in outcomes:
-            moves = legal_moves(rules, open_tiles, total)
-            values = [reference(setup, objective, strategy, open_tiles - set(m)) for m in moves]
-            v = _chosen(strategy, moves, values, key) if moves else (Fraction(0), Fraction(score(rules, open_tiles)))
-            p += w * v[0]
-            e += w * v[1]
-        options.append((count, (p, e)))
-    if strategy == "optimal":
-        return max((v for _, v in options), key=key)
-    if strategy == "random":
-        return (sum((v[0] for _, v in options), Fraction(0)) / len(options),
-                sum((v[1] for _, v in options), Fraction(0)) / len(options))
-    return dict(options).get(1, options[0][1])  # the simple strategies throw one die when allowed
-
-
-def _chosen(strategy: str, moves, values, key):  # noqa: ANN001 - test helper
-    """The value of the move the strategy picks (the mean for ``random``)."""
-    if strategy == "optimal":
-        return max(values, key=key)
-    if strategy == "greedy-largest":
-        return values[[move_preference(m) for m in moves].index(min(move_preference(m) for m in moves))]
-    if strategy == "fewest-tiles":
-        ranks = [(len(m), move_preference(m)) for m in moves]
-        return values[ranks.index(min(ranks))]
-    return (sum(x[0] for x in values) / len(values), sum(x[1] for x in values) / len(values))
-
-
 small_setups = st.tuples(
     st.integers(1, 7), st.sampled_from(ONE_DIE_RULES), st.booleans(), st.sampled_from(MAX_TILES_CHOICES),
     st.sampled_from(SCORINGS),
@@ -160,7 +113,7 @@ def test_solver_equals_exact_reference(setup: tuple, objective: str, strategy: s
                   scoring=setup[4])
     solution = solve(rules, objective, strategy)
     open_tiles = data.draw(st.sets(st.sampled_from(rules.tile_numbers)), label="open")
-    p, e = reference(setup, objective if strategy == "optimal" else "shut", strategy, frozenset(open_tiles))
+    p, e = reference(rules, objective if strategy == "optimal" else "shut", strategy, frozenset(open_tiles))
     m = mask_of(sorted(open_tiles))
     assert close(solution.p_shut[m], p)
     assert close(solution.expected_score[m], e)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from functools import cache
-from itertools import product
 
 import pytest
 from hypothesis import given, settings
@@ -17,22 +15,10 @@ from hypothesis import strategies as st
 
 from shutbox.game import estimate, solver
 from shutbox.game.policy import OBJECTIVES, STRATEGIES
-from shutbox.game.rules import dice_counts, legal_moves, move_preference, score
+from shutbox.game.rules import legal_moves
 from shutbox.game.solver import mask_of, solve, throw_chances
 from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
-
-
-def close(value: float, exact: Fraction) -> bool:
-    return abs(value - float(exact)) <= 1e-12 * max(1.0, abs(float(exact)))
-
-
-@cache
-def dice_fractions(count: int) -> dict[int, Fraction]:
-    """Every way ``count`` dice fall, counted one by one (independent of the solver's convolution)."""
-    out: dict[int, Fraction] = {}
-    for faces in product(range(1, 7), repeat=count):
-        out[sum(faces)] = out.get(sum(faces), Fraction(0)) + Fraction(1, 6 ** count)
-    return out
+from tests.solver_reference import close, dice_fractions, reference
 
 
 def test_three_dice_totals_by_hand() -> None:
@@ -59,47 +45,6 @@ def test_three_tiles_three_dice_by_hand() -> None:
     assert close(high.p_shut[0b111], Fraction(1, 3)) and high.one_die[0b111]
 
 
-@cache
-def reference(setup: tuple, objective: str, strategy: str, open_tiles: frozenset[int]) -> tuple[Fraction, Fraction]:
-    """(p_shut, expected score) by plain recursion in exact fractions, from the rules engine and counted dice."""
-    rules = Rules(tiles=setup[0], dice=setup[1], one_die=setup[2], one_die_forced=setup[3],
-                  max_tiles_per_throw=setup[4], scoring=setup[5])
-    if not open_tiles:
-        return Fraction(1), Fraction(0)
-
-    def key(v: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
-        return (v[0], -v[1]) if objective == "shut" else (-v[1], v[0])
-
-    options = []
-    for count in dice_counts(rules, open_tiles):
-        p = e = Fraction(0)
-        for total, w in dice_fractions(count).items():
-            moves = legal_moves(rules, open_tiles, total)
-            values = [reference(setup, objective, strategy, open_tiles - set(m)) for m in moves]
-            v = chosen(strategy, moves, values, key) if moves else (Fraction(0), Fraction(score(rules, open_tiles)))
-            p += w * v[0]
-            e += w * v[1]
-        options.append((count, (p, e)))
-    if strategy == "optimal":
-        return max((v for _, v in options), key=key)
-    if strategy == "random":
-        return (sum((v[0] for _, v in options), Fraction(0)) / len(options),
-                sum((v[1] for _, v in options), Fraction(0)) / len(options))
-    return dict(options).get(1, options[0][1])
-
-
-def chosen(strategy: str, moves, values, key):  # noqa: ANN001 - test helper
-    """The value of the move the strategy picks (the mean for ``random``)."""
-    if strategy == "optimal":
-        return max(values, key=key)
-    if strategy == "greedy-largest":
-        return values[0]  # the engine lists the largest tiles first
-    if strategy == "fewest-tiles":
-        ranks = [(len(m), move_preference(m)) for m in moves]
-        return values[ranks.index(min(ranks))]
-    return (sum(x[0] for x in values) / len(values), sum(x[1] for x in values) / len(values))
-
-
 dice_setups = st.tuples(
     st.integers(1, 8), st.integers(3, 4), st.sampled_from(ONE_DIE_RULES), st.booleans(),
     st.sampled_from(MAX_TILES_CHOICES), st.sampled_from(SCORINGS),
@@ -115,7 +60,7 @@ def test_more_dice_equal_the_fractions_reference(setup: tuple, objective: str, s
                   max_tiles_per_throw=setup[4], scoring=setup[5])
     sol = solve(rules, objective, strategy)
     state = frozenset(data.draw(st.sets(st.sampled_from(rules.tile_numbers))))
-    p, e = reference(setup, objective if strategy == "optimal" else "shut", strategy, state)
+    p, e = reference(rules, objective if strategy == "optimal" else "shut", strategy, state)
     assert close(sol.p_shut[mask_of(tuple(state))], p)
     assert close(sol.expected_score[mask_of(tuple(state))], e)
 
@@ -124,9 +69,8 @@ def test_more_dice_equal_the_fractions_reference(setup: tuple, objective: str, s
                                                          (12, 4, "sum-6")])
 def test_new_sizes_equal_the_fractions_reference_from_the_start(tiles: int, dice: int, one_die: str) -> None:
     rules = Rules(tiles=tiles, dice=dice, one_die=one_die)
-    setup = (tiles, dice, one_die, False, None, "sum")
     for objective in OBJECTIVES:
-        p, e = reference(setup, objective, "optimal", frozenset(rules.tile_numbers))
+        p, e = reference(rules, objective, "optimal", frozenset(rules.tile_numbers))
         got = solve(rules, objective).state(rules.tile_numbers)
         assert close(got[0], p) and close(got[1], e)
 
@@ -146,7 +90,7 @@ def test_eighteen_tiles_six_dice_is_exact() -> None:
     assert 0.11 < p < 0.13 and 11 < e < 13  # 11.89% and 12.20 (bench/solver.py)
     # A state small enough for the fractions reference: only tiles 1..6 open, six dice or one die.
     small = (1, 2, 3, 5, 6)
-    ref = reference((18, 6, "high-shut", False, None, "sum"), "shut", "optimal", frozenset(small))
+    ref = reference(rules, "shut", "optimal", frozenset(small))
     assert close(a.state(small)[0], ref[0]) and close(a.state(small)[1], ref[1])
     with pytest.raises(solver.TooLarge, match="19 tiles with 6 dice is beyond it"):
         solve(Rules(tiles=19, dice=6))
