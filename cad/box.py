@@ -2,8 +2,8 @@
 and engraved numbers, and (with sensors) reed switch shafts, wire channels and the controller cavity.
 
 Box frame (see :mod:`shutbox.cad.layout`); printed upright, as modelled. Every cavity that opens at
-the bottom has a 45-degree roof, except the hollows under the lanes: their flat roofs bridge the
-rib-to-rib span (at most ``BRIDGE_SPAN``), which slicers print as bridges without support.
+the bottom has a 45-degree roof, except the hollow under the deck: its flat roofs bridge along y
+(at most ``BRIDGE_SPAN``), which slicers print as bridges without support.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import cadquery as cq
 
 from shutbox.cad.layout import (
     BOSS_RADIUS,
+    BRIDGE_SPAN,
     BUTTON_BODY,
     BUTTON_HOLE,
     BUTTON_NUT,
@@ -25,6 +26,7 @@ from shutbox.cad.layout import (
     FLARE,
     GATE_GAP,
     GROOVE,
+    HOLLOW_RIB,
     JOINT_DEPTH,
     SCREW_CLEAR,
     SCREW_HEAD,
@@ -99,47 +101,76 @@ def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
 
 
 def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.Shape:
-    """The open-bottomed hollows under the lanes (one per lane, flat roofs bridging rib to rib), less what
-    stays solid: tubes round the reed shafts, bosses under the gate screws, the controller bay and the
-    split keys."""
-    w = lay.hollow_width
+    """The open-bottomed hollow under the deck, less what stays solid.
+
+    A spine along x under the reed switches splits it in two; each half's flat roof bridges along y
+    (front wall to spine, spine to a 45-degree chamfer on the back wall), so there is no rib per lane:
+    fewer full-height walls to print. Solid: the spine with the tubes round the reed shafts and the
+    plinth over the wire trunk, the gate screws' bosses (joined to the back wall), the controller bay,
+    the button panel, the doubled rib at each cut and the split keys.
+    """
     y0, y1 = lay.tray[3] + WALL_MIN, lay.width - lay.wall
-    channels: list[cq.Shape] = [
-        cq.Solid.makeBox(w, y1 - y0, lay.hollow_roof + 1.0, cq.Vector(lay.lane_x(n) - w / 2, y0, -1.0))
-        for n in range(1, lay.tiles + 1)
-    ]
-    tool = channels[0].fuse(*channels[1:]).clean() if len(channels) > 1 else channels[0]
-    # Inside the box's rounded corners, so a corner hollow never breaks through the outer wall.
+    roof = lay.hollow_roof
+    tool = cq.Solid.makeBox(lay.length - 2 * lay.wall, y1 - y0, roof + 1.0, cq.Vector(lay.wall, y0, -1.0))
+    # Inside the box's rounded corners, so the hollow never breaks through the outer wall.
     if CORNER_RADIUS - lay.wall > 0.5:
         inner = _rounded_block(lay.wall, lay.length - lay.wall, lay.wall, lay.width - lay.wall, -2.0,
                                lay.height, CORNER_RADIUS - lay.wall)
         tool = tool.intersect(inner).clean()
-    keep: list[cq.Shape] = []
+    keep = _spine(lay, y1) + _hollow_blocks(lay, gate_list, cuts)
+    return tool.cut(*keep).clean()
+
+
+def _spine(lay: Layout, y1: float) -> list[cq.Shape]:
+    """The spine under the switches, the back wall's chamfer (so the back roof bridges at most
+    ``BRIDGE_SPAN``), and with sensors the tubes round the shafts and the plinth over the wire trunk."""
     tall = lay.height + 2.0
+    sy, roof = lay.switch_y, lay.hollow_roof
+    keep = [cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))]
+    chamfer = (y1 - sy - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0)
+    if chamfer > 0:
+        wedge = [(y1 - chamfer, roof + 1.0), (y1 + 1.0, roof + 1.0), (y1 + 1.0, roof - chamfer - 1.0)]
+        keep.append(shape_of(cq.Workplane("YZ").workplane(offset=-1.0).polyline(wedge).close()
+                             .extrude(lay.length + 2.0)))
     if lay.sensors:
         for n in range(1, lay.tiles + 1):
-            at = cq.Vector(lay.lane_x(n), lay.switch_y, -1.0)
-            keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, at))
-        # The controller bay stays solid up to its roof (plus a skin); the hollows pass over it.
+            keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, cq.Vector(lay.lane_x(n), sy, -1.0)))
+        x0, x1 = trunk_span(lay)
+        rib = HOLLOW_RIB
+        keep.append(gabled_channel_x(x0 - rib, x1 + rib, sy, GROOVE + 2 * rib, GROOVE + rib))
+    return keep
+
+
+def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> list[cq.Shape]:
+    """What else stays solid in the hollow, each block standing on the bed."""
+    tall = lay.height + 2.0
+    keep: list[cq.Shape] = []
+    if lay.sensors:
+        # The controller bay stays solid up to its roof (plus a skin); the hollow passes over it.
         ox, oy = lay.cover_origin
         cw, ch = lay.cover_size
         m = COVER_GAP + WALL_MIN + 0.5
         bay_top = max(lay.cavity_height + lay.cavity_width / 2, lay.cover_pilot[1] + SCREW_PILOT) + DECK_SKIN
         keep.append(cq.Solid.makeBox(cw + 2 * m, ch + 2 * m, bay_top + 1.0, cq.Vector(ox - m, oy - m, -1.0)))
-    for gate in gate_list:
-        for x, y in gate.screw_points(lay):
-            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
-    if lay.sensors:  # a thicker panel round the end-turn button
-        yb, zb = lay.button_at
+        yb, zb = lay.button_at  # a thicker panel round the end-turn button
         r = BUTTON_NUT / 2 + 2.0
         keep.append(cq.Solid.makeBox(BUTTON_PANEL + 1.0, 2 * r, zb + r + 1.0,
                                      cq.Vector(lay.length - BUTTON_PANEL, yb - r, -1.0)))
+    for gate in gate_list:  # bosses under the gate screws
+        for x, y in gate.screw_points(lay):
+            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
     for x in cuts:  # a rib twice as thick where the box is cut, so each piece keeps a whole wall
         keep.append(cq.Solid.makeBox(2 * WALL_MIN, lay.width, tall, cq.Vector(x - WALL_MIN, 0.0, -1.0)))
     for x, y, half in key_spots(lay, cuts):
         reach = JOINT_DEPTH + 2.0
         keep.append(cq.Solid.makeBox(2 * reach, 2 * half, tall, cq.Vector(x - reach, y - half, -1.0)))
-    return tool.cut(*keep).clean() if keep else tool
+    return keep
+
+
+def trunk_span(lay: Layout) -> tuple[float, float]:
+    """x range of the wire trunk along the switches, from the first shaft to the last or the bay's branch."""
+    branch_x = lay.cavity[0] + GROOVE
+    return lay.lane_x(1) - GROOVE, max(lay.lane_x(lay.tiles), branch_x) + GROOVE
 
 
 def sensor_tools(lay: Layout) -> list[cq.Shape]:
@@ -149,8 +180,7 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         tools.append(coned_hole(lay.lane_x(n), lay.switch_y, lay.shaft_radius, -1.0, lay.shaft_top))
     cx0, cx1, cy0, cy1 = lay.cavity
     branch_x = cx0 + GROOVE
-    trunk_x0 = lay.lane_x(1) - GROOVE
-    trunk_x1 = max(lay.lane_x(lay.tiles), branch_x) + GROOVE
+    trunk_x0, trunk_x1 = trunk_span(lay)
     tools.append(gabled_channel_x(trunk_x0, trunk_x1, lay.switch_y, GROOVE, GROOVE))
     tools.append(gabled_channel_y(lay.switch_y, cy0 + 1.0, branch_x, GROOVE, GROOVE))
     tools.append(gabled_channel_x(cx0, cx1, (cy0 + cy1) / 2, cy1 - cy0, lay.cavity_height))

@@ -70,11 +70,12 @@ BUTTON_HOLE = 12.2  # hole for the M12 thread (teardrop-topped, so it prints wit
 BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals
 BUTTON_NUT = 16.0  # nut across its flats-ish: room round the hole inside
 BUTTON_PANEL = 3.0  # wall thickness round the button
-# Lean deck: open-bottomed hollows under the lanes, flat roofs bridging from rib to rib.
-HOLLOW_RIB = 1.2  # rib between two hollows
+# Lean deck: an open-bottomed hollow under the deck, split along x by a spine under the reed switches; its
+# flat roofs bridge along y (front wall to spine, spine to a chamfer on the back wall).
+HOLLOW_RIB = 1.2  # the spine's thickness (and the plinth's walls round the wire trunk)
 BRIDGE_SPAN = 30.0  # longest flat ceiling printed as a bridge, between supports on two opposite sides
-DECK_SKIN = 1.6  # plastic between a hollow's roof peak and the floor above it, and at its ends
-TUBE_WALL = 1.6  # tube round a reed switch shaft inside a hollow
+DECK_SKIN = 1.6  # plastic between the hollow's roof and the floor above it
+TUBE_WALL = 1.6  # tube round a reed switch shaft in the spine
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
 JOINT_DEPTH = 6.0  # dovetail key length across a split
@@ -161,13 +162,8 @@ class Layout:
 
     @property
     def hollow_roof(self) -> float:
-        """z of the roof peak of the hollows under the deck."""
+        """z of the roof of the hollow under the deck."""
         return self.gate_floor - DECK_SKIN
-
-    @property
-    def hollow_width(self) -> float:
-        """Width (x) of the hollow under each lane."""
-        return self.pitch - HOLLOW_RIB
 
     @property
     def button_at(self) -> tuple[float, float]:
