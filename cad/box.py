@@ -126,7 +126,7 @@ def _spine(lay: Layout, y1: float) -> list[cq.Shape]:
     ``BRIDGE_SPAN``), and with sensors the tubes round the shafts and the plinth over the wire trunk."""
     tall = lay.height + 2.0
     sy, roof = lay.switch_y, lay.hollow_roof
-    keep = [cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))]
+    keep: list[cq.Shape] = [cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))]
     chamfer = (y1 - sy - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0)
     if chamfer > 0:
         wedge = [(y1 - chamfer, roof + 1.0), (y1 + 1.0, roof + 1.0), (y1 + 1.0, roof - chamfer - 1.0)]

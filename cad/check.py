@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +66,19 @@ def _remembered(kind: str, path: Path, extra: Any, compute: Callable[[], Any]) -
     return [Finding(**item) for item in items]
 
 
+_PRINTS: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
+
+
 def _fingerprint(shape: Any) -> list[Any]:
-    """What identifies a solid for remembering results: its size, mass properties and topology."""
+    """What identifies a solid for remembering results: its size, mass properties and topology (worked out
+    once per shape: the same solid is asked for by many checks)."""
+    known = _PRINTS.get(shape)
+    if known is None:
+        known = _PRINTS[shape] = _measure_print(shape)
+    return list(known)
+
+
+def _measure_print(shape: Any) -> list[Any]:
     import cadquery as cq
 
     bb = shape.BoundingBox()
@@ -389,8 +403,12 @@ def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
     return h.hexdigest()
 
 
-def check_folder(folder: Path) -> list[Finding]:
-    """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked)."""
+def check_folder(folder: Path, side: Executor | None = None) -> list[Finding]:
+    """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked).
+
+    ``side``: a side process (:func:`shutbox.sideprocess.side_process`) to share the work with, best started
+    with :func:`warm_up` before the build; without it, every check runs in this process.
+    """
     folder = Path(folder)
     manifest = _manifest(folder)
     try:
@@ -398,36 +416,94 @@ def check_folder(folder: Path) -> list[Finding]:
     except (OSError, KeyError, TypeError, AttributeError):
         digest = None
     if digest is None:
-        return _check_folder(folder, manifest)
-    items = _memo("folder", digest, lambda: [f.__dict__ for f in _check_folder(folder, manifest)])
+        return _check_folder(folder, manifest, side)
+    items = _memo("folder", digest, lambda: [f.__dict__ for f in _check_folder(folder, manifest, side)])
     return [Finding(**item) for item in items]
 
 
-def _check_folder(folder: Path, manifest: dict[str, Any]) -> list[Finding]:
-    from shutbox.cad.layout import layout
+#: Checks of the assembled kit, by name, as run by :func:`_run_check`.
+ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts")
+#: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
+SIDE_CHECKS = ("numbers", "captive", "detent", "fasteners", "button")
+_CONTEXT: dict[str, dict[str, Any]] = {}
 
-    kit = _kit(manifest)
-    lay = layout(kit)
-    bed = tuple(manifest["bed_mm"])
-    findings: list[Finding] = []
-    for part in manifest["parts"]:
-        for fmt, rel in part["files"].items():
-            path = folder / rel
-            if not path.is_file():
-                findings.append(Finding("files", rel, False, "missing"))
-                continue
-            if fmt in ("stl", "3mf"):
-                findings += _remembered("mesh", path, bed, lambda path=path: check_mesh(path, bed))
-            elif fmt == "step":
-                findings += _remembered("step", path, None, lambda path=path: [_check_step(path)])
-    solids = _assembly(folder, manifest)
-    findings += list(check_assembly(solids, manifest, kit, lay))
-    findings += list(check_numbers(folder, solids, manifest, kit, lay))
-    from shutbox.cad.holding import check_holding
 
-    findings += check_holding(solids, lay, tuple(manifest["split"]["cuts_x_mm"]))
-    findings += check_parts(folder, manifest, kit, lay)
-    return findings
+def warm_up() -> None:
+    """Import what the checks need (run in a side process while the parts are being built)."""
+    import cadquery  # noqa: F401
+
+    from shutbox.cad import holding, mesh, numbers  # noqa: F401
+
+
+def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None = None) -> list[Finding]:
+    """Every check, in a fixed order; with a ``side`` process, ``SIDE_CHECKS`` run there meanwhile."""
+    _CONTEXT.clear()  # what an earlier check of this path read may be stale
+    names = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
+    names += [("assembly", name) for name in ASSEMBLY_CHECKS]
+    results: dict[tuple[str, str], list[Finding]] = {}
+    shared = [spec for spec in names if spec[0] == "assembly" and spec[1] in SIDE_CHECKS] if side else []
+    later = side.submit(_run_checks, str(folder), shared) if side else None
+    for spec in names:
+        if spec not in shared:
+            results[spec] = _run_check(folder, spec)
+    if later is not None:
+        try:
+            results.update(zip(shared, later.result(), strict=True))
+        except BrokenProcessPool:  # the side process died: do its share here
+            results.update((spec, _run_check(folder, spec)) for spec in shared)
+    return [f for spec in names for f in results[spec]]
+
+
+def _run_checks(folder: str, specs: list[tuple[str, str]]) -> list[list[Finding]]:
+    return [_run_check(Path(folder), spec) for spec in specs]
+
+
+def _context(folder: Path) -> dict[str, Any]:
+    """The folder's manifest, kit, layout and bed, read once per process; ``solids`` added when first asked for."""
+    key = str(folder)
+    if key not in _CONTEXT:
+        from shutbox.cad.layout import layout
+
+        manifest = _manifest(folder)
+        kit = _kit(manifest)
+        _CONTEXT.clear()  # one folder at a time
+        _CONTEXT[key] = {"manifest": manifest, "kit": kit, "lay": layout(kit), "bed": tuple(manifest["bed_mm"])}
+    return _CONTEXT[key]
+
+
+def _run_check(folder: Path, spec: tuple[str, str]) -> list[Finding]:
+    """One file's checks (``(format, file)``) or one check of the assembly (``("assembly", name)``)."""
+    ctx = _context(folder)
+    kind, name = spec
+    if kind != "assembly":
+        path = folder / name
+        if not path.is_file():
+            return [Finding("files", name, False, "missing")]
+        if kind == "step":
+            return _remembered("step", path, None, lambda: [_check_step(path)])
+        if kind in ("stl", "3mf"):
+            return _remembered("mesh", path, ctx["bed"], lambda: check_mesh(path, ctx["bed"]))
+        return []
+    return list(_assembly_check(folder, ctx, name))
+
+
+def _assembly_check(folder: Path, ctx: dict[str, Any], name: str) -> Iterable[Finding]:
+    from shutbox.cad import holding
+
+    manifest, kit, lay = ctx["manifest"], ctx["kit"], ctx["lay"]
+    if name == "parts":
+        return check_parts(folder, manifest, kit, lay)
+    if "solids" not in ctx:
+        ctx["solids"] = _assembly(folder, manifest)
+    solids = ctx["solids"]
+    if name == "assembly":
+        return check_assembly(solids, manifest, kit, lay)
+    if name == "numbers":
+        return check_numbers(folder, solids, manifest, kit, lay)
+    if name == "fasteners":
+        return holding.check_fasteners(solids, lay, tuple(manifest["split"]["cuts_x_mm"]))
+    checks = {"captive": holding.check_captive, "detent": holding.check_detent, "button": holding.check_button}
+    return checks[name](solids, lay)
 
 
 def _check_step(path: Path) -> Finding:

@@ -97,6 +97,17 @@ def cache_inputs(kit: Kit) -> dict[str, Any]:
     return {**data, "cad": {k: v for k, v in data["cad"].items() if k != "cache_limit_mb"}}
 
 
+def kit_cache_key(kit: Kit, specs: list[PartSpec]) -> str:
+    """The cache key of the assembly and the kit's previews: everything they show."""
+    return cache.part_key("kit", {"settings": cache_inputs(kit), "parts": [cache.part_key(s.name, s.inputs)
+                                                                           for s in specs]})
+
+
+def is_cached(kit: Kit) -> bool:
+    """Whether the cache holds this kit's assembly (so an unchanged rebuild copies rather than builds)."""
+    return cache.lookup(kit_cache_key(kit, plan(kit)[2])) is not None
+
+
 def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True) -> dict[str, Any]:
     """Write the whole CAD kit into ``folder`` (which must exist and be empty); return the manifest."""
     lay, split, specs = plan(kit)
@@ -112,9 +123,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
     labels: list[str] = []
     label_specs: list[PartSpec] = []
     used: set[Path] = set()
-    # The assembly and the kit's previews, cached under everything they show.
-    kit_key = cache.part_key("kit", {"settings": cache_inputs(kit), "parts": [cache.part_key(s.name, s.inputs)
-                                                                              for s in specs]})
+    kit_key = kit_cache_key(kit, specs)
     kit_entry = cache.lookup(kit_key)
     kit_hit = kit_entry is not None
     (folder / "preview").mkdir()

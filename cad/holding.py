@@ -227,9 +227,3 @@ def _print(shape: Any) -> list[Any]:
     from shutbox.cad.check import _fingerprint
 
     return _fingerprint(shape)
-
-
-def check_holding(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...]) -> list[Finding]:
-    """All three proofs."""
-    return [*check_captive(solids, lay), *check_detent(solids, lay), *check_fasteners(solids, lay, cuts),
-            *check_button(solids, lay)]

@@ -10,6 +10,7 @@ from typing import Any
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
+from shutbox.sideprocess import side_process
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -41,12 +42,15 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     check_out_folder(args.out, "cad", "manifest.json", cad_files)  # before the slow imports
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
-    from shutbox.cad.check import check_folder
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.check import check_folder, warm_up
+    from shutbox.cad.export import build_cad, is_cached
 
-    with out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
-        manifest = build_cad(kit, tmp, formats, progress=not args.quiet)
-    findings = check_folder(args.out)
+    with side_process(not is_cached(kit)) as side:  # an unchanged rebuild is copied, its checks remembered
+        if side is not None:
+            side.submit(warm_up)  # the checks' imports, while the parts are built
+        with out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
+            manifest = build_cad(kit, tmp, formats, progress=not args.quiet)
+        findings = check_folder(args.out, side)
     failed = [f for f in findings if not f.ok]
     for f in failed:
         print(f.line(), file=sys.stderr)
@@ -105,7 +109,8 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     check_manifest(args.folder)  # a hand-made or damaged manifest is one line, before CadQuery loads
     from shutbox.cad.check import check_folder
 
-    findings = check_folder(args.folder)
+    with side_process() as side:
+        findings = check_folder(args.folder, side)
     for f in findings:
         print(f.line())
     failed = sum(not f.ok for f in findings)
@@ -115,13 +120,16 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
 def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
     """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written."""
-    from shutbox.cad.check import check_folder
-    from shutbox.cad.export import build_cad, plan
+    from shutbox.cad.check import check_folder, warm_up
+    from shutbox.cad.export import build_cad, is_cached, plan
 
     refuse_unbuildable(kit)
     plan(kit)
-    build_cad(kit, folder)
-    failed = [f for f in check_folder(folder) if not f.ok]
+    with side_process(not is_cached(kit)) as side:  # an unchanged rebuild is copied, its checks remembered
+        if side is not None:
+            side.submit(warm_up)  # the checks' imports, while the parts are built
+        build_cad(kit, folder)
+        failed = [f for f in check_folder(folder, side) if not f.ok]
     if failed:
         raise ShutboxError("CAD check failed: " + "; ".join(f.line() for f in failed))
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())

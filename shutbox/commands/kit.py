@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from shutbox.config import kit_to_toml
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal, kit_as_dict
 from shutbox.output import out_folder
+from shutbox.sideprocess import side_process
 
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
 #: relative to that folder. Modules are imported only when the kit is built.
@@ -25,6 +27,23 @@ GENERATORS: list[tuple[str, str]] = [
     ("firmware", "shutbox.firmware.host.bundle:write_bundle"),
     ("cad", "shutbox.commands.cad:write_kit_cad"),
 ]
+
+
+#: Generators run in this process; the others may run in a side process meanwhile.
+MAIN_GENERATORS = ("cad",)
+
+
+def _generate(name: str, target: str, kit: Kit, tmp: Path) -> list[str]:
+    """Run one generator into its place under ``tmp``; the files it wrote, relative to ``tmp``."""
+    module, func = target.split(":")
+    sub = tmp / name if name != "settings" else tmp
+    sub.mkdir(parents=True, exist_ok=True)
+    files = getattr(importlib.import_module(module), func)(kit, sub)
+    return [str((sub / f).relative_to(tmp)) for f in files]
+
+
+def _generate_all(generators: list[tuple[str, str]], kit: Kit, tmp: str) -> dict[str, list[str]]:
+    return {name: _generate(name, target, kit, Path(tmp)) for name, target in generators}
 
 
 def write_settings(kit: Kit, folder: Path) -> list[str]:
@@ -54,17 +73,27 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
         "generators": {},
         "files": [],
     }
-    with out_folder(out, "kit", "manifest.json", kit_files) as tmp:
+    with out_folder(out, "kit", "manifest.json", kit_files) as tmp, side_process() as pool:
+        # The CAD build is most of the time: the other generators run beside it when there is a CPU for them.
+        side = [(name, target) for name, target in GENERATORS if name not in MAIN_GENERATORS] if pool else []
+        later = pool.submit(_generate_all, side, kit, str(tmp)) if pool else None
+        if later is not None and progress:
+            print(f"shutbox kit: {', '.join(name for name, _ in side)} … (alongside)", file=sys.stderr, flush=True)
+        written: dict[str, list[str]] = {}
         for name, target in GENERATORS:
+            if (name, target) in side:
+                continue
             if progress:
                 print(f"shutbox kit: {name} …", file=sys.stderr, flush=True)
-            module, func = target.split(":")
-            sub = tmp / name if name != "settings" else tmp
-            sub.mkdir(parents=True, exist_ok=True)
-            files = getattr(importlib.import_module(module), func)(kit, sub)
-            rel = [str((sub / f).relative_to(tmp)) for f in files]
-            manifest["generators"][name] = {"files": rel}
-            manifest["files"].extend(rel)
+            written[name] = _generate(name, target, kit, tmp)
+        if later is not None:
+            try:
+                written.update(later.result())
+            except BrokenProcessPool:  # the side process died: run its generators here
+                written.update(_generate_all(side, kit, str(tmp)))
+        for name, _ in GENERATORS:
+            manifest["generators"][name] = {"files": written[name]}
+            manifest["files"].extend(written[name])
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
 

@@ -1,0 +1,39 @@
+"""A second process for independent work, when the machine has a CPU to spare for it.
+
+Spawned, not forked: CadQuery's parallel booleans leave OCCT thread pools that a forked child would
+wait on forever. The side process ignores Ctrl-C; the main process handles it and waits for the side
+to finish its current task before it cleans up.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+
+
+def cpus() -> int:
+    """CPUs this process may use (``SHUTBOX_JOBS`` overrides; 1 turns the side process off)."""
+    wanted = os.environ.get("SHUTBOX_JOBS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
+    """One spawned worker process, or None when not ``wanted`` or on a single CPU (do the work here then)."""
+    if not wanted or cpus() < 2:
+        yield None
+        return
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt) as pool:
+        yield pool
