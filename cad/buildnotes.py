@@ -141,7 +141,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "## 3. Print the parts",
         "",
         "Every part prints without support material: all overhangs are 45 degrees or steeper, and the flat "
-        "ceilings of the hollows under the lanes are short bridges (rib to rib) the slicer bridges unsupported. "
+        "ceilings of the hollow under the deck are short bridges (from the tray wall to the spine under the reed "
+        "switches, and from the spine to the back wall's chamfer) the slicer bridges unsupported. "
         "Use the orientation given (the files are already laid that way). The dice print solid, as the table "
         "says: with sparse infill the skins put the die's weight off its centre (about 0.3 mm at 15%) and it "
         "favours some faces; solid, it is off by a few thousandths of a millimetre.",
@@ -256,9 +257,9 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
     if pins.button is not None:
         if any(item.name == BUTTON_NAME for spec in specs for item in spec.fitted(kit, lay)):
             lines.append("- Push the button through the round (teardrop-topped) hole in the box's right end wall "
-                         "near the tray, from outside, and screw its nut on from inside the hollow under the last "
-                         "lane. Run its two wires along that hollow to the wire channel (the groove across the "
-                         "underside at the reed switches) and on into the controller bay beside the switch wires.")
+                         "near the tray, from outside, and screw its nut on from inside the hollow under the deck. "
+                         "Run its two wires through that hollow to the wire channel (the groove along the spine "
+                         "under the reed switches) and on into the controller bay beside the switch wires.")
         lines.append(f"- Wire the push button to GP{pins.button} (header pin {board.header_pin(pins.button)}) "
                      "and its other side as wiring.md says.")
     lines += [

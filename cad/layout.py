@@ -64,7 +64,7 @@ GATE_GAP = 0.2  # gate in its pocket, per side
 GATE_SCREW = 16.0  # gate screw length
 PILOT_EXTRA = 1.0  # pilot hole deeper than the screw reaches
 DETENT_MARGIN = 0.3  # detent engagement left when the tile leans away from its bump
-# End-turn button: a 12 mm panel push button in the box's right end wall, into the hollow under the last lane.
+# End-turn button: a 12 mm panel push button in the box's right end wall, into the hollow under the deck.
 BUTTON_NAME = "12 mm panel push button, momentary, normally open (M12 thread, panel up to 4 mm, body <= 22 mm)"
 BUTTON_HOLE = 12.2  # hole for the M12 thread (teardrop-topped, so it prints without support)
 BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals

@@ -1,8 +1,8 @@
 """A second process for independent work, when the machine has a CPU to spare for it.
 
 Spawned, not forked: CadQuery's parallel booleans leave OCCT thread pools that a forked child would
-wait on forever. The side process ignores Ctrl-C; the main process handles it and waits for the side
-to finish its current task before it cleans up.
+wait on forever. The side process ignores Ctrl-C; the main process handles it (and SIGTERM, and any
+error) by stopping the side process at once before it cleans up.
 """
 
 from __future__ import annotations
@@ -35,5 +35,20 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt) as pool:
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt)
+    try:
         yield pool
+    except BaseException:  # an error, Ctrl-C or SIGTERM: its work is not wanted, do not wait for it
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the side process now, whatever it is doing."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way to stop a running task
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+    for process in workers:
+        process.join(timeout=10)

@@ -280,3 +280,16 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
     for x in np.linspace(cx1 - 0.5, lay.length - 0.1, 10):
         assert not solid_at(x, usb_y, 8.0), f"USB opening at x={x:.1f}"
     assert solid_at(lay.length - 1.0, usb_y + USB_WIDTH / 2 + 1.0, 8.0)
+
+
+def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built, monkeypatch):
+    from shutbox.sideprocess import side_process
+
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", "off")  # work every check out, in both runs
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    alone = check_folder(built[0])
+    with side_process() as side:
+        assert side is not None
+        shared = check_folder(built[0], side)
+    assert [f.__dict__ for f in shared] == [f.__dict__ for f in alone]
+    assert len(alone) > 150 and all(f.ok for f in alone)

@@ -1,0 +1,46 @@
+"""The side process that `cad` and `kit` share their work with."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from shutbox.commands.kit import GENERATORS, MAIN_GENERATORS, _generate_all
+from shutbox.model import build_kit
+from shutbox.sideprocess import cpus, side_process
+
+
+def test_one_cpu_or_not_wanted_means_no_side_process(monkeypatch):
+    monkeypatch.setenv("SHUTBOX_JOBS", "1")
+    assert cpus() == 1
+    with side_process() as side:
+        assert side is None
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    with side_process(wanted=False) as side:
+        assert side is None
+
+
+def test_the_side_process_is_another_process_that_leaves_ctrl_c_to_the_main_one(monkeypatch):
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    with side_process() as side:
+        assert side is not None
+        assert side.submit(os.getpid).result(timeout=60) != os.getpid()
+        assert side.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
+
+
+def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, tmp_path):
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    kit = build_kit({})
+    side = [(name, target) for name, target in GENERATORS if name not in MAIN_GENERATORS]
+    assert [name for name, _ in side] == ["settings", "scorepad", "card", "firmware"]
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    alone = _generate_all(side, kit, str(here))
+    with side_process() as pool:
+        assert pool is not None
+        beside = pool.submit(_generate_all, side, kit, str(there)).result(timeout=600)
+    assert beside == alone and all(files for files in alone.values())
+    for files in alone.values():
+        for rel in files:
+            assert (there / rel).stat().st_size > 0 and (here / rel).is_file()
