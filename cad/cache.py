@@ -136,10 +136,11 @@ def store(key: str, folder: Path) -> Path:
     if root is None:
         return folder
     target = root / key
-    if read_entry(target) is not None:
-        shutil.rmtree(folder, ignore_errors=True)
+    held, new = read_entry(target), read_entry(folder)
+    if held is not None and new is not None and set(new.get("files", {})) <= set(held.get("files", {})):
+        shutil.rmtree(folder, ignore_errors=True)  # another build stored the same files (or more) first
         return target
-    shutil.rmtree(target, ignore_errors=True)
+    shutil.rmtree(target, ignore_errors=True)  # missing, damaged, or lacking a format ``folder`` adds
     try:
         root.mkdir(parents=True, exist_ok=True)
         os.replace(folder, target)

@@ -65,6 +65,23 @@ def test_store_never_returns_a_deleted_folder(root, monkeypatch):
     assert not cache.is_cached(kept)
 
 
+def test_an_entry_completed_with_another_format_replaces_the_one_without_it(root):
+    # `shutbox cad --formats stl`, then `shutbox cad` (every format): the part's entry gains the 3MF.
+    first = _entry(root, "part")
+    folder = cache.new_entry_dir()
+    (folder / "part.stl").write_bytes(b"solid part\n")
+    (folder / "part.3mf").write_bytes(b"PK 3mf")
+    cache.seal(folder, {"name": "part"})
+    entry = cache.store("part", folder)
+    assert entry == first == root / "part" and not folder.exists()
+    assert (entry / "part.3mf").read_bytes() == b"PK 3mf" and cache.lookup("part") == entry
+    # The same files or fewer: the entry stays as it is.
+    folder = cache.new_entry_dir()
+    (folder / "part.stl").write_bytes(b"solid part\n")
+    cache.seal(folder, {"name": "part"})
+    assert cache.store("part", folder) == entry and (entry / "part.3mf").is_file() and not folder.exists()
+
+
 def test_store_with_caching_off_hands_back_the_scratch_folder(tmp_path, monkeypatch):
     monkeypatch.setenv(cache.ENV, "off")
     folder = cache.new_entry_dir()
