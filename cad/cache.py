@@ -28,15 +28,10 @@ ENV = "SHUTBOX_CACHE_DIR"
 
 
 def cache_root() -> Path | None:
-    """The cache folder, or None when caching is off."""
-    value = os.environ.get(ENV)
-    if value is not None and value.strip().lower() in ("off", "0", "none", ""):
-        return None
-    if value:
-        return Path(value)
-    import platformdirs
+    """The CAD cache folder (``cad`` in the user's shutbox cache, beside the solver's), or None when caching is off."""
+    from shutbox.solvercache import cache_folder
 
-    return Path(platformdirs.user_cache_dir("shutbox")) / "cad"
+    return cache_folder("cad")
 
 
 @cache

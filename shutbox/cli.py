@@ -80,7 +80,17 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        if " " in self.prog and message.startswith("argument") and "invalid choice" in message:
+            # `cad --bogus 3`: the unknown flag is the mistake, not the value that landed on the action.
+            unknown = [a for a in _ARGV if a.startswith("--") and a != "--"
+                       and a.split("=", 1)[0] not in self._option_string_actions]
+            if unknown:
+                message = f"unrecognized arguments: {' '.join(unknown)}"
         self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
+
+
+#: The command line being parsed (for :meth:`_Parser.error`).
+_ARGV: list[str] = []
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -158,6 +168,7 @@ def _run(argv: Sequence[str] | None) -> int:
     whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
+    _ARGV[:] = argv
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

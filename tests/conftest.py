@@ -39,6 +39,15 @@ def run_cli(*args: str, cwd: Path | None = None, check: bool = False) -> subproc
     return proc
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _tests_own_cache(tmp_path_factory):
+    """The solver's and the CAD's caches live in a folder of the test run's own, never in the user's cache
+    (unless SHUTBOX_CACHE_DIR is set already); subprocesses inherit it."""
+    if "SHUTBOX_CACHE_DIR" not in os.environ:
+        os.environ["SHUTBOX_CACHE_DIR"] = str(tmp_path_factory.mktemp("shutbox-cache"))
+    yield
+
+
 @pytest.fixture
 def cli():
     return run_cli

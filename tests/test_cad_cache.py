@@ -14,7 +14,7 @@ from shutbox.cad import cache
 @pytest.fixture
 def root(tmp_path, monkeypatch):
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
-    return tmp_path / "cache"
+    return tmp_path / "cache" / "cad"
 
 
 def _entry(root, key, payload=b"solid part\n", age=0.0):

@@ -107,7 +107,7 @@ def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path
     built = [line for line in lines if "built in" in line]
     assert len(built) == 1 and "die-16mm" in built[0]
     assert sum("(cached)" in line for line in lines) == len(manifest["parts"]) - 1
-    entries = [p for p in tmp_cache.iterdir() if (p / "entry.json").is_file()
+    entries = [p for p in (tmp_cache / "cad").iterdir() if (p / "entry.json").is_file()
                and json.loads((p / "entry.json").read_text())["name"] != "kit"]  # not the assembly + previews
     assert len(entries) == len(manifest["parts"]) + 1  # both dice sizes are kept
     assert json.loads((second / "manifest.json").read_text())["settings"]["dice"]["size_mm"] == 16

@@ -64,6 +64,17 @@ def test_bad_flags_are_one_line_and_exit_2(cli, tmp_path, args, needle):
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize(("args", "line"), [
+    (["cad", "--bogus", "3"], "shutbox cad: error: unrecognized arguments: --bogus"),
+    (["cad", "chekc"], "shutbox cad: error: argument [check]: invalid choice: 'chekc' (choose from 'check')"),
+    (["bogus", "--tiles", "3"], "shutbox: error: argument COMMAND: invalid choice: 'bogus'"),
+])
+def test_an_unknown_flag_is_named_rather_than_the_value_after_it(cli, tmp_path, args, line):
+    proc = cli(*args, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(line)
+
+
 def test_bad_toml_is_one_line_and_exit_2(cli, tmp_path):
     (tmp_path / "shutbox.toml").write_text("[rules]\ntiels = 9\n")
     proc = cli("config", "show", cwd=tmp_path)
