@@ -175,7 +175,12 @@ def _spanned(edges: Any, p: Any, span: float) -> bool:
 def _assembly(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, str, Any]]:
     import cadquery as cq
 
-    assy = cq.Assembly.importStep(str(folder / manifest["assembly"]["file"]))
+    path = folder / manifest["assembly"]["file"]
+    try:
+        assy = cq.Assembly.importStep(str(path))
+    except (ValueError, OSError, RuntimeError) as exc:
+        raise ShutboxError(f"{path}: cannot read the assembly ({exc}); allowed: a folder written by "
+                           "`shutbox cad --out`") from None
     kinds = {s["name"]: s["kind"] for s in manifest["assembly"]["solids"]}
     out = []
     for child in assy.children:
@@ -511,7 +516,10 @@ def _check_step(path: Path) -> Finding:
 
     from shutbox.cad.shapes import shape_of
 
-    shape = shape_of(cq.importers.importStep(str(path)))
+    try:
+        shape = shape_of(cq.importers.importStep(str(path)))
+    except (ValueError, OSError, RuntimeError) as exc:
+        return Finding("solid", path.name, False, f"cannot read ({exc})")
     solids = shape.Solids()
     ok = len(solids) == 1 and shape.isValid()
     return Finding("solid", path.name, ok, f"{len(solids)} solid(s), valid={shape.isValid()}")

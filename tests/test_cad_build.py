@@ -293,3 +293,17 @@ def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built
         shared = check_folder(built[0], side)
     assert [f.__dict__ for f in shared] == [f.__dict__ for f in alone]
     assert len(alone) > 150 and all(f.ok for f in alone)
+
+
+def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(built, manifest, tmp_path):
+    from shutbox.cad.check import _assembly, _check_step
+    from shutbox.errors import ShutboxError
+
+    out, _ = built
+    broken = tmp_path / "tile-01.step"
+    broken.write_bytes((out / "step" / "tile-01.step").read_bytes()[:3000])
+    finding = _check_step(broken)
+    assert not finding.ok and "cannot read" in finding.detail
+    (tmp_path / "assembly.step").write_bytes((out / "assembly.step").read_bytes()[:5000])
+    with pytest.raises(ShutboxError, match="assembly.step: cannot read the assembly"):
+        _assembly(tmp_path, manifest)
