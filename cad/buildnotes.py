@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shutbox.cad.howto import REED_BEND_MM
-from shutbox.cad.layout import BUTTON_NAME, Layout
+from shutbox.cad.layout import BUTTON_PART, Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan
 from shutbox.model import Kit
@@ -72,7 +72,7 @@ def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
         if pulled:
             items.append(Item(f"resistor {RESISTOR}, 1/4 W", pulled, "pull resistors for inputs without an internal "
                               f"pull (to {wiring.tiles.resistor_to or wiring.button and wiring.button.resistor_to})"))
-        if wiring.button is not None and not any(item.name == BUTTON_NAME for item in items):
+        if wiring.button is not None and not any(item.name.startswith(BUTTON_PART) for item in items):
             contact = "normally closed" if wiring.button.normally_closed else "normally open"
             items.append(Item(f"momentary push button, {contact}", 1,
                               f"ends a turn; on GP{pins.button}, wired as wiring.md says"))
@@ -255,7 +255,7 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
         f"- Solder the wires to the {board.title}'s header pins as wiring.md says; check each with a multimeter.",
     ]
     if pins.button is not None:
-        if any(item.name == BUTTON_NAME for spec in specs for item in spec.fitted(kit, lay)):
+        if any(item.name.startswith(BUTTON_PART) for spec in specs for item in spec.fitted(kit, lay)):
             lines.append("- Push the button through the round (teardrop-topped) hole in the box's right end wall "
                          "near the tray, from outside, and screw its nut on from inside the hollow under the deck. "
                          "Run its two wires through that hollow to the wire channel (the groove along the spine "

@@ -65,7 +65,7 @@ GATE_SCREW = 16.0  # gate screw length
 PILOT_EXTRA = 1.0  # pilot hole deeper than the screw reaches
 DETENT_MARGIN = 0.3  # detent engagement left when the tile leans away from its bump
 # End-turn button: a 12 mm panel push button in the box's right end wall, into the hollow under the deck.
-BUTTON_NAME = "12 mm panel push button, momentary, normally open (M12 thread, panel up to 4 mm, body <= 22 mm)"
+BUTTON_PART = "12 mm panel push button"  # what the parts list names it by (its contact follows the wiring)
 BUTTON_HOLE = 12.2  # hole for the M12 thread (teardrop-topped, so it prints without support)
 BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals
 BUTTON_NUT = 16.0  # nut across its flats-ish: room round the hole inside
@@ -82,6 +82,12 @@ JOINT_DEPTH = 6.0  # dovetail key length across a split
 JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
 JOINT_ANGLE = 15.0  # dovetail flank angle, degrees
 SQRT2 = math.sqrt(2.0)
+
+
+def button_name(normally_closed: bool) -> str:
+    """The end-turn button as the parts list names it, with the contact the wiring needs."""
+    contact = "normally closed" if normally_closed else "normally open"
+    return f"{BUTTON_PART}, momentary, {contact} (M12 thread, panel up to 4 mm, body <= 22 mm)"
 
 
 def lane_growth(clearance: float) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from shutbox.cad.layout import BUTTON_NAME, COVER_HEIGHT, COVER_SCREW, GATE_SCREW, SCREW_NAME, Gate, Layout, gates
+from shutbox.cad.layout import COVER_HEIGHT, COVER_SCREW, GATE_SCREW, SCREW_NAME, Gate, Layout, button_name, gates
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -121,13 +121,15 @@ class BoxPieceSpec(PartSpec):
 
         x0, x1 = self.inputs["span_x"]
         lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers)
-        contact = "normally closed" if topology(pin_map(kit)).tiles.normally_closed else "normally open"
+        wiring = topology(pin_map(kit))
+        contact = "normally closed" if wiring.tiles.normally_closed else "normally open"
         s = kit.sensors
         items = [Item(f"reed switch, {contact}, glass body", lanes,
                       f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
         y0, y1 = self.inputs["span_y"]
-        if x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
-            items.append(Item(BUTTON_NAME, 1, "ends the turn; in the right end wall, wired to the controller bay"))
+        if wiring.button is not None and x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
+            items.append(Item(button_name(wiring.button.normally_closed), 1,
+                              "ends the turn; in the right end wall, wired to the controller bay"))
         return items
 
 

@@ -167,10 +167,10 @@ def test_keys_and_pockets_carry_lead_in_and_elephants_foot_relief(bed):
 
 def test_end_turn_button_has_its_hole_panel_and_room_and_is_in_the_parts_list(default_kit):
     from shutbox.cad.holding import check_button
-    from shutbox.cad.layout import BUTTON_NAME
+    from shutbox.cad.layout import button_name
 
     kit, lay, _, specs, solids, _ = default_kit
     found = list(check_button(solids, lay))
     assert len(found) == 1 and found[0].ok, found[0].line()
     items = [item for spec in specs for item in spec.fitted(kit, lay)]
-    assert [item.quantity for item in items if item.name == BUTTON_NAME] == [1]
+    assert [item.quantity for item in items if item.name == button_name(False)] == [1]

@@ -142,3 +142,19 @@ def test_shut_tile_puts_its_magnet_over_the_switch(tiles):
     y0, y1 = lay.number_zone
     assert y1 < lay.switch_y - lay.shaft_radius  # the lane's number is not over a shaft
     assert y1 - y0 <= lay.travel  # and is covered by a shut tile
+
+
+@pytest.mark.parametrize(("settings", "contact"), [
+    ({}, "normally open"),
+    ({"firmware.shut_level": "high"}, "normally closed"),  # pulled up, a press must open the contact
+    ({"firmware.button_pin": "none"}, None),  # no button wired: none listed
+])
+def test_the_parts_list_names_the_button_contact_the_wiring_needs(settings, contact):
+    from shutbox.cad.layout import BUTTON_PART, button_name
+
+    kit = build_kit(settings)
+    lay, _, specs = plan(kit)
+    buttons = [item.name for spec in specs for item in spec.fitted(kit, lay) if item.name.startswith(BUTTON_PART)]
+    assert buttons == ([button_name(contact == "normally closed")] if contact else [])
+    if contact:
+        assert contact in buttons[0]
