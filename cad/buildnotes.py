@@ -78,9 +78,21 @@ def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
                               f"ends a turn; on GP{pins.button}, wired as wiring.md says"))
         items.append(Item("micro-USB data cable" if kit.firmware.board == "pico" else "USB cable for the board", 1,
                           "to the computer running the scorekeeper"))
-    if sum(spec.kind == "box" for spec in specs) > 1 and not any(spec.kind == "gate" for spec in specs):
-        items.append(Item("CA (super) glue or plastic glue", 1, "for the joints of the box pieces"))
+    glued = glued_joints(specs)
+    if glued:
+        items.append(Item("CA (super) glue or plastic glue", 1, f"for {glued}"))
     return _merged(items)
+
+
+def glued_joints(specs: list[PartSpec]) -> str | None:
+    """The joints of the box pieces that need glue, or None. Gates screwed across the cuts between lanes hold
+    those; a cut across the tray has only floor keys, which locate the pieces but do not hold them down."""
+    boxes = [spec for spec in specs if spec.kind == "box"]
+    if len(boxes) < 2:
+        return None
+    if not any(spec.kind == "gate" for spec in specs):
+        return "the joints of the box pieces"
+    return "the joints across the tray" if any(spec.inputs["span_y"][0] > 1e-6 for spec in boxes) else None
 
 
 def _image(prefix: str, name: str, alt: str) -> str:
@@ -133,8 +145,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
             "- A multimeter (continuity) helps find a bad joint.",
             "- A computer with this project installed (`make kit`, then `.venv/bin/shutbox`) and a USB port.",
         ]
-    joints = pieces > 1 and not any(spec.kind == "gate" for spec in specs)
-    glued = [what for what, needed in (("the magnets", lay.sensors), ("the box joints", joints)) if needed]
+    joints = glued_joints(specs)
+    glued = (["the magnets"] if lay.sensors else []) + ([joints] if joints else [])
     lines += ["- Scissors for the felt" + (f"; CA glue for {' and '.join(glued)}." if glued else ".")]
     lines += [
         "",
@@ -186,8 +198,14 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     steps = []
     if pieces > 1:
         gated = any(spec.kind == "gate" for spec in specs)
-        hold = ("No glue: the gates screwed across the joints (step 6) hold the pieces together." if gated
-                else "Glue the joints and clamp them flat on a table.")
+        glued = glued_joints(specs)
+        if not gated:
+            hold = "Glue the joints and clamp them flat on a table."
+        elif glued:
+            hold = ("The gates screwed across the joints between lanes (step 6) hold those; the joints across the "
+                    "tray have only floor keys, so glue them (floor and end walls) and clamp them flat on a table.")
+        else:
+            hold = "No glue: the gates screwed across the joints (step 6) hold the pieces together."
         steps.append("Join the box pieces: lower each right (or back) piece onto its neighbour so the dovetail keys "
                      f"go up into their pockets, and stand the box on a flat table. {hold}"
                      f"\n\n   {_image(images, 'exploded.png', 'The box pieces and their dovetail keys')}")

@@ -158,3 +158,21 @@ def test_the_parts_list_names_the_button_contact_the_wiring_needs(settings, cont
     assert buttons == ([button_name(contact == "normally closed")] if contact else [])
     if contact:
         assert contact in buttons[0]
+
+
+def test_the_guide_asks_for_glue_only_where_no_gate_holds_the_joint():
+    from shutbox.cad.buildnotes import build_notes, glued_joints
+
+    kit = build_kit({})  # mk4: cut between lanes only, the gates hold it
+    lay, split, specs = plan(kit)
+    notes = build_notes(kit, lay, split, specs)
+    assert glued_joints(specs) is None and "CA (super) glue" not in notes
+    assert "No glue: the gates screwed across the joints" in notes
+    kit = build_kit({"printer.bed": "mini"})  # also cut across the tray: floor keys only there
+    lay, split, specs = plan(kit)
+    assert split.ys
+    notes = build_notes(kit, lay, split, specs)
+    assert glued_joints(specs) == "the joints across the tray"
+    assert "| CA (super) glue or plastic glue | 1 | for the joints across the tray |" in notes
+    assert "CA glue for the magnets and the joints across the tray" in notes
+    assert "the joints across the tray have only floor keys, so glue them" in notes
