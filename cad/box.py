@@ -106,7 +106,7 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.S
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y
     (front wall to spine, spine to a 45-degree chamfer on the back wall), so there is no rib per lane:
     fewer full-height walls to print. Solid: the spine with the tubes round the reed shafts and the
-    plinth over the wire trunk, the gate screws' bosses (joined to the back wall), the controller bay,
+    plinth over the wire trunk, the gate screws' bosses, the controller bay,
     the button panel, the doubled rib at each cut and the split keys.
     """
     y0, y1 = lay.tray[3] + WALL_MIN, lay.width - lay.wall
@@ -127,7 +127,7 @@ def _spine(lay: Layout, y1: float) -> list[cq.Shape]:
     tall = lay.height + 2.0
     sy, roof = lay.switch_y, lay.hollow_roof
     keep: list[cq.Shape] = [cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))]
-    chamfer = (y1 - sy - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0)
+    chamfer = (y1 - sy - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0)  # 2 mm short of the longest bridge
     if chamfer > 0:
         wedge = [(y1 - chamfer, roof + 1.0), (y1 + 1.0, roof + 1.0), (y1 + 1.0, roof - chamfer - 1.0)]
         keep.append(shape_of(cq.Workplane("YZ").workplane(offset=-1.0).polyline(wedge).close()
