@@ -35,7 +35,18 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt)
+    # Started now: where no process can be started (no POSIX semaphores, a process limit), all runs here.
+    try:
+        pool = ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt)
+    except (OSError, ImportError, NotImplementedError):
+        yield None
+        return
+    try:
+        pool.submit(os.getpid)
+    except (OSError, RuntimeError):
+        pool.shutdown(wait=False, cancel_futures=True)
+        yield None
+        return
     try:
         yield pool
     except BaseException:  # an error, Ctrl-C or SIGTERM: its work is not wanted, do not wait for it

@@ -20,6 +20,35 @@ def test_one_cpu_or_not_wanted_means_no_side_process(monkeypatch):
         assert side is None
 
 
+def test_where_no_process_can_be_started_everything_runs_here(monkeypatch):
+    import shutbox.sideprocess as sideprocess
+
+    def refuse(*args, **kwargs):
+        raise OSError(38, "Function not implemented")  # no POSIX semaphores (some containers)
+
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    monkeypatch.setattr(sideprocess, "ProcessPoolExecutor", refuse)
+    with side_process() as side:
+        assert side is None
+
+    class CannotStart:  # made, but its process cannot start (a process limit)
+        shut = False
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def submit(self, *args, **kwargs):
+            raise OSError(11, "Resource temporarily unavailable")
+
+        def shutdown(self, wait=True, cancel_futures=False):
+            CannotStart.shut = True
+
+    monkeypatch.setattr(sideprocess, "ProcessPoolExecutor", CannotStart)
+    with side_process() as side:
+        assert side is None
+    assert CannotStart.shut
+
+
 def test_the_side_process_is_another_process_that_leaves_ctrl_c_to_the_main_one(monkeypatch):
     monkeypatch.setenv("SHUTBOX_JOBS", "2")
     with side_process() as side:
