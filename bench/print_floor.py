@@ -1,8 +1,8 @@
 """Benchmark: the least any box of the kit's size can cost to print at PrusaSlicer's defaults.
 
 Builds the plainest box that still has what the kit's box must have, with the default kit's dimensions
-(from the kit model): outer walls of ``--wall``, a 1.2 mm tray floor, and a deck at the lanes' height
-(a 1.2 mm plate, carried by the tray's back wall and a 1.2 mm spine, open to the bed below). There are no
+(from the kit model): outer walls of ``--wall``, the tray floor, and a deck at the lanes' height (a plate
+as thin as the walls, carried by the tray's back wall and a spine, open to the bed below). There are no
 lanes, numbers, tubes, bay, keys or gates. It cuts that box where the default kit is cut for the mk4,
 slices each piece like ``bench/print_cost.py`` (0.2 mm layers, 15% infill, built-in speeds, PLA 1.24 g/cm3)
 and prints grams and hours. Whatever the design, the kit's box cannot print faster or lighter than this.
@@ -24,8 +24,6 @@ from shutbox.cad.layout import FLOOR, HOLLOW_RIB
 from shutbox.cad.slicing import DEFAULT_ARGS, hours_by_type, slice_part
 from shutbox.model import build_kit
 
-SKIN = 1.2  # the deck plate and the spine: the thinnest wall allowed
-
 
 def block(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float) -> trimesh.Trimesh:
     b = trimesh.creation.box((x1 - x0, y1 - y0, z1 - z0))
@@ -44,8 +42,8 @@ def plain_box(bed: str) -> tuple[list[trimesh.Trimesh], str]:
     body = block(0, length, 0, width, 0, height)
     holes = [
         block(w, length - w, w, tray_back, FLOOR, height + 1),  # the tray over its floor
-        block(w, length - w, tray_back + SKIN, spine - HOLLOW_RIB / 2, -1, deck - SKIN),  # front of the spine
-        block(w, length - w, spine + HOLLOW_RIB / 2, width - w, -1, deck - SKIN),  # behind it
+        block(w, length - w, tray_back + w, spine - HOLLOW_RIB / 2, -1, deck - w),  # front of the spine
+        block(w, length - w, spine + HOLLOW_RIB / 2, width - w, -1, deck - w),  # behind it
         block(w, length - w, tray_back, width - w, deck, height + 1),  # one pocket where the lanes are
     ]
     box = trimesh.boolean.difference([body, *holes])
@@ -54,7 +52,7 @@ def plain_box(bed: str) -> tuple[list[trimesh.Trimesh], str]:
     pieces = [trimesh.boolean.intersection([box, block(x0, x1, y0, y1, -1, height + 1)])
               for (x0, x1), (y0, y1) in itertools.product(itertools.pairwise(xs), itertools.pairwise(ys))]
     what = (f"{length:g} x {width:g} x {height:g} mm, walls {w:g} mm, tray floor {FLOOR:g} mm, deck plate and spine "
-            f"{SKIN:g} mm, {len(pieces)} piece(s) for bed {bed}")
+            f"{w:g} and {HOLLOW_RIB:g} mm, {len(pieces)} piece(s) for bed {bed}")
     return pieces, what
 
 

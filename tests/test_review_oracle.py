@@ -29,36 +29,32 @@ def moves(open_tiles: frozenset[int], throw: int) -> list[frozenset[int]]:
 
 
 @cache
+def best_value(open_tiles: frozenset[int], objective: str) -> Fraction:
+    """With best play: the chance to shut the box (``shut``), or the expected final score, the sum of the open
+    tiles (``score``). One die may be chosen once 7, 8 and 9 are shut (high-shut)."""
+    if not open_tiles:
+        return Fraction(1 if objective == "shut" else 0)
+    pick = max if objective == "shut" else min
+    options = [with_dice(open_tiles, TWO_DICE, objective)]
+    if not any(t >= 7 for t in open_tiles):
+        options.append(with_dice(open_tiles, ONE_DIE, objective))
+    return pick(options)
+
+
+def with_dice(open_tiles: frozenset[int], chances: dict[int, Fraction], objective: str = "shut") -> Fraction:
+    """The value of throwing with ``chances``, the best move taken after each throw."""
+    pick = max if objective == "shut" else min
+    stuck = Fraction(0) if objective == "shut" else Fraction(sum(open_tiles))  # no move: the turn ends
+    return sum((p * pick((best_value(open_tiles - m, objective) for m in moves(open_tiles, t)), default=stuck)
+                for t, p in chances.items()), Fraction(0))
+
+
 def p_shut(open_tiles: frozenset[int]) -> Fraction:
-    """Chance to shut the box with best play; one die may be chosen once 7, 8 and 9 are shut (high-shut)."""
-    if not open_tiles:
-        return Fraction(1)
-    best = with_dice(open_tiles, TWO_DICE)
-    if not any(t >= 7 for t in open_tiles):
-        best = max(best, with_dice(open_tiles, ONE_DIE))
-    return best
+    return best_value(open_tiles, "shut")
 
 
-def with_dice(open_tiles: frozenset[int], chances: dict[int, Fraction]) -> Fraction:
-    return sum((p * max((p_shut(open_tiles - m) for m in moves(open_tiles, t)), default=Fraction(0))
-                for t, p in chances.items()), Fraction(0))
-
-
-@cache
 def expected_score(open_tiles: frozenset[int]) -> Fraction:
-    """Expected final score (sum of the open tiles) with play that minimises it; same one-die rule."""
-    if not open_tiles:
-        return Fraction(0)
-    best = score_with_dice(open_tiles, TWO_DICE)
-    if not any(t >= 7 for t in open_tiles):
-        best = min(best, score_with_dice(open_tiles, ONE_DIE))
-    return best
-
-
-def score_with_dice(open_tiles: frozenset[int], chances: dict[int, Fraction]) -> Fraction:
-    left = Fraction(sum(open_tiles))
-    return sum((p * min((expected_score(open_tiles - m) for m in moves(open_tiles, t)), default=left)
-                for t, p in chances.items()), Fraction(0))
+    return best_value(open_tiles, "score")
 
 
 FULL = frozenset(range(1, 10))

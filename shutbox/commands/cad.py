@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
 from shutbox.sideprocess import side_process
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -42,12 +47,10 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     check_out_folder(args.out, "cad", "manifest.json", cad_files)  # before the slow imports
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
-    from shutbox.cad.check import check_folder, warm_up
-    from shutbox.cad.export import build_cad, is_cached
+    from shutbox.cad.check import check_folder
+    from shutbox.cad.export import build_cad
 
-    with side_process(not is_cached(kit)) as side:  # an unchanged rebuild is copied, its checks remembered
-        if side is not None:
-            side.submit(warm_up)  # the checks' imports, while the parts are built
+    with _checking_side(kit) as side:
         with out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
             manifest = build_cad(kit, tmp, formats, progress=not args.quiet)
         findings = check_folder(args.out, side)
@@ -118,16 +121,27 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     return 1 if failed else 0
 
 
+@contextmanager
+def _checking_side(kit: Kit) -> Iterator[Executor | None]:
+    """A side process for the checks, importing what they need while the parts are built; none for an
+    unchanged rebuild (copied from the cache, its checks remembered)."""
+    from shutbox.cad.check import warm_up
+    from shutbox.cad.export import is_cached
+
+    with side_process(not is_cached(kit)) as side:
+        if side is not None:
+            side.submit(warm_up)
+        yield side
+
+
 def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
     """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written."""
-    from shutbox.cad.check import check_folder, warm_up
-    from shutbox.cad.export import build_cad, is_cached, plan
+    from shutbox.cad.check import check_folder
+    from shutbox.cad.export import build_cad, plan
 
     refuse_unbuildable(kit)
     plan(kit)
-    with side_process(not is_cached(kit)) as side:  # an unchanged rebuild is copied, its checks remembered
-        if side is not None:
-            side.submit(warm_up)  # the checks' imports, while the parts are built
+    with _checking_side(kit) as side:
         build_cad(kit, folder)
         failed = [f for f in check_folder(folder, side) if not f.ok]
     if failed:
