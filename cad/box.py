@@ -21,7 +21,6 @@ from shutbox.cad.layout import (
     COVER_FLANGE_X,
     COVER_GAP,
     COVER_THICKNESS,
-    DECK_SKIN,
     FELT_MARGIN,
     FLARE,
     GATE_GAP,
@@ -37,7 +36,6 @@ from shutbox.cad.layout import (
     TRAY_RADIUS,
     TUBE_WALL,
     USB_WIDTH,
-    WALL_MIN,
     Gate,
     Layout,
     gates,
@@ -106,10 +104,10 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.S
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y
     (front wall to spine, spine to a 45-degree chamfer on the back wall), so there is no rib per lane:
     fewer full-height walls to print. Solid: the spine with the tubes round the reed shafts and the
-    plinth over the wire trunk, the gate screws' bosses, the controller bay,
-    the button panel, the doubled rib at each cut and the split keys.
+    plinth over the wire trunk, the gate screws' bosses, the walls round the controller bay,
+    the button panel, the doubled rib at each cut and the blocks round the split keys' pockets.
     """
-    y0, y1 = lay.tray[3] + WALL_MIN, lay.width - lay.wall
+    y0, y1 = lay.tray[3] + lay.wall, lay.width - lay.wall
     roof = lay.hollow_roof
     tool = cq.Solid.makeBox(lay.length - 2 * lay.wall, y1 - y0, roof + 1.0, cq.Vector(lay.wall, y0, -1.0))
     # Inside the box's rounded corners, so the hollow never breaks through the outer wall.
@@ -146,12 +144,7 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
     tall = lay.height + 2.0
     keep: list[cq.Shape] = []
     if lay.sensors:
-        # The controller bay stays solid up to its roof (plus a skin); the hollow passes over it.
-        ox, oy = lay.cover_origin
-        cw, ch = lay.cover_size
-        m = COVER_GAP + WALL_MIN + 0.5
-        bay_top = max(lay.cavity_height + lay.cavity_width / 2, lay.cover_pilot[1] + SCREW_PILOT) + DECK_SKIN
-        keep.append(cq.Solid.makeBox(cw + 2 * m, ch + 2 * m, bay_top + 1.0, cq.Vector(ox - m, oy - m, -1.0)))
+        keep += _bay_walls(lay)
         yb, zb = lay.button_at  # a thicker panel round the end-turn button
         r = BUTTON_NUT / 2 + 2.0
         keep.append(cq.Solid.makeBox(BUTTON_PANEL + 1.0, 2 * r, zb + r + 1.0,
@@ -159,12 +152,35 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
     for gate in gate_list:  # bosses under the gate screws
         for x, y in gate.screw_points(lay):
             keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
+    w = lay.wall
     for x in cuts:  # a rib twice as thick where the box is cut, so each piece keeps a whole wall
-        keep.append(cq.Solid.makeBox(2 * WALL_MIN, lay.width, tall, cq.Vector(x - WALL_MIN, 0.0, -1.0)))
-    for x, y, half in key_spots(lay, cuts):
-        reach = JOINT_DEPTH + 2.0
-        keep.append(cq.Solid.makeBox(2 * reach, 2 * half, tall, cq.Vector(x - reach, y - half, -1.0)))
+        keep.append(cq.Solid.makeBox(2 * w, lay.width, tall, cq.Vector(x - w, 0.0, -1.0)))
+    for x, y, half in key_spots(lay, cuts):  # round each key's pocket (the key itself stands on the rib)
+        keep.append(cq.Solid.makeBox(JOINT_DEPTH + 2.0, 2 * half, tall, cq.Vector(x, y - half, -1.0)))
     return keep
+
+
+def _bay_walls(lay: Layout) -> list[cq.Shape]:
+    """Walls round the controller bay, standing on the bed: its cover seat, the seat's taper, the cavity and the
+    USB opening, each grown by the box's wall (square to every face), and a column round each cover screw."""
+    t = lay.wall * SQRT2  # grown this much across, a 45-degree face keeps a whole wall
+    ox, oy = lay.cover_origin
+    w, h = lay.cover_size
+    cx0, cx1, cy0, cy1 = lay.cavity
+    g = COVER_GAP
+    seat = cq.Solid.makeBox(w + 2 * (g + t), h + 2 * (g + t), COVER_THICKNESS + 1.0,
+                            cq.Vector(ox - g - t, oy - g - t, -1.0))
+    taper = shape_of(
+        cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
+        .rect(w + 2 * (g + t), h + 2 * (g + t)).workplane(offset=COVER_FLANGE_X + g)
+        .rect(cx1 - cx0 + 2 * t, cy1 - cy0 + 2 * t).loft()
+    )
+    cavity = gabled_channel_x(cx0 - t, cx1 + t, (cy0 + cy1) / 2, cy1 - cy0 + 2 * t, lay.cavity_height)
+    usb = gabled_channel_x(cx1 - 1.0, lay.length, lay.usb_y, USB_WIDTH + 2 * t, lay.usb_height)
+    top = lay.cover_pilot[1] + SCREW_PILOT / 2 + lay.wall  # over the pilot hole's conical tip
+    bosses = [cq.Solid.makeCylinder(BOSS_RADIUS, top + 1.0, cq.Vector(ox + sx, oy + sy, -1.0))
+              for sx, sy in lay.screw_points()]
+    return [seat, taper, cavity, usb, *bosses]
 
 
 def trunk_span(lay: Layout) -> tuple[float, float]:
