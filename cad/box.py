@@ -12,7 +12,6 @@ import cadquery as cq
 
 from shutbox.cad.layout import (
     BOSS_RADIUS,
-    BRIDGE_SPAN,
     BUTTON_BODY,
     BUTTON_HOLE,
     BUTTON_NUT,
@@ -125,7 +124,7 @@ def _spine(lay: Layout, y1: float) -> list[cq.Shape]:
     tall = lay.height + 2.0
     sy, roof = lay.switch_y, lay.hollow_roof
     keep: list[cq.Shape] = [cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))]
-    chamfer = (y1 - sy - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0)  # 2 mm short of the longest bridge
+    chamfer = lay.back_chamfer
     if chamfer > 0:
         wedge = [(y1 - chamfer, roof + 1.0), (y1 + 1.0, roof + 1.0), (y1 + 1.0, roof - chamfer - 1.0)]
         keep.append(shape_of(cq.Workplane("YZ").workplane(offset=-1.0).polyline(wedge).close()
@@ -139,6 +138,13 @@ def _spine(lay: Layout, y1: float) -> list[cq.Shape]:
     return keep
 
 
+def _standing_z(lay: Layout, y: float, radius: float) -> float:
+    """Lowest z a column of ``radius`` at ``y`` needs to stand from: on the back wall's chamfer where it reaches
+    under the whole column, else on the bed."""
+    drop = lay.chamfer_drop(y - radius)  # the chamfer's face is highest under the column's front edge
+    return -1.0 if drop is None else lay.hollow_roof - drop
+
+
 def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> list[cq.Shape]:
     """What else stays solid in the hollow, each block standing on the bed."""
     tall = lay.height + 2.0
@@ -149,9 +155,10 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
         r = BUTTON_NUT / 2 + 2.0
         keep.append(cq.Solid.makeBox(BUTTON_PANEL + 1.0, 2 * r, zb + r + 1.0,
                                      cq.Vector(lay.length - BUTTON_PANEL, yb - r, -1.0)))
-    for gate in gate_list:  # bosses under the gate screws
+    for gate in gate_list:  # bosses under the gate screws, on the chamfer when it reaches under them
         for x, y in gate.screw_points(lay):
-            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall, cq.Vector(x, y, -1.0)))
+            z = _standing_z(lay, y, BOSS_RADIUS)
+            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall - 1.0 - z, cq.Vector(x, y, z)))
     w = lay.wall
     for x in cuts:  # a rib twice as thick where the box is cut, so each piece keeps a whole wall
         keep.append(cq.Solid.makeBox(2 * w, lay.width, tall, cq.Vector(x - w, 0.0, -1.0)))

@@ -167,9 +167,29 @@ class Layout:
         return self.lane_floor - GATE_BELOW
 
     @property
+    def back_chamfer(self) -> float:
+        """How far (y) the chamfer on the back wall reaches into the hollow under the deck: 2 mm short of the
+        longest bridge from the spine (0 for none)."""
+        y1 = self.width - self.wall
+        return max(0.0, (y1 - self.switch_y - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0))
+
+    def chamfer_drop(self, y: float) -> float | None:
+        """How far the chamfer's face at ``y`` is below the hollow's roof (it is solid above its face, falling a
+        little steeper than 45 degrees to the back wall); None where it does not reach."""
+        c = self.back_chamfer
+        start = self.width - self.wall - c
+        if c <= 0 or y < start:
+            return None
+        return (y - start) * (c + 2.0) / (c + 1.0) - 1.0
+
+    @property
     def hollow_roof(self) -> float:
-        """z of the roof of the hollow under the deck."""
-        return self.gate_floor - DECK_SKIN
+        """z of the flat roof of the hollow under the deck: a skin under the lanes' engraved numbers, kept under
+        the gate pockets (which sit lower) too unless the chamfer holds the hollow below them there."""
+        lanes = self.lane_floor - self.engrave - DECK_SKIN
+        gates = self.gate_floor - DECK_SKIN
+        drop = self.chamfer_drop(self.lane_end)
+        return lanes if drop is not None and lanes - drop <= gates else min(lanes, gates)
 
     @property
     def button_at(self) -> tuple[float, float]:
