@@ -14,8 +14,9 @@ import json
 import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -408,11 +409,12 @@ def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
     return h.hexdigest()
 
 
-def check_folder(folder: Path, side: Executor | None = None) -> list[Finding]:
+def check_folder(folder: Path, side: Executor | None = None, started: SideChecks | None = None) -> list[Finding]:
     """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked).
 
     ``side``: a side process (:func:`shutbox.sideprocess.side_process`) to share the work with, best started
-    with :func:`warm_up` before the build; without it, every check runs in this process.
+    with :func:`warm_up` before the build; without it, every check runs in this process. ``started``: its
+    share, begun with :func:`start_side_checks` while the folder was being written.
     """
     folder = Path(folder)
     manifest = _manifest(folder)
@@ -421,8 +423,8 @@ def check_folder(folder: Path, side: Executor | None = None) -> list[Finding]:
     except (OSError, KeyError, TypeError, AttributeError):
         digest = None
     if digest is None:
-        return _check_folder(folder, manifest, side)
-    items = _memo("folder", digest, lambda: [f.__dict__ for f in _check_folder(folder, manifest, side)])
+        return _check_folder(folder, manifest, side, started)
+    items = _memo("folder", digest, lambda: [f.__dict__ for f in _check_folder(folder, manifest, side, started)])
     return [Finding(**item) for item in items]
 
 
@@ -430,7 +432,25 @@ def check_folder(folder: Path, side: Executor | None = None) -> list[Finding]:
 ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts")
 #: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
 SIDE_CHECKS = ("numbers", "captive", "detent", "fasteners", "button")
+#: What of the manifest those read (all of it but the previews and build notes, written last).
+SIDE_CHECKS_READ = ("settings", "bed_mm", "split", "parts", "assembly")
 _CONTEXT: dict[str, dict[str, Any]] = {}
+
+
+@dataclass(frozen=True)
+class SideChecks:
+    """The side process's share of the checks, begun before the folder was complete, and what it read."""
+
+    future: Future
+    read: dict[str, Any]
+
+
+def start_side_checks(side: Executor, folder: Path, manifest: dict[str, Any]) -> SideChecks:
+    """Begin ``SIDE_CHECKS`` in ``side`` as soon as ``folder`` holds its parts and assembly.step (``manifest``:
+    the manifest to be written, previews aside), while this process renders the previews."""
+    read = json.loads(json.dumps({key: manifest[key] for key in SIDE_CHECKS_READ}))  # as the file will read
+    shared = [("assembly", name) for name in SIDE_CHECKS]
+    return SideChecks(side.submit(_run_checks, str(folder), shared, read), read)
 
 
 def warm_up() -> None:
@@ -440,14 +460,19 @@ def warm_up() -> None:
     from shutbox.cad import holding, mesh, numbers  # noqa: F401
 
 
-def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None = None) -> list[Finding]:
+def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None = None,
+                  started: SideChecks | None = None) -> list[Finding]:
     """Every check, in a fixed order; with a ``side`` process, ``SIDE_CHECKS`` run there meanwhile."""
     _CONTEXT.clear()  # what an earlier check of this path read may be stale
     names = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
     names += [("assembly", name) for name in ASSEMBLY_CHECKS]
     results: dict[tuple[str, str], list[Finding]] = {}
     shared = [spec for spec in names if spec[0] == "assembly" and spec[1] in SIDE_CHECKS] if side else []
-    later = side.submit(_run_checks, str(folder), shared) if side else None
+    later = None
+    if side and started is not None and started.read == {key: manifest.get(key) for key in SIDE_CHECKS_READ}:
+        later = started.future  # begun on this very folder: the files it read are the ones here
+    elif side:
+        later = side.submit(_run_checks, str(folder), shared)
     for spec in names:
         if spec not in shared:
             results[spec] = _run_check(folder, spec)
@@ -459,17 +484,22 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     return [f for spec in names for f in results[spec]]
 
 
-def _run_checks(folder: str, specs: list[tuple[str, str]]) -> list[list[Finding]]:
+def _run_checks(folder: str, specs: list[tuple[str, str]],
+                manifest: dict[str, Any] | None = None) -> list[list[Finding]]:
+    _CONTEXT.clear()
+    if manifest is not None:  # the folder's manifest is not written yet
+        _context(Path(folder), manifest)
     return [_run_check(Path(folder), spec) for spec in specs]
 
 
-def _context(folder: Path) -> dict[str, Any]:
-    """The folder's manifest, kit, layout and bed, read once per process; ``solids`` added when first asked for."""
+def _context(folder: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The folder's manifest (or ``manifest``), kit, layout and bed, read once per process; ``solids`` added
+    when first asked for."""
     key = str(folder)
     if key not in _CONTEXT:
         from shutbox.cad.layout import layout
 
-        manifest = _manifest(folder)
+        manifest = manifest if manifest is not None else _manifest(folder)
         kit = _kit(manifest)
         _CONTEXT.clear()  # one folder at a time
         _CONTEXT[key] = {"manifest": manifest, "kit": kit, "lay": layout(kit), "bed": tuple(manifest["bed_mm"])}

@@ -6,6 +6,7 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,31 @@ def cache_inputs(kit: Kit) -> dict[str, Any]:
     return {**data, "cad": {k: v for k, v in data["cad"].items() if k != "cache_limit_mb"}}
 
 
+def _assembly(placed: list[tuple[str, PartSpec, Any]], lay: Layout, split: SplitPlan, kit_key: str,
+              kit_entry: Path | None, folder: Path, written: Callable[[], object]) -> tuple[list[str], Path]:
+    """assembly.step into ``folder`` (then ``written()``), and the kit previews, built or from the cache entry;
+    returns the previews' names and the entry holding them."""
+    if kit_entry is not None:
+        shutil.copy2(kit_entry / "assembly.step", folder / "assembly.step")
+        written()
+        return json.loads((kit_entry / cache.ENTRY).read_text(encoding="utf-8"))["views"], kit_entry
+    import cadquery as cq
+
+    from shutbox.cad.preview import kit_previews
+
+    scratch = cache.new_entry_dir()
+    assy = cq.Assembly(name="shutbox")
+    for label, spec, solid in placed:
+        r, g, b = spec.colour
+        assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
+    assy.export(str(scratch / "assembly.step"))
+    shutil.copy2(scratch / "assembly.step", folder / "assembly.step")
+    written()
+    views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1, sensors=lay.sensors)
+    cache.seal(scratch, {"name": "kit", "views": views})
+    return views, cache.store(kit_key, scratch)
+
+
 def kit_cache_key(kit: Kit, specs: list[PartSpec]) -> str:
     """The cache key of the assembly and the kit's previews: everything they show."""
     return cache.part_key("kit", {"settings": cache_inputs(kit), "parts": [cache.part_key(s.name, s.inputs)
@@ -108,13 +134,17 @@ def is_cached(kit: Kit) -> bool:
     return cache.lookup(kit_cache_key(kit, plan(kit)[2])) is not None
 
 
-def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True) -> dict[str, Any]:
-    """Write the whole CAD kit into ``folder`` (which must exist and be empty); return the manifest."""
+def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True,
+              assembled: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
+    """Write the whole CAD kit into ``folder`` (which must exist and be empty); return the manifest.
+
+    ``assembled`` is called with the manifest to be written (previews aside) as soon as the parts and
+    assembly.step are in ``folder``, while the previews are still to render (checks can begin then).
+    """
     lay, split, specs = plan(kit)
     import cadquery as cq
 
     from shutbox.cad.buildnotes import build_notes
-    from shutbox.cad.preview import kit_previews
 
     steps = Progress(len(specs) + 3, progress)
     builder = Builder(kit, lay, split)
@@ -155,29 +185,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         labels += [spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}" for i in range(spec.quantity)]
         label_specs += [spec] * spec.quantity
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
-    if kit_entry is None:
-        scratch = cache.new_entry_dir()
-        assy = cq.Assembly(name="shutbox")
-        for label, spec, solid in placed:
-            r, g, b = spec.colour
-            assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
-        assy.export(str(scratch / "assembly.step"))
-        views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1, sensors=lay.sensors)
-        cache.seal(scratch, {"name": "kit", "views": views})
-        kit_entry = cache.store(kit_key, scratch)
-    else:
-        views = json.loads((kit_entry / cache.ENTRY).read_text(encoding="utf-8"))["views"]
-    shutil.copy2(kit_entry / "assembly.step", folder / "assembly.step")
-    for name in views:
-        shutil.copy2(kit_entry / name, folder / "preview" / name)
-    if cache.is_cached(kit_entry):
-        used.add(kit_entry)
-    else:
-        shutil.rmtree(kit_entry, ignore_errors=True)
-    steps.step("assembly.step and kit previews" + (" (cached)" if kit_hit else ""))
-    (folder / "build.md").write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
-    steps.step("build notes")
-    manifest = {
+    manifest: dict[str, Any] = {
         "shutbox_version": __version__,
         "settings": kit_as_dict(kit),
         "bed_mm": list(kit.printer.bed_mm),
@@ -189,9 +197,21 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         "parts": parts,
         "assembly": {"file": "assembly.step", "solids": [{"name": label, "part": spec.name, "kind": spec.kind}
                                                          for label, spec in zip(labels, label_specs, strict=True)]},
-        "previews": [f"preview/{name}" for name in views] + [p["preview"] for p in parts],
+        "previews": [],
         "build_notes": "build.md",
     }
+    views, kit_entry = _assembly(placed, lay, split, kit_key, kit_entry, folder,
+                                 lambda: assembled(manifest) if assembled is not None else None)
+    for name in views:
+        shutil.copy2(kit_entry / name, folder / "preview" / name)
+    if cache.is_cached(kit_entry):
+        used.add(kit_entry)
+    else:
+        shutil.rmtree(kit_entry, ignore_errors=True)
+    steps.step("assembly.step and kit previews" + (" (cached)" if kit_hit else ""))
+    (folder / "build.md").write_text(build_notes(kit, lay, split, specs), encoding="utf-8")
+    steps.step("build notes")
+    manifest["previews"] = [f"preview/{name}" for name in views] + [p["preview"] for p in parts]
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     steps.step("manifest.json")
     cache.prune(kit.cad.cache_limit_mb * 1_000_000, keep=used)

@@ -7,8 +7,10 @@ error) by stopping the side process at once before it cleans up.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -22,8 +24,17 @@ def cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _ignore_interrupt() -> None:
+def _prepare() -> None:
+    """In the side process: ignore Ctrl-C, and leave at once when done (its work is all handed back by then):
+    tearing down an interpreter that loaded OCCT takes most of a second, which the main process would wait."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    atexit.register(_leave)
+
+
+def _leave() -> None:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 @contextmanager
@@ -37,7 +48,7 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
     context = multiprocessing.get_context("spawn")
     # Started now: where no process can be started (no POSIX semaphores, a process limit), all runs here.
     try:
-        pool = ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt)
+        pool = ProcessPoolExecutor(1, mp_context=context, initializer=_prepare)
     except (OSError, ImportError, NotImplementedError):
         yield None
         return

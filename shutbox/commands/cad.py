@@ -17,6 +17,9 @@ from shutbox.sideprocess import side_process
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from shutbox.cad.check import SideChecks
+    from shutbox.cad.findings import Finding
+
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, help="output folder (replaced when the build is complete)")
@@ -47,13 +50,13 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     check_out_folder(args.out, "cad", "manifest.json", cad_files)  # before the slow imports
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
-    from shutbox.cad.check import check_folder
     from shutbox.cad.export import build_cad
 
-    with _checking_side(kit) as side:
-        with out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
-            manifest = build_cad(kit, tmp, formats, progress=not args.quiet)
-        findings = check_folder(args.out, side)
+    with _checking_side(kit) as side, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
+        # Checked before it is moved into place: the side process's share begins while the previews render.
+        manifest = build_cad(kit, tmp, formats, progress=not args.quiet,
+                               assembled=lambda manifest: side.begin(tmp, manifest))
+        findings = side.findings(tmp)
     failed = [f for f in findings if not f.ok]
     for f in failed:
         print(f.line(), file=sys.stderr)
@@ -121,9 +124,29 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     return 1 if failed else 0
 
 
+class _Checking:
+    """A CAD build's checks, shared with a side process when there is one: its share begins as soon as the
+    parts and assembly.step are written (:meth:`begin`), the rest follows the build (:meth:`findings`)."""
+
+    def __init__(self, side: Executor | None) -> None:
+        self.side = side
+        self.started: SideChecks | None = None
+
+    def begin(self, folder: Path, manifest: dict[str, Any]) -> None:
+        if self.side is not None:
+            from shutbox.cad.check import start_side_checks
+
+            self.started = start_side_checks(self.side, folder, manifest)
+
+    def findings(self, folder: Path) -> list[Finding]:
+        from shutbox.cad.check import check_folder
+
+        return check_folder(folder, self.side, self.started)
+
+
 @contextmanager
-def _checking_side(kit: Kit) -> Iterator[Executor | None]:
-    """A side process for the checks, importing what they need while the parts are built; none for an
+def _checking_side(kit: Kit) -> Iterator[_Checking]:
+    """The checks' side process, importing what they need while the parts are built; none for an
     unchanged rebuild (copied from the cache, its checks remembered)."""
     from shutbox.cad.check import warm_up
     from shutbox.cad.export import is_cached
@@ -131,19 +154,18 @@ def _checking_side(kit: Kit) -> Iterator[Executor | None]:
     with side_process(not is_cached(kit)) as side:
         if side is not None:
             side.submit(warm_up)
-        yield side
+        yield _Checking(side)
 
 
 def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
     """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written."""
-    from shutbox.cad.check import check_folder
     from shutbox.cad.export import build_cad, plan
 
     refuse_unbuildable(kit)
     plan(kit)
     with _checking_side(kit) as side:
-        build_cad(kit, folder)
-        failed = [f for f in check_folder(folder, side) if not f.ok]
+        build_cad(kit, folder, assembled=lambda manifest: side.begin(folder, manifest))
+        failed = [f for f in side.findings(folder) if not f.ok]
     if failed:
         raise ShutboxError("CAD check failed: " + "; ".join(f.line() for f in failed))
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
