@@ -68,6 +68,16 @@ def _remembered(kind: str, path: Path, extra: Any, compute: Callable[[], Any]) -
 
 
 _PRINTS: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
+_BOUNDS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def bounds(shape: Any) -> Any:
+    """The shape's (exact) bounding box, worked out once per shape: OCCT takes a while on a box piece, and
+    the checks ask for the same pieces' boxes many times."""
+    known = _BOUNDS.get(shape)
+    if known is None:
+        known = _BOUNDS[shape] = shape.BoundingBox()
+    return known
 
 
 def _fingerprint(shape: Any) -> list[Any]:
@@ -82,7 +92,7 @@ def _fingerprint(shape: Any) -> list[Any]:
 def _measure_print(shape: Any) -> list[Any]:
     import cadquery as cq
 
-    bb = shape.BoundingBox()
+    bb = bounds(shape)
     centre = cq.Shape.centerOfMass(shape)
     values = [shape.Volume(), shape.Area(), bb.xmin, bb.ymin, bb.zmin, bb.xmax, bb.ymax, bb.zmax,
               centre.x, centre.y, centre.z]
@@ -196,7 +206,7 @@ def check_assembly(solids: list[tuple[str, str, Any]], manifest: dict[str, Any],
     """No interference, inside the box's size, sliding clearance equal to the setting."""
     expected = sum(p["quantity"] for p in manifest["parts"])
     yield Finding("assembly", "solids", len(solids) == expected, f"{len(solids)} solids, {expected} expected")
-    boxes = {name: shape.BoundingBox() for name, _, shape in solids}
+    boxes = {name: bounds(shape) for name, _, shape in solids}
     xmin = min(b.xmin for b in boxes.values())
     ymin = min(b.ymin for b in boxes.values())
     zmin = min(b.zmin for b in boxes.values())
@@ -309,8 +319,8 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
     for k in kit.rules.tile_numbers:
         x = lay.lane_x(k)
         found = next(((name, s) for name, s in boxes
-                      if s.BoundingBox().xmin <= x <= s.BoundingBox().xmax
-                      and s.BoundingBox().ymin <= (y0 + y1) / 2 <= s.BoundingBox().ymax), None)
+                      if bounds(s).xmin <= x <= bounds(s).xmax and bounds(s).ymin <= (y0 + y1) / 2 <= bounds(s).ymax),
+                     None)
         if found is None:
             yield Finding("number", f"lane {k}", False, "no box piece holds this lane")
             continue
@@ -514,12 +524,17 @@ def _run_check(folder: Path, spec: tuple[str, str]) -> list[Finding]:
         path = folder / name
         if not path.is_file():
             return [Finding("files", name, False, "missing")]
-        if kind == "step":
-            return _remembered("step", path, None, lambda: [_check_step(path)])
-        if kind in ("stl", "3mf"):
-            return _remembered("mesh", path, ctx["bed"], lambda: check_mesh(path, ctx["bed"]))
-        return []
+        return _file_check(path, kind, ctx["bed"])
     return list(_assembly_check(folder, ctx, name))
+
+
+def _file_check(path: Path, kind: str, bed: tuple[float, float, float]) -> list[Finding]:
+    """One part file's checks: a STEP file holds one valid solid; a mesh is sound and prints on ``bed``."""
+    if kind == "step":
+        return _remembered("step", path, None, lambda: [_check_step(path)])
+    if kind in ("stl", "3mf"):
+        return _remembered("mesh", path, bed, lambda: check_mesh(path, bed))
+    return []
 
 
 def _assembly_check(folder: Path, ctx: dict[str, Any], name: str) -> Iterable[Finding]:

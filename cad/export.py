@@ -134,13 +134,21 @@ def is_cached(kit: Kit) -> bool:
     return cache.lookup(kit_cache_key(kit, plan(kit)[2])) is not None
 
 
+class BuildWatcher:
+    """Told when the build's parts and assembly are in the folder (its checks can begin); does nothing itself."""
+
+    def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
+        """Every part and assembly.step are complete; ``manifest`` is the one to be written, previews aside."""
+
+
 def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True,
-              assembled: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
+              watcher: BuildWatcher | None = None) -> dict[str, Any]:
     """Write the whole CAD kit into ``folder`` (which must exist and be empty); return the manifest.
 
-    ``assembled`` is called with the manifest to be written (previews aside) as soon as the parts and
-    assembly.step are in ``folder``, while the previews are still to render (checks can begin then).
+    ``watcher`` hears of it as soon as the parts and assembly.step are written, while the previews are still to
+    render.
     """
+    watch = watcher or BuildWatcher()
     lay, split, specs = plan(kit)
     import cadquery as cq
 
@@ -201,7 +209,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         "build_notes": "build.md",
     }
     views, kit_entry = _assembly(placed, lay, split, kit_key, kit_entry, folder,
-                                 lambda: assembled(manifest) if assembled is not None else None)
+                                 lambda: watch.assembly_written(folder, manifest))
     for name in views:
         shutil.copy2(kit_entry / name, folder / "preview" / name)
     if cache.is_cached(kit_entry):

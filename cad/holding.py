@@ -31,10 +31,12 @@ def _common(shapes: list[Any], tool: Any) -> Any | None:
     """The part of ``shapes`` inside ``tool`` (a compound), or None when nothing is."""
     import cadquery as cq
 
+    from shutbox.cad.check import bounds
+
     bb = tool.BoundingBox()
     parts = []
     for shape in shapes:
-        sb = shape.BoundingBox()
+        sb = bounds(shape)
         if sb.xmax < bb.xmin or bb.xmax < sb.xmin or sb.ymax < bb.ymin or bb.ymax < sb.ymin:
             continue
         common = shape.intersect(tool)
@@ -48,7 +50,9 @@ def _near(shapes: list[Any], tile: Any, reach_y: float) -> list[Any]:
     each big piece, then small ones."""
     import cadquery as cq
 
-    bb = tile.BoundingBox()
+    from shutbox.cad.check import bounds
+
+    bb = bounds(tile)
     lo = cq.Vector(bb.xmin - 1.0, bb.ymin - reach_y, bb.zmin - 1.0)
     region = cq.Solid.makeBox(bb.xlen + 2.0, bb.ylen + 2 * reach_y, bb.zlen + 2.0, lo)
     near = _common(shapes, region)
@@ -64,7 +68,7 @@ def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Find
     """Each tile, pushed 5 mm past either end of its travel at either side of its play, hits the box."""
     import cadquery as cq
 
-    from shutbox.cad.check import _memo
+    from shutbox.cad.check import _memo, bounds
 
     walls = _box_like(solids)
     walls_print = [_print(w) for w in walls]
@@ -72,7 +76,7 @@ def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Find
     for name, kind, tile in solids:
         if kind != "tile":
             continue
-        at_open = tile.BoundingBox().ymin > lay.tile_y(True) + lay.travel / 2
+        at_open = bounds(tile).ymin > lay.tile_y(True) + lay.travel / 2
         start = lay.tile_y(False) if at_open else lay.tile_y(True)
         moves = {"shut": lay.tile_y(True) - OVERTRAVEL - start, "open": lay.tile_y(False) + OVERTRAVEL - start}
 
@@ -96,7 +100,7 @@ def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
     wall: the bump overlaps the wall by the engagement."""
     import cadquery as cq
 
-    from shutbox.cad.check import _memo
+    from shutbox.cad.check import _memo, bounds
     from shutbox.cad.layout import BUMP_BASE, DETENT_MARGIN
 
     boxes = [shape for _, kind, shape in solids if kind == "box"]
@@ -105,7 +109,7 @@ def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
     for name, kind, tile in solids:
         if kind != "tile":
             continue
-        bb = tile.BoundingBox()
+        bb = bounds(tile)
         at_open = bb.ymin > lay.tile_y(True) + lay.travel / 2
         dy = -BUMP_BASE if at_open else BUMP_BASE  # off the notch, towards the middle of the travel
 

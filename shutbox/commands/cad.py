@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from shutbox.cad.export import BuildWatcher
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
@@ -54,8 +55,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with _checking_side(kit) as side, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         # Checked before it is moved into place: the side process's share begins while the previews render.
-        manifest = build_cad(kit, tmp, formats, progress=not args.quiet,
-                               assembled=lambda manifest: side.begin(tmp, manifest))
+        manifest = build_cad(kit, tmp, formats, progress=not args.quiet, watcher=side)
         findings = side.findings(tmp)
     failed = [f for f in findings if not f.ok]
     for f in failed:
@@ -124,15 +124,15 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     return 1 if failed else 0
 
 
-class _Checking:
+class _Checking(BuildWatcher):
     """A CAD build's checks, shared with a side process when there is one: its share begins as soon as the
-    parts and assembly.step are written (:meth:`begin`), the rest follows the build (:meth:`findings`)."""
+    parts and assembly.step are written (:meth:`assembly_written`), the rest follows the build (:meth:`findings`)."""
 
     def __init__(self, side: Executor | None) -> None:
         self.side = side
         self.started: SideChecks | None = None
 
-    def begin(self, folder: Path, manifest: dict[str, Any]) -> None:
+    def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
         if self.side is not None:
             from shutbox.cad.check import start_side_checks
 
@@ -164,7 +164,7 @@ def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
     refuse_unbuildable(kit)
     plan(kit)
     with _checking_side(kit) as side:
-        build_cad(kit, folder, assembled=lambda manifest: side.begin(folder, manifest))
+        build_cad(kit, folder, watcher=side)
         failed = [f for f in side.findings(folder) if not f.ok]
     if failed:
         raise ShutboxError("CAD check failed: " + "; ".join(f.line() for f in failed))
