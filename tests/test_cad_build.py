@@ -295,6 +295,29 @@ def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built
     assert len(alone) > 150 and all(f.ok for f in alone)
 
 
+def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(built, monkeypatch):
+    """The side process's share, begun as soon as assembly.step is written, finds what a check of the finished
+    folder finds; begun from a manifest other than the one written, it is not used (the share runs again)."""
+    from shutbox.cad.check import start_side_checks
+    from shutbox.sideprocess import side_process
+
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", "off")
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    out = built[0]
+    alone = [f.__dict__ for f in check_folder(out)]
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    settings = manifest["settings"]
+    looser = {**manifest, "settings": {**settings, "tile_fit": {**settings["tile_fit"], "clearance_mm": 0.2}}}
+    with side_process() as side:
+        assert side is not None
+        early = check_folder(out, side, start_side_checks(side, out, {**manifest, "previews": []}))
+        stale = start_side_checks(side, out, looser)
+        assert any("+-0.2 mm" in f.detail for found in stale.future.result() for f in found)
+        again = check_folder(out, side, stale)
+    assert [f.__dict__ for f in early] == alone
+    assert [f.__dict__ for f in again] == alone
+
+
 def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(built, manifest, tmp_path):
     from shutbox.cad.check import _assembly, _check_step
     from shutbox.errors import ShutboxError

@@ -124,13 +124,16 @@ def test_magnet_pocket_slack_is_a_setting():
     assert lay.magnet_pocket == pytest.approx((6.3, 3.3))
 
 
-def test_box_pieces_and_gates_slice_without_support(default_kit, tmp_path):
-    """PrusaSlicer's auto support at a 40-degree threshold adds nothing to any box piece or gate."""
+def test_box_pieces_and_gates_slice_without_support_and_lean(default_kit, tmp_path):
+    """PrusaSlicer's auto support at a 40-degree threshold adds nothing to any box piece or gate, and the box
+    stays lean: hollow under the deck, walls (not blocks) round the controller bay (sliced: 270 g; 299 g with a
+    solid bay block and full-height key blocks, 501 g with a solid deck)."""
     require_tool("prusa-slicer")
     from shutbox.cad.mesh import tessellate, write_mesh
     from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, slice_part
 
     kit, _, _, specs, _, printed = default_kit
+    box_grams = 0.0
     for spec in specs:
         if spec.kind not in ("box", "gate"):
             continue
@@ -139,6 +142,8 @@ def test_box_pieces_and_gates_slice_without_support(default_kit, tmp_path):
         sliced = slice_part(stl, tmp_path / f"{spec.name}.gcode", [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS],
                             kit.printer.bed_mm)
         assert sliced.support_lines == 0, spec.name
+        box_grams += sliced.grams if spec.kind == "box" else 0.0
+    assert 200.0 < box_grams <= 280.0
 
 
 @pytest.mark.parametrize("bed", ["mk4", "mini"])

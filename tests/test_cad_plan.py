@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shutbox.cad.export import parse_formats, plan
-from shutbox.cad.layout import RIB_MIN, TILE_MIN_WIDTH, layout
+from shutbox.cad.layout import DECK_SKIN, RIB_MIN, TILE_MIN_WIDTH, layout
 from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, fits, plan_split, y_cut_range
 from shutbox.errors import SettingsError, ShutboxError
 from shutbox.model import BED_PRESETS, build_kit
@@ -176,3 +176,15 @@ def test_the_guide_asks_for_glue_only_where_no_gate_holds_the_joint():
     assert "| CA (super) glue or plastic glue | 1 | for the joints across the tray |" in notes
     assert "CA glue for the magnets and the joints across the tray" in notes
     assert "the joints across the tray have only floor keys, so glue them" in notes
+
+
+@pytest.mark.parametrize("settings", [{}, {"cad.engrave_depth_mm": 2.0}, {"box.wall_mm": 6.0, "rules.tiles": 12}])
+def test_the_hollow_leaves_a_skin_under_the_numbers_and_the_gate_pockets(settings):
+    """The hollow's flat roof is a skin under the engraved numbers; where the gate pockets sit lower, the back
+    wall's chamfer already keeps the hollow a skin below them (else the roof goes under them)."""
+    lay = layout(build_kit(settings))
+    assert lay.hollow_roof <= lay.lane_floor - lay.engrave - DECK_SKIN + 1e-9
+    drop = lay.chamfer_drop(lay.lane_end)
+    under_gates = lay.hollow_roof - (drop if drop is not None else 0.0)
+    assert under_gates <= lay.gate_floor - DECK_SKIN + 1e-9
+    assert lay.chamfer_drop(lay.width - lay.wall - lay.back_chamfer - 1.0) is None  # in front of the chamfer
