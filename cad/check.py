@@ -472,26 +472,58 @@ def warm_up() -> None:
 
 def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None = None,
                   started: SideChecks | None = None) -> list[Finding]:
-    """Every check, in a fixed order; with a ``side`` process, ``SIDE_CHECKS`` run there meanwhile."""
+    """Every check; the findings in a fixed order. With a ``side`` process, ``SIDE_CHECKS`` run there meanwhile,
+    and the part files' checks are shared: this process takes them from the first (after its assembly checks),
+    the side process, once its share is done, from the last."""
     _CONTEXT.clear()  # what an earlier check of this path read may be stale
-    names = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
-    names += [("assembly", name) for name in ASSEMBLY_CHECKS]
-    results: dict[tuple[str, str], list[Finding]] = {}
+    files = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
+    names = files + [("assembly", name) for name in ASSEMBLY_CHECKS]
     shared = [spec for spec in names if spec[0] == "assembly" and spec[1] in SIDE_CHECKS] if side else []
-    later = None
-    if side and started is not None and started.read == {key: manifest.get(key) for key in SIDE_CHECKS_READ}:
-        later = started.future  # begun on this very folder: the files it read are the ones here
-    elif side:
-        later = side.submit(_run_checks, str(folder), shared)
-    for spec in names:
-        if spec not in shared:
-            results[spec] = _run_check(folder, spec)
-    if later is not None:
-        try:
-            results.update(zip(shared, later.result(), strict=True))
-        except BrokenProcessPool:  # the side process died: do its share here
-            results.update((spec, _run_check(folder, spec)) for spec in shared)
+    later = _side_share(folder, manifest, side, started, shared)
+    offered = _offer(folder, side, files)
+    results: dict[tuple[str, str], list[Finding]] = {}
+    for spec in [spec for spec in names if spec not in shared and spec not in files] + files:
+        results[spec] = _take(folder, spec, offered.get(spec))
+    try:
+        if later is None:
+            raise BrokenProcessPool
+        results.update(zip(shared, later.result(), strict=True))
+    except BrokenProcessPool:  # no side process (any more): do its share here
+        results.update((spec, _run_check(folder, spec)) for spec in shared)
     return [f for spec in names for f in results[spec]]
+
+
+def _side_share(folder: Path, manifest: dict[str, Any], side: Executor | None, started: SideChecks | None,
+                shared: list[tuple[str, str]]) -> Future | None:
+    """The side process's share: the one begun during the build if it read this manifest, else begun now."""
+    if side is None:
+        return None
+    if started is not None and started.read == {key: manifest.get(key) for key in SIDE_CHECKS_READ}:
+        return started.future  # begun on this very folder: the files it read are the ones here
+    try:
+        return side.submit(_run_checks, str(folder), shared)
+    except BrokenProcessPool:
+        return None
+
+
+def _offer(folder: Path, side: Executor | None, files: list[tuple[str, str]]) -> dict[tuple[str, str], Future]:
+    """Each file's check queued in the side process, last file first (behind its own share)."""
+    if side is None:
+        return {}
+    try:
+        return {spec: side.submit(_run_checks, str(folder), [spec]) for spec in reversed(files)}
+    except BrokenProcessPool:
+        return {}
+
+
+def _take(folder: Path, spec: tuple[str, str], offer: Future | None) -> list[Finding]:
+    """A check's findings: from the side process if it has begun it (else it is withdrawn and done here)."""
+    if offer is not None and not offer.cancel():
+        try:
+            return offer.result()[0]
+        except BrokenProcessPool:
+            pass
+    return _run_check(folder, spec)
 
 
 def _run_checks(folder: str, specs: list[tuple[str, str]],

@@ -37,11 +37,21 @@ def _leave() -> None:
     os._exit(0)
 
 
+_OPEN: list[ProcessPoolExecutor] = []  # the side process of the run, while it is open
+
+
 @contextmanager
 def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
-    """One spawned worker process, or None when not ``wanted`` or on a single CPU (do the work here then)."""
+    """One spawned worker process, or None when not ``wanted`` or on a single CPU (do the work here then).
+
+    One per run: opened again while it is open (``kit`` runs ``cad``), it is the same process, its work queued
+    behind what it was given before; the outermost opening stops it.
+    """
     if not wanted or cpus() < 2:
         yield None
+        return
+    if _OPEN:
+        yield _OPEN[-1]
         return
     import multiprocessing
 
@@ -58,11 +68,14 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
         pool.shutdown(wait=False, cancel_futures=True)
         yield None
         return
+    _OPEN.append(pool)
     try:
         yield pool
     except BaseException:  # an error, Ctrl-C or SIGTERM: its work is not wanted, do not wait for it
         _stop(pool)
         raise
+    finally:
+        _OPEN.remove(pool)
     pool.shutdown(wait=True)
 
 

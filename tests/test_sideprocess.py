@@ -73,3 +73,18 @@ def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, t
     for files in alone.values():
         for rel in files:
             assert (there / rel).stat().st_size > 0 and (here / rel).is_file()
+
+
+def test_one_side_process_per_run_opened_again_is_the_same(monkeypatch):
+    """`kit` opens the side process, `cad` inside it opens it again: one process, its work queued in turn;
+    only the outermost opening stops it."""
+    monkeypatch.setenv("SHUTBOX_JOBS", "2")
+    with side_process() as outer:
+        assert outer is not None
+        first = outer.submit(os.getpid)
+        with side_process() as inner:
+            assert inner is outer
+            assert inner.submit(os.getpid).result() == first.result() != os.getpid()
+        assert outer.submit(os.getpid).result() == first.result()  # still running after the inner one closed
+    with side_process() as again:  # a new run, a new process
+        assert again is not None and again is not outer
