@@ -134,8 +134,23 @@ def is_cached(kit: Kit) -> bool:
     return cache.lookup(kit_cache_key(kit, plan(kit)[2])) is not None
 
 
+def prebuild(kit: Kit, formats: tuple[str, ...] = FORMATS) -> None:
+    """Build every part but the box pieces into the cache (run in a side process while the main one builds
+    the box pieces: its build then finds them there). Nothing without a cache."""
+    if cache.cache_root() is None:
+        return
+    lay, split, specs = plan(kit)
+    builder = Builder(kit, lay, split)
+    for spec in specs:
+        if spec.kind != "box":
+            _entry(builder, spec, formats, kit)
+
+
 class BuildWatcher:
-    """Told when the build's parts and assembly are in the folder (its checks can begin); does nothing itself."""
+    """Told as the build goes (its checks can begin early, parts can be built elsewhere); does nothing itself."""
+
+    def part_wanted(self, spec: PartSpec) -> None:
+        """``spec`` is about to be looked up in the cache, or built."""
 
     def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
         """Every part and assembly.step are complete; ``manifest`` is the one to be written, previews aside."""
@@ -169,6 +184,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         (folder / fmt).mkdir()
     for spec in specs:
         t0 = time.perf_counter()
+        watch.part_wanted(spec)
         entry, hit = _entry(builder, spec, formats, kit)
         files = {}
         for fmt in formats:

@@ -11,9 +11,10 @@ import atexit
 import os
 import signal
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from typing import Any
 
 
 def cpus() -> int:
@@ -38,6 +39,14 @@ def _leave() -> None:
 
 
 _OPEN: list[ProcessPoolExecutor] = []  # the side process of the run, while it is open
+_ONCE: dict[str, Future] = {}  # work given to it under a name, at most once per run
+
+
+def submit_once(pool: Executor, name: str, fn: Callable[..., Any], *args: Any) -> Future:
+    """``fn(*args)`` queued in the run's side process, unless work under ``name`` was queued already."""
+    if name not in _ONCE:
+        _ONCE[name] = pool.submit(fn, *args)
+    return _ONCE[name]
 
 
 @contextmanager
@@ -76,6 +85,7 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
         raise
     finally:
         _OPEN.remove(pool)
+        _ONCE.clear()
     pool.shutdown(wait=True)
 
 

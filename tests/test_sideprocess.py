@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
+
 from shutbox.commands.kit import GENERATORS, MAIN_GENERATORS, _generate_all
 from shutbox.model import build_kit
 from shutbox.sideprocess import cpus, side_process
@@ -83,8 +85,24 @@ def test_one_side_process_per_run_opened_again_is_the_same(monkeypatch):
         assert outer is not None
         first = outer.submit(os.getpid)
         with side_process() as inner:
-            assert inner is outer
+            assert inner is not None and inner is outer
             assert inner.submit(os.getpid).result() == first.result() != os.getpid()
         assert outer.submit(os.getpid).result() == first.result()  # still running after the inner one closed
     with side_process() as again:  # a new run, a new process
         assert again is not None and again is not outer
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_side_process_builds_the_small_parts_while_the_box_is_built(cli, tmp_path, monkeypatch, jobs):
+    """With a side process, `cad` finds the tiles, dice, cover and gates built there (into a fresh cache) by the
+    time it gets to them; without one it builds them itself. The files are the same either way (checked)."""
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SHUTBOX_JOBS", jobs)
+    proc = cli("cad", "--tiles", "10", "--bed", "xl", "--sensors", "none", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    lines = {line.split()[4]: line for line in proc.stderr.splitlines() if line.startswith("shutbox cad [")}
+    small = [name for name in lines if name.startswith(("tile-", "die-", "gate-", "electronics"))]
+    assert len(small) >= 11 and lines["box"].endswith("s)") and "built in" in lines["box"]
+    cached = [name for name in small if lines[name].endswith("(cached)")]
+    assert cached == (small if jobs == "2" else [])
+    assert "0 failed" in proc.stdout

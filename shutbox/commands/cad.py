@@ -9,17 +9,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shutbox.cad.export import BuildWatcher
+from shutbox.cad.export import FORMATS, BuildWatcher
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
-from shutbox.sideprocess import side_process
+from shutbox.sideprocess import side_process, submit_once
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor
+    from concurrent.futures import Executor, Future
 
     from shutbox.cad.check import SideChecks
     from shutbox.cad.findings import Finding
+    from shutbox.cad.parts import PartSpec
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     plan(kit)  # refuse bad combinations before anything is written
     from shutbox.cad.export import build_cad
 
-    with _checking_side(kit) as side, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
+    with _checking_side(kit, formats) as side, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         # Checked before it is moved into place: the side process's share begins while the previews render.
         manifest = build_cad(kit, tmp, formats, progress=not args.quiet, watcher=side)
         findings = side.findings(tmp)
@@ -125,12 +126,22 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
 
 class _Checking(BuildWatcher):
-    """A CAD build's checks, shared with a side process when there is one: its share begins as soon as the
-    parts and assembly.step are written (:meth:`assembly_written`), the rest follows the build (:meth:`findings`)."""
+    """A CAD build shared with a side process when there is one: it builds the parts other than the box
+    pieces meanwhile (:func:`prepare_side`), and its share of the checks begins as soon as the parts and
+    assembly.step are written (:meth:`assembly_written`); the rest follows the build (:meth:`findings`)."""
 
-    def __init__(self, side: Executor | None) -> None:
+    def __init__(self, side: Executor | None, prepared: Future | None) -> None:
         self.side = side
+        self.prepared = prepared
         self.started: SideChecks | None = None
+
+    def part_wanted(self, spec: PartSpec) -> None:
+        if spec.kind != "box" and self.prepared is not None:
+            try:
+                self.prepared.result()  # then the part is in the cache
+            except Exception:  # noqa: BLE001 - built here instead, where a failure is reported
+                pass
+            self.prepared = None
 
     def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
         if self.side is not None:
@@ -144,17 +155,28 @@ class _Checking(BuildWatcher):
         return check_folder(folder, self.side, self.started)
 
 
-@contextmanager
-def _checking_side(kit: Kit) -> Iterator[_Checking]:
-    """The checks' side process, importing what they need while the parts are built; none for an
-    unchanged rebuild (copied from the cache, its checks remembered)."""
+def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
+    """The side process's part of a CAD build before the checks: import them, build all but the box pieces."""
     from shutbox.cad.check import warm_up
+    from shutbox.cad.export import prebuild
+
+    warm_up()
+    prebuild(kit, formats)
+
+
+def prepare_in_side(side: Executor, kit: Kit, formats: tuple[str, ...]) -> Future:
+    """Queue :func:`prepare_side` in the run's side process (once: ``kit`` queues it first)."""
+    return submit_once(side, "cad", prepare_side, kit, formats)
+
+
+@contextmanager
+def _checking_side(kit: Kit, formats: tuple[str, ...]) -> Iterator[_Checking]:
+    """The build's side process, importing the checks and building the small parts while the box pieces are
+    built; none for an unchanged rebuild (copied from the cache, its checks remembered)."""
     from shutbox.cad.export import is_cached
 
     with side_process(not is_cached(kit)) as side:
-        if side is not None:
-            side.submit(warm_up)
-        yield _Checking(side)
+        yield _Checking(side, prepare_in_side(side, kit, formats) if side is not None else None)
 
 
 def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
@@ -163,7 +185,7 @@ def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
 
     refuse_unbuildable(kit)
     plan(kit)
-    with _checking_side(kit) as side:
+    with _checking_side(kit, FORMATS) as side:
         build_cad(kit, folder, watcher=side)
         failed = [f for f in side.findings(folder) if not f.ok]
     if failed:

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import sys
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,16 @@ def _generate_all(generators: list[tuple[str, str]], kit: Kit, tmp: str) -> dict
     return {name: _generate(name, target, kit, Path(tmp)) for name, target in generators}
 
 
+def _prepare_cad(pool: Executor, kit: Kit) -> None:
+    """The CAD build's side-process work goes first (it builds parts the main process then finds done),
+    unless the CAD kit is cached already."""
+    from shutbox.cad.export import FORMATS, is_cached
+    from shutbox.commands.cad import prepare_in_side
+
+    if not is_cached(kit):
+        prepare_in_side(pool, kit, FORMATS)
+
+
 def write_settings(kit: Kit, folder: Path) -> list[str]:
     """The resolved settings as ``shutbox.toml``, so the kit can be rebuilt exactly."""
     (folder / "shutbox.toml").write_text(kit_to_toml(kit), encoding="utf-8")
@@ -76,6 +87,8 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
     with out_folder(out, "kit", "manifest.json", kit_files) as tmp, side_process() as pool:
         # The CAD build is most of the time: the other generators run beside it when there is a CPU for them.
         side = [(name, target) for name, target in GENERATORS if name not in MAIN_GENERATORS] if pool else []
+        if pool:
+            _prepare_cad(pool, kit)
         later = pool.submit(_generate_all, side, kit, str(tmp)) if pool else None
         if later is not None and progress:
             print(f"shutbox kit: {', '.join(name for name, _ in side)} … (alongside)", file=sys.stderr, flush=True)
