@@ -441,7 +441,7 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
 #: Checks of the assembled kit, by name, as run by :func:`_run_check`.
 ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts")
 #: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
-SIDE_CHECKS = ("numbers", "captive", "detent", "fasteners", "button")
+SIDE_CHECKS = ("numbers", "captive", "fasteners")
 #: What of the manifest those read (all of it but the previews and build notes, written last).
 SIDE_CHECKS_READ = ("settings", "bed_mm", "split", "parts", "assembly")
 _CONTEXT: dict[str, dict[str, Any]] = {}
@@ -461,6 +461,14 @@ def start_side_checks(side: Executor, folder: Path, manifest: dict[str, Any]) ->
     read = json.loads(json.dumps({key: manifest[key] for key in SIDE_CHECKS_READ}))  # as the file will read
     shared = [("assembly", name) for name in SIDE_CHECKS]
     return SideChecks(side.submit(_run_checks, str(folder), shared, read), read)
+
+
+def check_files(folder: str, files: list[str], bed: tuple[float, float, float]) -> None:
+    """Work out the checks of part files ahead (in a side process): they are remembered by content, so the
+    check of the folder that holds these files finds them done. Nothing is remembered without a cache."""
+    for rel in files:
+        path = Path(folder) / rel
+        _file_check(path, path.suffix.lstrip("."), bed)
 
 
 def warm_up() -> None:

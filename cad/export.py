@@ -134,16 +134,15 @@ def is_cached(kit: Kit) -> bool:
     return cache.lookup(kit_cache_key(kit, plan(kit)[2])) is not None
 
 
-def prebuild(kit: Kit, formats: tuple[str, ...] = FORMATS) -> None:
+def prebuild(kit: Kit, formats: tuple[str, ...] = FORMATS) -> list[tuple[str, Path]]:
     """Build every part but the box pieces into the cache (run in a side process while the main one builds
-    the box pieces: its build then finds them there). Nothing without a cache."""
+    the box pieces: its build then finds them there); returns each part's name and cache entry. Nothing
+    without a cache."""
     if cache.cache_root() is None:
-        return
+        return []
     lay, split, specs = plan(kit)
     builder = Builder(kit, lay, split)
-    for spec in specs:
-        if spec.kind != "box":
-            _entry(builder, spec, formats, kit)
+    return [(spec.name, _entry(builder, spec, formats, kit)[0]) for spec in specs if spec.kind != "box"]
 
 
 class BuildWatcher:
@@ -151,6 +150,9 @@ class BuildWatcher:
 
     def part_wanted(self, spec: PartSpec) -> None:
         """``spec`` is about to be looked up in the cache, or built."""
+
+    def part_written(self, folder: Path, spec: PartSpec, files: list[str]) -> None:
+        """``spec``'s files (paths relative to ``folder``) are complete."""
 
     def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
         """Every part and assembly.step are complete; ``manifest`` is the one to be written, previews aside."""
@@ -192,6 +194,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
             shutil.copy2(entry / f"part.{fmt}", folder / rel)
             files[fmt] = rel
         shutil.copy2(entry / "preview.png", folder / "preview" / f"{spec.name}.png")
+        watch.part_written(folder, spec, list(files.values()))
         info = json.loads((entry / cache.ENTRY).read_text(encoding="utf-8"))
         solids = [] if kit_entry is not None else builder.place(spec, cq.Shape.importBrep(str(entry / "print.brep")))
         if cache.is_cached(entry):

@@ -130,9 +130,10 @@ class _Checking(BuildWatcher):
     pieces meanwhile (:func:`prepare_side`), and its share of the checks begins as soon as the parts and
     assembly.step are written (:meth:`assembly_written`); the rest follows the build (:meth:`findings`)."""
 
-    def __init__(self, side: Executor | None, prepared: Future | None) -> None:
+    def __init__(self, side: Executor | None, prepared: Future | None, bed: tuple[float, float, float]) -> None:
         self.side = side
         self.prepared = prepared
+        self.bed = bed
         self.started: SideChecks | None = None
 
     def part_wanted(self, spec: PartSpec) -> None:
@@ -142,6 +143,12 @@ class _Checking(BuildWatcher):
             except Exception:  # noqa: BLE001 - built here instead, where a failure is reported
                 pass
             self.prepared = None
+
+    def part_written(self, folder: Path, spec: PartSpec, files: list[str]) -> None:
+        if self.side is not None and spec.kind == "box":  # the others were checked where they were built
+            from shutbox.cad.check import check_files
+
+            self.side.submit(check_files, str(folder), files, self.bed)
 
     def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
         if self.side is not None:
@@ -156,12 +163,23 @@ class _Checking(BuildWatcher):
 
 
 def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
-    """The side process's part of a CAD build before the checks: import them, build all but the box pieces."""
-    from shutbox.cad.check import warm_up
+    """The side process's part of a CAD build before the checks: import them, build all but the box pieces,
+    and check those parts' files (under the names the build gives them; remembered by content)."""
+    import shutil
+    import tempfile
+
+    from shutbox.cad.check import check_files, warm_up
     from shutbox.cad.export import prebuild
 
     warm_up()
-    prebuild(kit, formats)
+    built = prebuild(kit, formats)
+    with tempfile.TemporaryDirectory(prefix="shutbox-precheck-") as tmp:
+        files = []
+        for name, entry in built:
+            for fmt in formats:
+                shutil.copyfile(entry / f"part.{fmt}", Path(tmp) / f"{name}.{fmt}")
+                files.append(f"{name}.{fmt}")
+        check_files(tmp, files, kit.printer.bed_mm)
 
 
 def prepare_in_side(side: Executor, kit: Kit, formats: tuple[str, ...]) -> Future:
@@ -176,7 +194,8 @@ def _checking_side(kit: Kit, formats: tuple[str, ...]) -> Iterator[_Checking]:
     from shutbox.cad.export import is_cached
 
     with side_process(not is_cached(kit)) as side:
-        yield _Checking(side, prepare_in_side(side, kit, formats) if side is not None else None)
+        prepared = prepare_in_side(side, kit, formats) if side is not None else None
+        yield _Checking(side, prepared, kit.printer.bed_mm)
 
 
 def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
