@@ -271,13 +271,33 @@ def _crop(shape, around, margin: float = 1.5):
     return shape.intersect(cq.Solid.makeBox(*size, lo))
 
 
+def check_tile_number(path: Path, k: int, name: str, lay: Any, depth: float) -> list[Finding]:
+    """Tile ``name``'s mesh file carries the number ``k`` engraved ``depth`` deep, reading right (remembered by
+    the file's content)."""
+    from shutbox.cad.mesh import load_mesh
+    from shutbox.cad.numbers import compare
+    from shutbox.cad.tiles import number_centre_y
+
+    def tile_number() -> list[Finding]:
+        mesh = load_mesh(path)
+        lo = mesh.bounds[0]
+        # Tile frame: x centred, y from the front end; the exported file keeps that frame.
+        x = lo[0] + lay.tile_foot / 2
+        iou, kept = compare(mesh, str(k), lay.number_size, x, lo[1] + number_centre_y(lay),
+                            lo[2] + lay.tile_thickness, depth)
+        return [Finding("number", name, iou >= IOU_MIN and kept >= STROKE_KEEP,
+                        f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}, {depth:g} mm deep")]
+
+    return _remembered("tile-number", path, [k, lay.number_size, lay.tile_foot, lay.tile_thickness, depth],
+                       tile_number)
+
+
 def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: dict[str, Any], kit,
                   lay) -> Iterator[Finding]:
     """N tiles numbered 1..N; engraved numbers on tiles and lanes read right with strokes >= 0.6 mm."""
-    from shutbox.cad.mesh import load_mesh, tessellate
+    from shutbox.cad.mesh import tessellate
     from shutbox.cad.numbers import compare
     from shutbox.cad.parts import tile_part_name
-    from shutbox.cad.tiles import number_centre_y
 
     n = kit.rules.tiles
     tiles = {p["name"]: p for p in manifest["parts"] if p["kind"] == "tile"}
@@ -292,21 +312,7 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
         fmt = next((f for f in ("stl", "3mf") if f in part["files"]), None)
         if fmt is None:
             continue
-        path = folder / part["files"][fmt]
-
-        def tile_number(path: Path = path, k: int = k, name: str = part["name"]) -> list[Finding]:
-            mesh = load_mesh(path)
-            lo = mesh.bounds[0]
-            # Tile frame: x centred, y from the front end; the exported file keeps that frame.
-            x = lo[0] + lay.tile_foot / 2
-            iou, kept = compare(mesh, str(k), lay.number_size, x, lo[1] + number_centre_y(lay),
-                                lo[2] + lay.tile_thickness, depth)
-            return [Finding("number", name, iou >= IOU_MIN and kept >= STROKE_KEEP,
-                            f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}, "
-                            f"{depth:g} mm deep")]
-
-        extra = [k, lay.number_size, lay.tile_foot, lay.tile_thickness, depth]
-        yield from _remembered("tile-number", path, extra, tile_number)
+        yield from check_tile_number(folder / part["files"][fmt], k, part["name"], lay, depth)
     boxes = [(name, shape) for name, kind, shape in solids if kind == "box"]
     meshes: dict[str, Any] = {}
 

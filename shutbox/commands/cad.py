@@ -164,12 +164,15 @@ class _Checking(BuildWatcher):
 
 def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
     """The side process's part of a CAD build before the checks: import them, build all but the box pieces,
-    and check those parts' files (under the names the build gives them; remembered by content)."""
+    and check those parts' files and the tiles' numbers (under the names the build gives them; remembered by
+    content)."""
     import shutil
     import tempfile
 
-    from shutbox.cad.check import check_files, warm_up
+    from shutbox.cad.check import check_files, check_tile_number, warm_up
     from shutbox.cad.export import prebuild
+    from shutbox.cad.layout import layout
+    from shutbox.cad.parts import tile_part_name
 
     warm_up()
     built = prebuild(kit, formats)
@@ -180,6 +183,10 @@ def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
                 shutil.copyfile(entry / f"part.{fmt}", Path(tmp) / f"{name}.{fmt}")
                 files.append(f"{name}.{fmt}")
         check_files(tmp, files, kit.printer.bed_mm)
+        mesh = next((fmt for fmt in ("stl", "3mf") if fmt in formats), None)
+        for k in kit.rules.tile_numbers if mesh and built else ():
+            name = tile_part_name(k)
+            check_tile_number(Path(tmp) / f"{name}.{mesh}", k, name, layout(kit), kit.cad.engrave_depth_mm)
 
 
 def prepare_in_side(side: Executor, kit: Kit, formats: tuple[str, ...]) -> Future:
