@@ -167,8 +167,8 @@ def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
     and check those parts' files and the tiles' numbers (under the names the build gives them; remembered by
     content)."""
     import shutil
-    import tempfile
 
+    from shutbox.cad import cache
     from shutbox.cad.check import check_files, check_tile_number, warm_up
     from shutbox.cad.export import prebuild
     from shutbox.cad.layout import layout
@@ -176,17 +176,22 @@ def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
 
     warm_up()
     built = prebuild(kit, formats)
-    with tempfile.TemporaryDirectory(prefix="shutbox-precheck-") as tmp:
+    if not built:  # no cache: nothing built, nothing remembered
+        return
+    scratch = cache.new_entry_dir()  # in the cache: a killed run's is swept with the other scratch folders
+    try:
         files = []
         for name, entry in built:
             for fmt in formats:
-                shutil.copyfile(entry / f"part.{fmt}", Path(tmp) / f"{name}.{fmt}")
+                shutil.copyfile(entry / f"part.{fmt}", scratch / f"{name}.{fmt}")
                 files.append(f"{name}.{fmt}")
-        check_files(tmp, files, kit.printer.bed_mm)
+        check_files(str(scratch), files, kit.printer.bed_mm)
         mesh = next((fmt for fmt in ("stl", "3mf") if fmt in formats), None)
-        for k in kit.rules.tile_numbers if mesh and built else ():
+        for k in kit.rules.tile_numbers if mesh else ():
             name = tile_part_name(k)
-            check_tile_number(Path(tmp) / f"{name}.{mesh}", k, name, layout(kit), kit.cad.engrave_depth_mm)
+            check_tile_number(scratch / f"{name}.{mesh}", k, name, layout(kit), kit.cad.engrave_depth_mm)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def prepare_in_side(side: Executor, kit: Kit, formats: tuple[str, ...]) -> Future:
