@@ -106,3 +106,26 @@ def test_a_side_process_builds_the_small_parts_while_the_box_is_built(cli, tmp_p
     cached = [name for name in small if lines[name].endswith("(cached)")]
     assert cached == (small if jobs == "2" else [])
     assert "0 failed" in proc.stdout
+
+
+def test_a_side_process_that_died_leaves_the_build_to_the_main_process(tmp_path):
+    """Work queued while the build goes (a box piece's files, the assembly checks) into a side process that has
+    died is not an error: there is no side process any more, and the folder's check does everything here."""
+    from concurrent.futures import Executor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from shutbox.cad.export import plan
+    from shutbox.commands.cad import _Checking
+
+    class Died(Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            raise BrokenProcessPool("the side process died")
+
+    kit = build_kit({})
+    box = next(spec for spec in plan(kit)[2] if spec.kind == "box")
+    checking = _Checking(Died(), None, kit.printer.bed_mm)
+    checking.part_written(tmp_path, box, ["stl/box.stl"])
+    assert checking.side is None
+    checking.side = Died()
+    checking.assembly_written(tmp_path, {key: [] for key in ("settings", "bed_mm", "split", "parts", "assembly")})
+    assert checking.side is None and checking.started is None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -148,13 +149,22 @@ class _Checking(BuildWatcher):
         if self.side is not None and spec.kind == "box":  # the others were checked where they were built
             from shutbox.cad.check import check_files
 
-            self.side.submit(check_files, str(folder), files, self.bed)
+            self._give(lambda side: side.submit(check_files, str(folder), files, self.bed))
 
     def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
         if self.side is not None:
             from shutbox.cad.check import start_side_checks
 
-            self.started = start_side_checks(self.side, folder, manifest)
+            self.started = self._give(lambda side: start_side_checks(side, folder, manifest))
+
+    def _give(self, submit: Callable[[Executor], Any]) -> Any:
+        """Queue work in the side process; if it has died, there is none any more (all is done here)."""
+        assert self.side is not None
+        try:
+            return submit(self.side)
+        except BrokenProcessPool:
+            self.side = None
+            return None
 
     def findings(self, folder: Path) -> list[Finding]:
         from shutbox.cad.check import check_folder
