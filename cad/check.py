@@ -428,9 +428,10 @@ def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
 def check_folder(folder: Path, side: Executor | None = None, started: SideChecks | None = None) -> list[Finding]:
     """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked).
 
-    ``side``: a side process (:func:`shutbox.sideprocess.side_process`) to share the work with, best started
-    with :func:`warm_up` before the build; without it, every check runs in this process. ``started``: its
-    share, begun with :func:`start_side_checks` while the folder was being written.
+    ``side``: a side process (:func:`shutbox.sideprocess.side_process`) to share the work with, best given
+    :func:`warm_up` (and the part files' checks, :func:`check_files`) during the build; without it, every check
+    runs in this process. ``started``: its share, begun with :func:`start_side_checks` while the folder was
+    being written.
     """
     folder = Path(folder)
     manifest = _manifest(folder)
@@ -498,13 +499,21 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     results: dict[tuple[str, str], list[Finding]] = {}
     for spec in [spec for spec in names if spec not in shared and spec not in files] + files:
         results[spec] = _take(folder, spec, offered.get(spec))
-    try:
-        if later is None:
-            raise BrokenProcessPool
-        results.update(zip(shared, later.result(), strict=True))
-    except BrokenProcessPool:  # no side process (any more): do its share here
-        results.update((spec, _run_check(folder, spec)) for spec in shared)
+    done = _collect(later)
+    if done is None:  # no side process (any more): do its share here
+        done = [_run_check(folder, spec) for spec in shared]
+    results.update(zip(shared, done, strict=True))
     return [f for spec in names for f in results[spec]]
+
+
+def _collect(later: Future | None) -> list[list[Finding]] | None:
+    """The side process's findings, or None when it has none to give (none started, or it died)."""
+    if later is None:
+        return None
+    try:
+        return later.result()
+    except BrokenProcessPool:
+        return None
 
 
 def _side_share(folder: Path, manifest: dict[str, Any], side: Executor | None, started: SideChecks | None,
