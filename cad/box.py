@@ -8,6 +8,9 @@ the bottom has a 45-degree roof, except the hollow under the deck: its flat roof
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 import cadquery as cq
 
 from shutbox.cad.layout import (
@@ -20,17 +23,20 @@ from shutbox.cad.layout import (
     COVER_FLANGE_X,
     COVER_GAP,
     COVER_THICKNESS,
+    DECK_SKIN,
     FELT_MARGIN,
     FLARE,
     GATE_GAP,
     GROOVE,
     HOLLOW_RIB,
     JOINT_DEPTH,
+    ROOF_SLOPE,
     SCREW_CLEAR,
     SCREW_HEAD,
     SCREW_PILOT,
     SILL_DEPTH,
     SILL_HEIGHT,
+    SPINE_BAND,
     SQRT2,
     TRAY_RADIUS,
     TUBE_WALL,
@@ -100,53 +106,79 @@ def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
 def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.Shape:
     """The open-bottomed hollow under the deck, less what stays solid.
 
-    A spine along x under the reed switches splits it in two; each half's flat roof bridges along y
-    (front wall to spine, spine to a 45-degree chamfer on the back wall), so there is no rib per lane:
-    fewer full-height walls to print. Solid: the spine with the tubes round the reed shafts and the
-    plinth over the wire trunk, the gate screws' bosses, the walls round the controller bay,
-    the button panel, the doubled rib at each cut and the blocks round the split keys' pockets.
+    A spine along x under the reed switches splits it in two; each half's flat roof bridges along y (front wall
+    to spine, spine to back wall), so there is no rib per lane: fewer full-height walls to print. In front of
+    the spine the roof is a skin under the engraved numbers, behind it a skin under the lane floor, sloping
+    down to a skin under the gate pockets. Solid: the spine's arches with the tubes round the reed shafts and
+    the plinth over the wire trunk, the gate screws' bosses, the walls round the controller bay, the button
+    panel, the doubled rib at each cut and the blocks round the split keys' pockets.
     """
     y0, y1 = lay.tray[3] + lay.wall, lay.width - lay.wall
-    roof = lay.hollow_roof
-    tool = cq.Solid.makeBox(lay.length - 2 * lay.wall, y1 - y0, roof + 1.0, cq.Vector(lay.wall, y0, -1.0))
+    sy, x0, x1 = lay.switch_y, lay.wall, lay.length - lay.wall
+    tool = cq.Solid.makeBox(x1 - x0, sy - y0, lay.hollow_roof + 1.0, cq.Vector(x0, y0, -1.0))
+    back, gate = lay.back_roof, lay.gate_roof
+    slope_start = lay.lane_end - (back - gate) / ROOF_SLOPE
+    profile = [(sy - 0.1, -1.0), (sy - 0.1, back), (slope_start, back), (lay.lane_end, gate), (y1, gate), (y1, -1.0)]
+    tool = tool.fuse(shape_of(cq.Workplane("YZ").workplane(offset=x0).polyline(profile).close().extrude(x1 - x0)))
     # Inside the box's rounded corners, so the hollow never breaks through the outer wall.
     if CORNER_RADIUS - lay.wall > 0.5:
         inner = _rounded_block(lay.wall, lay.length - lay.wall, lay.wall, lay.width - lay.wall, -2.0,
                                lay.height, CORNER_RADIUS - lay.wall)
-        tool = tool.intersect(inner).clean()
-    keep = _spine(lay, y1) + _hollow_blocks(lay, gate_list, cuts)
+        tool = tool.intersect(inner)
+    keep = _spine(lay, cuts) + _hollow_blocks(lay, gate_list, cuts)
     return tool.cut(*keep).clean()
 
 
-def _spine(lay: Layout, y1: float) -> list[cq.Shape]:
-    """The spine under the switches, the back wall's chamfer (so the back roof bridges at most
-    ``BRIDGE_SPAN``), and with sensors the tubes round the shafts and the plinth over the wire trunk."""
+def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
+    """The spine under the switches (arches between its columns) and, with sensors, the tubes round the shafts
+    (its columns) and the plinth over the wire trunk."""
     tall = lay.height + 2.0
-    sy, roof = lay.switch_y, lay.hollow_roof
-    keep: list[cq.Shape] = [cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))]
-    chamfer = lay.back_chamfer
-    if chamfer > 0:
-        wedge = [(y1 - chamfer, roof + 1.0), (y1 + 1.0, roof + 1.0), (y1 + 1.0, roof - chamfer - 1.0)]
-        keep.append(shape_of(cq.Workplane("YZ").workplane(offset=-1.0).polyline(wedge).close()
-                             .extrude(lay.length + 2.0)))
+    sy = lay.switch_y
+    spine = cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))
+    tube = lay.shaft_radius + TUBE_WALL
+    posts = [(-1.0, lay.wall), (lay.length - lay.wall, lay.length + 1.0)]
+    posts += [(x - lay.wall, x + lay.wall) for x in cuts]
+    if lay.sensors:
+        posts += [(lay.lane_x(n) - tube, lay.lane_x(n) + tube) for n in range(1, lay.tiles + 1)]
+    arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof))
+    keep: list[cq.Shape] = [spine.cut(*arches).clean() if arches else spine]
     if lay.sensors:
         for n in range(1, lay.tiles + 1):
-            keep.append(cq.Solid.makeCylinder(lay.shaft_radius + TUBE_WALL, tall, cq.Vector(lay.lane_x(n), sy, -1.0)))
+            keep.append(cq.Solid.makeCylinder(tube, tall, cq.Vector(lay.lane_x(n), sy, -1.0)))
         x0, x1 = trunk_span(lay)
         rib = HOLLOW_RIB
         keep.append(gabled_channel_x(x0 - rib, x1 + rib, sy, GROOVE + 2 * rib, GROOVE + rib))
     return keep
 
 
-def _standing_z(lay: Layout, y: float, radius: float) -> float:
-    """Lowest z a column of ``radius`` at ``y`` needs to stand from: on the back wall's chamfer where it reaches
-    under the whole column, else on the bed."""
-    drop = lay.chamfer_drop(y - radius)  # the chamfer's face is highest under the column's front edge
-    return -1.0 if drop is None else lay.hollow_roof - drop
+def _arches(posts: list[tuple[float, float]], plane: str, at: float,
+            ceiling: Callable[[float, float], float]) -> list[cq.Shape]:
+    """Openings through a wall between its ``posts`` (ranges along it), open at the bed, each topped by a ceiling
+    rising at ROOF_SLOPE to SPINE_BAND under ``ceiling(a, b)`` (the lowest roof over the opening from a to b);
+    none where the gap is too narrow or too wide for that. The wall runs along x at y = ``at`` (``plane`` "XZ")
+    or along y at x = ``at`` ("YZ")."""
+    out = []
+    for (_, a), (b, _) in itertools.pairwise(posts):
+        apex = ceiling(a, b) - SPINE_BAND
+        shoulder = apex - (b - a) / 2 * ROOF_SLOPE
+        if b - a < 4.0 or shoulder < 5.0:
+            continue
+        outline = [(a, -2.0), (b, -2.0), (b, shoulder), ((a + b) / 2, apex), (a, shoulder)]
+        offset = -at - 2.0 if plane == "XZ" else at - 2.0  # the XZ plane faces -y
+        out.append(shape_of(cq.Workplane(plane).workplane(offset=offset).polyline(outline).close().extrude(4.0)))
+    return out
+
+
+def _corbel(lay: Layout, x: float, y: float, z: float, radius: float) -> cq.Shape:
+    """What a column of ``radius`` at (``x``, ``y``) whose foot is at ``z`` stands on: a wedge out of the back wall,
+    its underside rising at ROOF_SLOPE to the column's front edge."""
+    y_front, back = y - radius, lay.width - lay.wall + 1.0
+    wedge = [(y_front, z), (y_front, z + 1.0), (back, z + 1.0), (back, z - (back - y_front) * ROOF_SLOPE)]
+    return shape_of(cq.Workplane("YZ").workplane(offset=x - radius).polyline(wedge).close().extrude(2 * radius))
 
 
 def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> list[cq.Shape]:
-    """What else stays solid in the hollow, each block standing on the bed."""
+    """What else stays solid in the hollow, each block standing on the bed (or on a corbel)."""
     tall = lay.height + 2.0
     keep: list[cq.Shape] = []
     if lay.sensors:
@@ -155,15 +187,23 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
         r = BUTTON_NUT / 2 + 2.0
         keep.append(cq.Solid.makeBox(BUTTON_PANEL + 1.0, 2 * r, zb + r + 1.0,
                                      cq.Vector(lay.length - BUTTON_PANEL, yb - r, -1.0)))
-    for gate in gate_list:  # bosses under the gate screws, on the chamfer when it reaches under them
+    foot = lay.gate_pilot[0] - DECK_SKIN  # a skin under the pilot holes
+    for gate in gate_list:  # bosses under the gate screws, on corbels out of the back wall
         for x, y in gate.screw_points(lay):
-            z = _standing_z(lay, y, BOSS_RADIUS)
-            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall - 1.0 - z, cq.Vector(x, y, z)))
+            keep.append(cq.Solid.makeCylinder(BOSS_RADIUS, tall - 1.0 - foot, cq.Vector(x, y, foot)))
+            keep.append(_corbel(lay, x, y, foot, BOSS_RADIUS))
     w = lay.wall
-    for x in cuts:  # a rib twice as thick where the box is cut, so each piece keeps a whole wall
-        keep.append(cq.Solid.makeBox(2 * w, lay.width, tall, cq.Vector(x - w, 0.0, -1.0)))
-    for x, y, half in key_spots(lay, cuts):  # round each key's pocket (the key itself stands on the rib)
+    spots = key_spots(lay, cuts)
+    for x, y, half in spots:  # round each key's pocket (the key itself stands on the rib)
         keep.append(cq.Solid.makeBox(JOINT_DEPTH + 2.0, 2 * half, tall, cq.Vector(x, y - half, -1.0)))
+    for x in cuts:  # a rib twice as thick where the box is cut (each piece keeps a wall), arched between its keys
+        rib = cq.Solid.makeBox(2 * w, lay.width, tall, cq.Vector(x - w, 0.0, -1.0))
+        trunk = GROOVE / 2 + 2 * HOLLOW_RIB
+        sy = lay.switch_y
+        posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk)]
+        posts += [(y - half, y + half) for kx, y, half in spots if abs(kx - x) < 1e-6]
+        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
+        keep.append(rib.cut(*arches).clean() if arches else rib)
     return keep
 
 

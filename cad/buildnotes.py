@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shutbox.cad.howto import REED_BEND_MM
-from shutbox.cad.layout import BUTTON_PART, Layout
+from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan
 from shutbox.model import Kit
@@ -153,8 +153,9 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "## 3. Print the parts",
         "",
         "Every part prints without support material: all overhangs are 45 degrees or steeper, and the flat "
-        "ceilings of the hollow under the deck are short bridges (from the tray wall to the spine under the reed "
-        "switches, and from the spine to the back wall's chamfer) the slicer bridges unsupported. "
+        f"ceilings of the hollow under the deck are bridges of at most {BRIDGE_SPAN:g} mm (from the tray wall to "
+        "the spine under the reed switches, and from the spine to the back wall) the slicer bridges unsupported; "
+        "with the part cooling fan on, as every PLA profile has it, they sag a little at most, out of sight. "
         "Use the orientation given (the files are already laid that way). The dice print solid, as the table "
         "says: with sparse infill the skins put the die's weight off its centre (about 0.3 mm at 15%) and it "
         "favours some faces; solid, it is off by a few thousandths of a millimetre.",

@@ -15,7 +15,7 @@ from shutbox.model import Kit
 
 # Fixed design figures (mm). Everything a user may want to change is a setting in the kit model.
 TILE_LENGTH = 40.0  # along the lane
-TILE_THICKNESS = 9.0  # tile top is flush with the box top
+TILE_THICKNESS = 6.0  # tile top is flush with the box top (thin: every millimetre is 10 g of the kit)
 TRAVEL = 22.0  # open <-> shut
 FLARE = 1.2  # dovetail flare at the tile's foot (45 degrees)
 RIB_MIN = 2.4  # narrowest rib between two lanes, at the lane floor
@@ -71,11 +71,14 @@ BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals
 BUTTON_NUT = 16.0  # nut across its flats-ish: room round the hole inside
 BUTTON_PANEL = 3.0  # wall thickness round the button
 # Lean deck: an open-bottomed hollow under the deck, split along x by a spine under the reed switches; its
-# flat roofs bridge along y (front wall to spine, spine to a chamfer on the back wall).
+# flat roofs bridge along y (front wall to spine, spine to the back wall). The spine is a row of arches
+# between the tubes round the reed shafts.
 HOLLOW_RIB = 1.2  # the spine's thickness (and the plinth's walls round the wire trunk)
-BRIDGE_SPAN = 30.0  # longest flat ceiling printed as a bridge, between supports on two opposite sides
-DECK_SKIN = 1.6  # plastic between the hollow's roof and the floor above it
-TUBE_WALL = 1.6  # tube round a reed switch shaft in the spine
+BRIDGE_SPAN = 45.0  # longest flat ceiling printed as a bridge, between supports on two opposite sides
+DECK_SKIN = 1.2  # plastic between the hollow's roof and the floor above it (under the engraved numbers too)
+SPINE_BAND = 2.0  # solid spine left over the top of its arches, under the roof it holds up
+ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than 45 degrees, no support
+TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
 JOINT_DEPTH = 6.0  # dovetail key length across a split
@@ -167,29 +170,26 @@ class Layout:
         return self.lane_floor - GATE_BELOW
 
     @property
-    def back_chamfer(self) -> float:
-        """How far (y) the chamfer on the back wall reaches into the hollow under the deck: 2 mm short of the
-        longest bridge from the spine (0 for none)."""
-        y1 = self.width - self.wall
-        return max(0.0, (y1 - self.switch_y - HOLLOW_RIB / 2) - (BRIDGE_SPAN - 2.0))
-
-    def chamfer_drop(self, y: float) -> float | None:
-        """How far the chamfer's face at ``y`` is below the hollow's roof (it is solid above its face, falling a
-        little steeper than 45 degrees to the back wall); None where it does not reach."""
-        c = self.back_chamfer
-        start = self.width - self.wall - c
-        if c <= 0 or y < start:
-            return None
-        return (y - start) * (c + 2.0) / (c + 1.0) - 1.0
+    def hollow_roof(self) -> float:
+        """z of the hollow's flat roof in front of the spine: a skin under the lanes' engraved numbers."""
+        return self.lane_floor - self.engrave - DECK_SKIN
 
     @property
-    def hollow_roof(self) -> float:
-        """z of the flat roof of the hollow under the deck: a skin under the lanes' engraved numbers, kept under
-        the gate pockets (which sit lower) too unless the chamfer holds the hollow below them there."""
-        lanes = self.lane_floor - self.engrave - DECK_SKIN
-        gates = self.gate_floor - DECK_SKIN
-        drop = self.chamfer_drop(self.lane_end)
-        return lanes if drop is not None and lanes - drop <= gates else min(lanes, gates)
+    def back_roof(self) -> float:
+        """z of the hollow's flat roof behind the spine, where nothing is engraved: a skin under the lane floor."""
+        return self.lane_floor - DECK_SKIN
+
+    @property
+    def gate_roof(self) -> float:
+        """z of the hollow's flat roof under the gate pockets, which sit lower than the lanes."""
+        return self.gate_floor - DECK_SKIN
+
+    def roof_at(self, y: float) -> float:
+        """z of the hollow's roof at ``y`` (under the deck): from behind the spine it slopes down at ROOF_SLOPE to
+        reach ``gate_roof`` where the gate pockets start."""
+        if y < self.switch_y:
+            return self.hollow_roof
+        return min(self.back_roof, self.gate_roof + max(0.0, self.lane_end - y) * ROOF_SLOPE)
 
     @property
     def button_at(self) -> tuple[float, float]:
@@ -402,7 +402,7 @@ def _check_sensors(lay: Layout) -> None:
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
             f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - s.magnet_slack_mm:.1f}"
         )
-    deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0 - d / 2  # deepest pocket under the finger dimple
+    deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0  # deepest pocket under the finger dimple
     if depth > deepest:
         raise ShutboxError(
             f"--magnet-height {s.magnet_height_mm:g}: leaves too little plastic over the magnet in a "

@@ -19,7 +19,7 @@ from shutbox.cad.layout import (
     SLIT,
     Layout,
 )
-from shutbox.cad.shapes import coned_hole, cut_all, prism_xy, text_solid
+from shutbox.cad.shapes import cut_all, prism_xy, text_solid
 
 
 def tile_profile(lay: Layout) -> list[tuple[float, float]]:
@@ -70,8 +70,8 @@ def build_tile(lay: Layout, number: int) -> cq.Shape:
     ]
     tools.append(scoop_tool(lay))
     if lay.sensors:
-        d, depth = lay.magnet_pocket
-        tools.append(coned_hole(0.0, MAGNET_AT, d / 2, -1.0, depth))
+        d, depth = lay.magnet_pocket  # flat-roofed: the slicer bridges its roof, and the tile can be thin
+        tools.append(cq.Solid.makeCylinder(d / 2, depth + 1.0, cq.Vector(0.0, MAGNET_AT, -1.0)))
     return cut_all(body, tools)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from shutbox.cad.export import parse_formats, plan
@@ -178,13 +179,22 @@ def test_the_guide_asks_for_glue_only_where_no_gate_holds_the_joint():
     assert "the joints across the tray have only floor keys, so glue them" in notes
 
 
-@pytest.mark.parametrize("settings", [{}, {"cad.engrave_depth_mm": 2.0}, {"box.wall_mm": 6.0, "rules.tiles": 12}])
-def test_the_hollow_leaves_a_skin_under_the_numbers_and_the_gate_pockets(settings):
-    """The hollow's flat roof is a skin under the engraved numbers; where the gate pockets sit lower, the back
-    wall's chamfer already keeps the hollow a skin below them (else the roof goes under them)."""
+@pytest.mark.parametrize("settings", [{}, {"cad.engrave_depth_mm": 2.0}, {"box.wall_mm": 6.0, "rules.tiles": 12},
+                                      {"box.width_mm": 230.0}, {"box.wall_mm": 1.2, "box.width_mm": 150.0}])
+def test_the_hollow_leaves_a_skin_under_the_numbers_the_lanes_and_the_gate_pockets(settings):
+    """The hollow's roof is a skin under the engraved numbers in front of the spine, under the lane floor behind
+    it, and under the gate pockets (which sit lower) from where they start; neither of its flat roofs bridges
+    further than BRIDGE_SPAN (the deck keeps its depth whatever the box's width: the tray takes the rest)."""
+    from shutbox.cad.layout import BRIDGE_SPAN, HOLLOW_RIB
+
     lay = layout(build_kit(settings))
-    assert lay.hollow_roof <= lay.lane_floor - lay.engrave - DECK_SKIN + 1e-9
-    drop = lay.chamfer_drop(lay.lane_end)
-    under_gates = lay.hollow_roof - (drop if drop is not None else 0.0)
-    assert under_gates <= lay.gate_floor - DECK_SKIN + 1e-9
-    assert lay.chamfer_drop(lay.width - lay.wall - lay.back_chamfer - 1.0) is None  # in front of the chamfer
+    y0, y1 = lay.number_zone
+    for y in np.linspace(lay.tray[3] + lay.wall, lay.width - lay.wall, 200):
+        under = lay.lane_floor - (lay.engrave if y0 <= y <= y1 else 0.0)
+        if y >= lay.lane_end:
+            under = min(under, lay.gate_floor)
+        assert lay.roof_at(float(y)) <= under - DECK_SKIN + 1e-9, y
+    assert y1 < lay.switch_y and lay.roof_at(y1) == lay.hollow_roof
+    spine = lay.switch_y - HOLLOW_RIB / 2, lay.switch_y + HOLLOW_RIB / 2
+    assert spine[0] - (lay.tray[3] + lay.wall) <= BRIDGE_SPAN
+    assert lay.width - lay.wall - spine[1] <= BRIDGE_SPAN
