@@ -222,8 +222,11 @@ def _bay_walls(lay: Layout) -> list[cq.Shape]:
         .rect(w + 2 * (g + t), h + 2 * (g + t)).workplane(offset=COVER_FLANGE_X + g)
         .rect(cx1 - cx0 + 2 * t, cy1 - cy0 + 2 * t).loft()
     )
-    cavity = gabled_channel_x(cx0 - t, cx1 + t, (cy0 + cy1) / 2, cy1 - cy0 + 2 * t, lay.cavity_height)
-    usb = gabled_channel_x(cx1 - 1.0, lay.length, lay.usb_y, USB_WIDTH + 2 * t, lay.usb_height)
+    # The gabled cavity and USB opening grown by a wall square to every face: out by the wall on the upright
+    # sides, so the 45-degree roof rises by t and its shoulder by t - wall.
+    w0 = lay.wall
+    cavity = gabled_channel_x(cx0 - w0, cx1 + w0, (cy0 + cy1) / 2, cy1 - cy0 + 2 * w0, lay.cavity_height + t - w0)
+    usb = gabled_channel_x(cx1 - 1.0, lay.length, lay.usb_y, USB_WIDTH + 2 * w0, lay.usb_height + t - w0)
     top = lay.cover_pilot[1] + SCREW_PILOT / 2 + lay.wall  # over the pilot hole's conical tip
     bosses = [cq.Solid.makeCylinder(BOSS_RADIUS, top + 1.0, cq.Vector(ox + sx, oy + sy, -1.0))
               for sx, sy in lay.screw_points()]

@@ -14,7 +14,7 @@ from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
 # Fixed design figures (mm). Everything a user may want to change is a setting in the kit model.
-TILE_LENGTH = 40.0  # along the lane
+TILE_LENGTH = 36.0  # along the lane
 TILE_THICKNESS = 6.0  # tile top is flush with the box top (thin: every millimetre is 10 g of the kit)
 TRAVEL = 22.0  # open <-> shut
 FLARE = 1.2  # dovetail flare at the tile's foot (45 degrees)
@@ -29,10 +29,10 @@ SLIT = 1.0  # slit freeing the detent arm (it must take the whole bump when the 
 ARM_LENGTH = 22.0
 BUMP_BASE = 3.0  # detent bump length along the lane
 BUMP_FROM_BACK = 3.0  # bump centre, from the tile's back end
-MAGNET_AT = 28.0  # magnet centre, from the tile's front end
+MAGNET_AT = 24.0  # magnet centre, from the tile's front end
 SCOOP_DEPTH = 1.2  # finger dimple on the tile top
 FLOOR_SKIN = 1.0  # plastic between a reed switch shaft and the lane floor
-GROOVE = 5.0  # wire channel width (and straight height)
+GROOVE = 4.0  # wire channel width (and straight height)
 COVER_THICKNESS = 2.0
 COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screws
 COVER_FLANGE_Y = 4.5
@@ -59,7 +59,7 @@ USB_CLEAR = 3.0  # plastic between the USB opening and any screw hole
 SILL_HEIGHT = 3.0  # sill top over the lane floor
 SILL_DEPTH = 2.5  # sill thickness (y), in front of a shut tile
 GATE_DEPTH = 10.6  # gate (y), from the lanes' back ends to the box's back face
-GATE_BELOW = 2.0  # gate pocket floor under the lane floor
+GATE_BELOW = 1.2  # gate pocket floor under the lane floor
 GATE_GAP = 0.2  # gate in its pocket, per side
 GATE_SCREW = 16.0  # gate screw length
 PILOT_EXTRA = 1.0  # pilot hole deeper than the screw reaches
