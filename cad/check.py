@@ -80,6 +80,32 @@ def bounds(shape: Any) -> Any:
     return known
 
 
+_BANDS: weakref.WeakKeyDictionary[Any, dict[tuple[float, ...], Any]] = weakref.WeakKeyDictionary()
+BAND_GRID = 10.0  # mm: a band's y and z limits, on this grid so that neighbouring regions share a band
+BAND_FACES = 150  # shapes with fewer faces are cut directly
+
+
+def part_round(shape: Any, bb: Any) -> Any:
+    """A part of ``shape`` that holds all of it inside the bounding box ``bb``, for booleans near ``bb``: the shape
+    itself when it is small, else a band of it across its whole length (x), cut once and kept for every later
+    region inside the same band. A boolean costs with the faces of the whole shape; a box piece has hundreds
+    (the engraved numbers), a band round a row of tiles a fraction of them."""
+    import math
+
+    import cadquery as cq
+
+    sb, g = bounds(shape), BAND_GRID
+    if sb.xlen < 3 * bb.xlen or len(shape.Faces()) < BAND_FACES:
+        return shape
+    y0, y1 = math.floor((bb.ymin - 1.0) / g) * g, math.ceil((bb.ymax + 1.0) / g) * g
+    z0, z1 = math.floor((bb.zmin - 1.0) / g) * g, math.ceil((bb.zmax + 1.0) / g) * g
+    bands = _BANDS.setdefault(shape, {})
+    if (y0, y1, z0, z1) not in bands:
+        box = cq.Solid.makeBox(sb.xlen + 2.0, y1 - y0, z1 - z0, cq.Vector(sb.xmin - 1.0, y0, z0))
+        bands[(y0, y1, z0, z1)] = shape.intersect(box)
+    return bands[(y0, y1, z0, z1)]
+
+
 def _fingerprint(shape: Any) -> list[Any]:
     """What identifies a solid for remembering results: its size, mass properties and topology (worked out
     once per shape: the same solid is asked for by many checks)."""
@@ -268,7 +294,8 @@ def _crop(shape, around, margin: float = 1.5):
 
     lo = cq.Vector(around.xmin - margin, around.ymin - margin, around.zmin - margin)
     size = (around.xlen + 2 * margin, around.ylen + 2 * margin, around.zlen + 2 * margin)
-    return shape.intersect(cq.Solid.makeBox(*size, lo))
+    region = cq.Solid.makeBox(*size, lo)
+    return part_round(shape, region.BoundingBox()).intersect(region)
 
 
 def check_tile_number(path: Path, k: int, name: str, lay: Any, depth: float) -> list[Finding]:

@@ -31,7 +31,7 @@ def _common(shapes: list[Any], tool: Any) -> Any | None:
     """The part of ``shapes`` inside ``tool`` (a compound), or None when nothing is."""
     import cadquery as cq
 
-    from shutbox.cad.check import bounds
+    from shutbox.cad.check import bounds, part_round
 
     bb = tool.BoundingBox()
     parts = []
@@ -39,7 +39,7 @@ def _common(shapes: list[Any], tool: Any) -> Any | None:
         sb = bounds(shape)
         if sb.xmax < bb.xmin or bb.xmax < sb.xmin or sb.ymax < bb.ymin or bb.ymax < sb.ymin:
             continue
-        common = shape.intersect(tool)
+        common = part_round(shape, bb).intersect(tool)
         if common.Solids():
             parts.append(common)
     return cq.Compound.makeCompound(parts) if parts else None
