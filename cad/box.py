@@ -9,7 +9,8 @@ the bottom has a 45-degree roof, except the hollow under the deck: its flat roof
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import cadquery as cq
 
@@ -30,6 +31,7 @@ from shutbox.cad.layout import (
     GROOVE,
     HOLLOW_RIB,
     JOINT_DEPTH,
+    PILOT_EXTRA,
     ROOF_SLOPE,
     SCREW_CLEAR,
     SCREW_HEAD,
@@ -38,6 +40,10 @@ from shutbox.cad.layout import (
     SILL_HEIGHT,
     SPINE_BAND,
     SQRT2,
+    TAB_BLOCK,
+    TAB_SCREW,
+    TAB_THICKNESS,
+    TAB_WIDTH,
     TRAY_RADIUS,
     TUBE_WALL,
     USB_WIDTH,
@@ -47,6 +53,9 @@ from shutbox.cad.layout import (
 )
 from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
+
+if TYPE_CHECKING:
+    from shutbox.cad.split import Key
 
 
 def lane_profile(lay: Layout) -> list[tuple[float, float]]:
@@ -103,7 +112,7 @@ def gate_tools(lay: Layout, gate_list: list[Gate]) -> list[cq.Shape]:
     return tools
 
 
-def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.Shape:
+def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: Sequence[Key] = ()) -> cq.Shape:
     """The open-bottomed hollow under the deck, less what stays solid.
 
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y (front wall
@@ -125,7 +134,7 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) -> cq.S
         inner = _rounded_block(lay.wall, lay.length - lay.wall, lay.wall, lay.width - lay.wall, -2.0,
                                lay.height, CORNER_RADIUS - lay.wall)
         tool = tool.intersect(inner)
-    keep = _spine(lay, cuts) + _hollow_blocks(lay, gate_list, cuts)
+    keep = _spine(lay, cuts) + _hollow_blocks(lay, gate_list, cuts) + [tab_block(lay, key) for key in tabs]
     return tool.cut(*keep).clean()
 
 
@@ -299,6 +308,35 @@ def screw_boss(x: float, y: float, z0: float, z1: float) -> cq.Shape:
     return cone.fuse(column).clean()
 
 
+def tab_keys(lay: Layout, cuts: tuple[float, ...], ycuts: tuple[float, ...]) -> list[Key]:
+    """The screwed tabs of a box cut at ``cuts`` and ``ycuts`` (none unless one y cut is at the tray's back wall)."""
+    if not ycuts:
+        return []
+    from shutbox.cad.split import plan_keys
+
+    return [k for k in plan_keys(lay, cuts, ycuts) if k.tab]
+
+
+def tab_block(lay: Layout, key: Key) -> cq.Shape:
+    """The block behind the deck's front wall that a tab reaches into (its slot is cut when the box is split)
+    and its screw's pilot goes up into, standing on the bed."""
+    half = TAB_WIDTH / 2 + 3.0
+    y0 = key.at + lay.wall - 0.5
+    size = (2 * half, key.reach - lay.wall + 3.5, TAB_BLOCK + 1.0)
+    return cq.Solid.makeBox(*size, cq.Vector(key.centre - half, y0, -1.0))
+
+
+def tab_screw_tools(lay: Layout, key: Key) -> list[cq.Shape]:
+    """A tab's screw, from below: countersink and clearance hole through the tab, pilot up into the block."""
+    from shutbox.cad.split import tab_screw
+
+    x, y = tab_screw(lay, key)
+    sink = SCREW_HEAD / 2
+    return [cq.Solid.makeCone(sink + 0.01, 0.0, sink + 0.01, cq.Vector(x, y, -0.01)),
+            cq.Solid.makeCylinder(SCREW_CLEAR / 2, TAB_THICKNESS + 1.0, cq.Vector(x, y, -1.0)),
+            coned_hole(x, y, SCREW_PILOT / 2, TAB_THICKNESS - 0.5, TAB_SCREW + PILOT_EXTRA)]
+
+
 def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float]]:
     """(x, y, half width) of the deck keys of a box cut at ``cuts``: kept solid round their pockets."""
     if not cuts:
@@ -309,8 +347,10 @@ def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, 
     return [(k.at, k.centre, tip + 2.5) for k in plan_keys(lay, cuts, ()) if k.axis == "x" and k.sloped]
 
 
-def build_box(lay: Layout, cuts: tuple[float, ...] = ()) -> cq.Shape:
-    """The whole box in one piece, in the box frame, ready to be cut at ``cuts`` (x positions on ribs)."""
+def build_box(lay: Layout, cuts: tuple[float, ...] = (), ycuts: tuple[float, ...] = ()) -> cq.Shape:
+    """The whole box in one piece, in the box frame, ready to be cut at ``cuts`` (x positions on ribs) and
+    ``ycuts`` (y positions along the box: with one at the tray's back wall, the blocks and screw holes of its
+    tabs are built in)."""
     body = _rounded_block(0.0, lay.length, 0.0, lay.width, 0.0, lay.height, CORNER_RADIUS)
     tx0, tx1, ty0, ty1 = lay.tray
     tools = [
@@ -319,7 +359,10 @@ def build_box(lay: Layout, cuts: tuple[float, ...] = ()) -> cq.Shape:
                        lay.felt_floor, lay.tray_floor + 0.5, TRAY_RADIUS - 1.0),
     ]
     gate_list = gates(lay, cuts)
-    tools.append(hollows(lay, gate_list, cuts))
+    tabs = tab_keys(lay, cuts, ycuts)
+    tools.append(hollows(lay, gate_list, cuts, tabs))
+    for key in tabs:
+        tools += tab_screw_tools(lay, key)
     for n in range(1, lay.tiles + 1):
         tools += lane_tools(lay, n)
     tools += gate_tools(lay, gate_list)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shutbox.cad.howto import REED_BEND_MM
-from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, Layout
+from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, TAB_SCREW, Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan
 from shutbox.model import Kit
@@ -78,21 +78,25 @@ def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
                               f"ends a turn; on GP{pins.button}, wired as wiring.md says"))
         items.append(Item("micro-USB data cable" if kit.firmware.board == "pico" else "USB cable for the board", 1,
                           "to the computer running the scorekeeper"))
-    glued = glued_joints(specs)
+    glued = glued_joints(specs, lay)
     if glued:
         items.append(Item("CA (super) glue or plastic glue", 1, f"for {glued}"))
     return _merged(items)
 
 
-def glued_joints(specs: list[PartSpec]) -> str | None:
+def glued_joints(specs: list[PartSpec], lay: Layout) -> str | None:
     """The joints of the box pieces that need glue, or None. Gates screwed across the cuts between lanes hold
-    those; a cut across the tray has only floor keys, which locate the pieces but do not hold them down."""
+    those, screwed tabs a cut at the tray's back wall; a cut across the tray itself has only floor keys, which
+    locate the pieces but do not hold them down."""
+    from shutbox.cad.split import at_wall
+
     boxes = [spec for spec in specs if spec.kind == "box"]
     if len(boxes) < 2:
         return None
     if not any(spec.kind == "gate" for spec in specs):
         return "the joints of the box pieces"
-    return "the joints across the tray" if any(spec.inputs["span_y"][0] > 1e-6 for spec in boxes) else None
+    across = [spec.inputs["span_y"][0] for spec in boxes if spec.inputs["span_y"][0] > 1e-6]
+    return "the joints across the tray" if any(not at_wall(lay, y) for y in across) else None
 
 
 def _image(prefix: str, name: str, alt: str) -> str:
@@ -145,7 +149,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
             "- A multimeter (continuity) helps find a bad joint.",
             "- A computer with this project installed (`make kit`, then `.venv/bin/shutbox`) and a USB port.",
         ]
-    joints = glued_joints(specs)
+    joints = glued_joints(specs, lay)
     glued = (["the magnets"] if lay.sensors else []) + ([joints] if joints else [])
     lines += ["- Scissors for the felt" + (f"; CA glue for {' and '.join(glued)}." if glued else ".")]
     lines += [
@@ -199,12 +203,19 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     steps = []
     if pieces > 1:
         gated = any(spec.kind == "gate" for spec in specs)
-        glued = glued_joints(specs)
+        glued = glued_joints(specs, lay)
+        tabs = sum(item.quantity for spec in specs if spec.kind == "box" for item in spec.fitted(kit, lay)
+                   if item.name.endswith(f", {TAB_SCREW:g} mm"))
         if not gated:
             hold = "Glue the joints and clamp them flat on a table."
         elif glued:
             hold = ("The gates screwed across the joints between lanes (step 6) hold those; the joints across the "
                     "tray have only floor keys, so glue them (floor and end walls) and clamp them flat on a table.")
+        elif tabs:
+            hold = ("No glue: the gates screwed across the joints between lanes (step 6) hold those. The tray "
+                    "pieces' tabs slide under the deck's front wall into their slots; turn the box over and drive an "
+                    f"M3 x {TAB_SCREW:g} mm countersunk screw up through each tab ({tabs} in all) into the block "
+                    "above it.")
         else:
             hold = "No glue: the gates screwed across the joints (step 6) hold the pieces together."
         steps.append("Join the box pieces: lower each right (or back) piece onto its neighbour so the dovetail keys "

@@ -633,7 +633,8 @@ def _assembly_check(folder: Path, ctx: dict[str, Any], name: str) -> Iterable[Fi
     if name == "numbers":
         return check_numbers(folder, solids, manifest, kit, lay)
     if name == "fasteners":
-        return holding.check_fasteners(solids, lay, tuple(manifest["split"]["cuts_x_mm"]))
+        split = manifest["split"]
+        return holding.check_fasteners(solids, lay, tuple(split["cuts_x_mm"]), tuple(split["cuts_y_mm"]))
     checks = {"captive": holding.check_captive, "detent": holding.check_detent, "button": holding.check_button}
     return checks[name](solids, lay)
 

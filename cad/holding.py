@@ -135,14 +135,18 @@ def _ring_share(shapes: list[Any], ring: Any) -> float:
     return _volume(shapes, ring) / ring.Volume()
 
 
-def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...]) -> Iterator[Finding]:
+def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...],
+                    ycuts: tuple[float, ...] = ()) -> Iterator[Finding]:
     """Plastic round every screw hole over its whole depth, countersinks inside their parts, USB kept clear."""
     from shutbox.cad.check import _memo
     from shutbox.cad.layout import (
         COVER_THICKNESS,
+        PILOT_EXTRA,
         SCREW_CLEAR,
         SCREW_HEAD,
         SCREW_PILOT,
+        TAB_SCREW,
+        TAB_THICKNESS,
         USB_CLEAR,
         USB_WIDTH,
         WALL_MIN,
@@ -172,6 +176,13 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
         for i, (x, y) in enumerate(gate.screw_points(lay), 1):
             holes.append((f"{gate.name} screw {i}", x, y, z0, z1, gate_parts, lay.height,
                           lay.height - lay.gate_floor))
+    from shutbox.cad.box import tab_keys
+    from shutbox.cad.split import tab_screw
+
+    for i, key in enumerate(tab_keys(lay, cuts, ycuts), 1):  # from below through a tray piece's tab
+        x, y = tab_screw(lay, key)
+        holes.append((f"tab screw {i}", x, y, TAB_THICKNESS + lay.kit.cad.joint_clearance_mm,
+                      TAB_SCREW + PILOT_EXTRA, boxes, 0.0, TAB_THICKNESS))
     usb = (gabled_channel_x(lay.cavity[1] - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height)
            if lay.sensors else None)
     for label, x, y, z0, z1, held, face, thick in holes:

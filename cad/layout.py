@@ -84,6 +84,14 @@ PIP_RATIO = 0.09  # pip radius / die size
 JOINT_DEPTH = 6.0  # dovetail key length across a split
 JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
 JOINT_ANGLE = 15.0  # dovetail flank angle, degrees
+# A cut along the box at the tray's back wall (a bed too shallow for the box): the tray pieces carry tabs at
+# floor level that reach under the deck's front wall into a slot in a block behind it; an M3 screw from
+# below through each tab's countersink into the block holds the tray to the deck.
+TAB_WIDTH = 12.0
+TAB_REACH = 11.0  # behind the deck's front wall
+TAB_THICKNESS = 4.0  # holds the screw head's 3.4 mm countersink
+TAB_SCREW = 10.0  # screw length (head included, as countersunk screws are measured)
+TAB_BLOCK = 14.0  # height of the block round the slot and the pilot hole
 SQRT2 = math.sqrt(2.0)
 
 

@@ -11,7 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from shutbox.cad.layout import COVER_HEIGHT, COVER_SCREW, GATE_SCREW, SCREW_NAME, Gate, Layout, button_name, gates
+from shutbox.cad.layout import (
+    COVER_HEIGHT,
+    COVER_SCREW,
+    GATE_SCREW,
+    SCREW_NAME,
+    TAB_SCREW,
+    Gate,
+    Layout,
+    button_name,
+    gates,
+)
 from shutbox.cad.split import Piece, SplitPlan, fits
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, kit_as_dict
@@ -114,6 +124,9 @@ class BoxPieceSpec(PartSpec):
         return [solid.translate(cq.Vector(piece.x0 - bb.xmin, piece.y0 - bb.ymin, -bb.zmin))]
 
     def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        return self._tab_screws(kit, lay) + self._sensing(kit, lay)
+
+    def _sensing(self, kit: Kit, lay: Layout) -> list[Item]:
         if not lay.sensors:
             return []
         from shutbox.firmware.host.plan import pin_map
@@ -131,6 +144,17 @@ class BoxPieceSpec(PartSpec):
             items.append(Item(button_name(wiring.button.normally_closed), 1,
                               "ends the turn; in the right end wall, wired to the controller bay"))
         return items
+
+    def _tab_screws(self, kit: Kit, lay: Layout) -> list[Item]:
+        """The screws through the tabs this piece carries (a tray piece of a box cut at the tray's back wall)."""
+        from shutbox.cad.split import plan_split
+
+        x0, x1 = self.inputs["span_x"]
+        y1 = self.inputs["span_y"][1]
+        tabs = [k for k in plan_split(lay, kit.printer.bed_mm).keys
+                if k.tab and x0 <= k.centre <= x1 and abs(k.at - y1) < 1e-6]
+        return [Item(f"{SCREW_NAME}, {TAB_SCREW:g} mm", len(tabs),
+                     "hold the tray to the deck: from below, through the tabs")] if tabs else []
 
 
 @dataclass(frozen=True)
@@ -306,7 +330,7 @@ class Builder:
         if self._box is None:
             from shutbox.cad.box import build_box
 
-            self._box = build_box(self.lay, self.plan.xs)
+            self._box = build_box(self.lay, self.plan.xs, self.plan.ys)
         return self._box
 
     def build(self, spec: PartSpec) -> cq.Shape:

@@ -1,10 +1,11 @@
 """Splitting the box to fit the printer bed: plan the fewest pieces, then cut them with dovetail keys.
 
-Cuts across the long side fall on the ribs between lanes (never through a lane); cuts along it fall
-in the tray. Each cut carries dovetail keys on the left (or front) piece that drop into matching
-pockets in its neighbour: tall keys under the deck, whose tops slope at 45 degrees so the pockets
-need no support, and flat keys in the tray floor under the felt. Planning is pure arithmetic, so a
-bed that is too small is refused before any geometry is built.
+Cuts across the long side fall on the ribs between lanes (never through a lane). A cut along it falls
+at the tray's back wall when the tray fits the bed (the tray pieces carry screwed tabs into slots under
+the deck), else in the tray. Each cut across carries dovetail keys on the left (or front) piece that drop
+into matching pockets in its neighbour: tall keys under the deck, whose tops slope at 45 degrees so the
+pockets need no support, and flat keys in the tray floor under the felt. Planning is pure arithmetic, so
+a bed that is too small is refused before any geometry is built.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shutbox.cad.layout import (
+    BUTTON_BODY,
+    BUTTON_PANEL,
     COVER_GAP,
     FELT_MARGIN,
     FLOOR,
@@ -22,6 +25,9 @@ from shutbox.cad.layout import (
     JOINT_ANGLE,
     JOINT_DEPTH,
     JOINT_ROOT,
+    TAB_REACH,
+    TAB_THICKNESS,
+    TAB_WIDTH,
     Layout,
 )
 from shutbox.errors import ShutboxError
@@ -43,6 +49,8 @@ class Key:
     centre: float  # position along the cut (y for an 'x' cut, x for a 'y' cut)
     top: float  # z of the key's top at the cut face
     sloped: bool  # top falls at 45 degrees towards the tip (deck keys)
+    tab: bool = False  # a screwed tab under the deck's front wall (a cut at the tray's back wall), not a dovetail
+    reach: float = JOINT_DEPTH  # how far it reaches across the cut
 
 
 @dataclass(frozen=True)
@@ -95,10 +103,30 @@ def y_cut_range(lay: Layout) -> tuple[float, float]:
     return (lay.wall + FELT_MARGIN + 15.0, lay.deck_front - FELT_MARGIN - 15.0)
 
 
-def _spans(cuts: tuple[float, ...], end: float) -> list[float]:
-    """Extent of each piece between the cuts along 0..``end``, with the keys all but the last piece carry."""
+def wall_cut(lay: Layout) -> float:
+    """y of a cut along the box at the tray's back wall (the deck's front face): joined by screwed tabs."""
+    return lay.tray[3]
+
+
+def at_wall(lay: Layout, cut: float) -> bool:
+    """Whether a cut along the box at ``cut`` (as planned, or as a manifest gives it to 3 decimals) is at the
+    tray's back wall."""
+    return abs(cut - wall_cut(lay)) < 1e-3
+
+
+def carried(lay: Layout | None, cut: float) -> float:
+    """How far the keys (or tabs) across ``cut`` reach into the next piece."""
+    if lay is not None and at_wall(lay, cut):
+        return lay.wall + TAB_REACH
+    return JOINT_DEPTH
+
+
+def _spans(cuts: tuple[float, ...], end: float, lay: Layout | None = None) -> list[float]:
+    """Extent of each piece between the cuts along 0..``end``, with the keys all but the last piece carry
+    (``lay``: given for cuts along the box, where a cut at the tray's back wall carries tabs)."""
     edges = (0.0, *cuts, end)
-    return [edges[i + 1] - edges[i] + (JOINT_DEPTH if i < len(cuts) else 0.0) for i in range(len(edges) - 1)]
+    return [edges[i + 1] - edges[i] + (carried(lay, edges[i + 1]) if i < len(cuts) else 0.0)
+            for i in range(len(edges) - 1)]
 
 
 def _best_x(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
@@ -115,6 +143,8 @@ def _best_y(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
     """Cuts giving ``count`` rows each at most ``limit`` deep: even rows, kept inside the tray."""
     if count == 1:
         return () if lay.width <= limit + EPS else None
+    if count == 2 and max(_spans((wall_cut(lay),), lay.width, lay)) <= limit + EPS:
+        return (wall_cut(lay),)  # tray and deck apart, screwed together: no joint across the tray's floor
     lo, hi = y_cut_range(lay)
     if lo > hi:
         return None
@@ -146,7 +176,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
                 xs = _best_x(lay, nx, lim_x)
                 ys = _best_y(lay, ny, lim_y)
                 if xs is not None and ys is not None:
-                    worst = max(max(_spans(xs, lay.length)), max(_spans(ys, lay.width)))
+                    worst = max(max(_spans(xs, lay.length)), max(_spans(ys, lay.width, lay)))
                     options.append((nx * ny, ny, worst, xs, ys))
     if not options:
         raise ShutboxError(
@@ -157,7 +187,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
     pieces = []
     x_edges = (0.0, *xs, lay.length)
     y_edges = (0.0, *ys, lay.width)
-    x_spans, y_spans = _spans(xs, lay.length), _spans(ys, lay.width)
+    x_spans, y_spans = _spans(xs, lay.length), _spans(ys, lay.width, lay)
     for j in range(len(y_edges) - 1):
         for i in range(len(x_edges) - 1):
             size = (x_spans[i], y_spans[j], lay.height)
@@ -205,8 +235,29 @@ def plan_keys(lay: Layout, xs: tuple[float, ...], ys: tuple[float, ...]) -> list
             keys += _keys_across_x(lay, x, y0, y1, room)
     for y in ys:
         for x0, x1 in itertools.pairwise((0.0, *xs, lay.length)):
-            keys += _keys_across_y(lay, y, x0, x1, room)
+            keys += _tabs(lay, y, x0, x1) if at_wall(lay, y) else _keys_across_y(lay, y, x0, x1, room)
     return keys
+
+
+TAB_ROOM = TAB_WIDTH / 2 + 3.0 + JOINT_DEPTH + 4.0  # a tab's centre from a cut across the box: clear of key blocks
+
+
+def _tabs(lay: Layout, y: float, x0: float, x1: float) -> list[Key]:
+    """The screwed tabs of the tray piece between ``x0`` and ``x1``, a cut at the tray's back wall: two or
+    three, spread evenly."""
+    lo, hi = max(x0, lay.wall) + TAB_ROOM, min(x1, lay.length - lay.wall) - TAB_ROOM
+    if lay.sensors:  # clear of the end-turn button's room behind the right end wall
+        hi = min(hi, lay.length - BUTTON_PANEL - BUTTON_BODY - TAB_WIDTH / 2 - 5.0)
+    reach = carried(lay, y)
+    if hi < lo:
+        return [Key("y", y, (x0 + x1) / 2, TAB_THICKNESS, False, True, reach)]
+    n = max(2, min(3, int((hi - lo) // 60) + 1))
+    return [Key("y", y, lo + (hi - lo) * k / (n - 1), TAB_THICKNESS, False, True, reach) for k in range(n)]
+
+
+def tab_screw(lay: Layout, key: Key) -> tuple[float, float]:
+    """Box-frame x, y of a tab's screw: halfway along the tab behind the deck's front wall."""
+    return key.centre, key.at + lay.wall + TAB_REACH / 2
 
 
 def _keys_across_x(lay: Layout, x: float, y0: float, y1: float, room: float) -> list[Key]:
@@ -247,11 +298,17 @@ def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
     from shutbox.cad.shapes import shape_of
 
     root, tip = key_half_widths()
-    a, c, d = key.at, key.centre, JOINT_DEPTH
+    a, c, d = key.at, key.centre, key.reach
     g_side = grow / math.cos(math.radians(JOINT_ANGLE)) if grow else 0.0
+    if key.tab:  # straight-sided, reaching under the wall; its slot is closed above (a roof over it)
+        root = tip = TAB_WIDTH / 2
+        g_side = grow
     # Plan in (along the key, across the key), then mapped to x/y.
     plan = [(-1.0, -root - g_side), (d + grow, -tip - g_side), (d + grow, tip + g_side), (-1.0, root + g_side)]
-    if key.sloped:
+    if key.tab:
+        top = key.top + grow
+        side = [(-1.0, -1.0), (d + 2.0, -1.0), (d + 2.0, top), (-1.0, top)]
+    elif key.sloped:
         top = key.top + grow * math.sqrt(2.0)
         side = [(-1.0, -1.0), (d + 2.0, -1.0), (d + 2.0, top - (d + 2.0)), (-1.0, top + 1.0)]
     else:

@@ -7,7 +7,7 @@ import pytest
 
 from shutbox.cad.export import parse_formats, plan
 from shutbox.cad.layout import DECK_SKIN, RIB_MIN, TILE_MIN_WIDTH, layout
-from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, fits, plan_split, y_cut_range
+from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, at_wall, fits, plan_split, y_cut_range
 from shutbox.errors import SettingsError, ShutboxError
 from shutbox.model import BED_PRESETS, build_kit
 
@@ -30,7 +30,7 @@ def test_splitter_fits_every_preset(tiles, bed):
     ribs = allowed_x_cuts(lay)
     assert all(any(abs(x - r) < 1e-9 for r in ribs) for x in split.xs), "x cuts must fall on ribs"
     lo, hi = y_cut_range(lay)
-    assert all(lo <= y <= hi for y in split.ys)
+    assert all(lo <= y <= hi or at_wall(lay, y) for y in split.ys)  # in the tray, or at its back wall
     # The pieces tile the box exactly: spans without the keys add up to the box.
     row = [p for p in split.pieces if p.row == 0]
     assert sum(p.x1 - p.x0 for p in row) == pytest.approx(lay.length)
@@ -161,19 +161,28 @@ def test_the_parts_list_names_the_button_contact_the_wiring_needs(settings, cont
         assert contact in buttons[0]
 
 
-def test_the_guide_asks_for_glue_only_where_no_gate_holds_the_joint():
+def test_the_guide_asks_for_glue_only_where_no_gate_or_screw_holds_the_joint():
     from shutbox.cad.buildnotes import build_notes, glued_joints
+    from shutbox.cad.split import wall_cut
 
     kit = build_kit({})  # mk4: cut between lanes only, the gates hold it
     lay, split, specs = plan(kit)
     notes = build_notes(kit, lay, split, specs)
-    assert glued_joints(specs) is None and "CA (super) glue" not in notes
+    assert glued_joints(specs, lay) is None and "CA (super) glue" not in notes
     assert "No glue: the gates screwed across the joints" in notes
-    kit = build_kit({"printer.bed": "mini"})  # also cut across the tray: floor keys only there
+    kit = build_kit({"printer.bed": "mini"})  # also cut at the tray's back wall: screwed tabs hold it
     lay, split, specs = plan(kit)
-    assert split.ys
+    assert split.ys == (wall_cut(lay),)
     notes = build_notes(kit, lay, split, specs)
-    assert glued_joints(specs) == "the joints across the tray"
+    assert glued_joints(specs, lay) is None and "CA (super) glue" not in notes
+    assert "drive an M3 x 10 mm countersunk screw up through each tab (4 in all)" in notes
+    assert "| M3 countersunk screw, ISO 10642 / DIN 7991 (forms its thread in the printed 2.5 mm pilot), 10 mm | 4 |" \
+        in notes
+    kit = build_kit({"printer.bed": "170x120x220"})  # too shallow for the tray in one piece: cut across it
+    lay, split, specs = plan(kit)
+    assert split.ys and split.ys[0] < lay.tray[3] - 10.0
+    notes = build_notes(kit, lay, split, specs)
+    assert glued_joints(specs, lay) == "the joints across the tray"
     assert "| CA (super) glue or plastic glue | 1 | for the joints across the tray |" in notes
     assert "CA glue for the magnets and the joints across the tray" in notes
     assert "the joints across the tray have only floor keys, so glue them" in notes
