@@ -76,7 +76,14 @@ def bounds(shape: Any) -> Any:
     the checks ask for the same pieces' boxes many times."""
     known = _BOUNDS.get(shape)
     if known is None:
-        known = _BOUNDS[shape] = shape.BoundingBox()
+        import cadquery as cq
+        from OCP.Bnd import Bnd_Box  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
+        from OCP.BRepBndLib import BRepBndLib  # pyright: ignore[reportAttributeAccessIssue]
+
+        box = Bnd_Box()
+        # From the geometry alone: a solid that was meshed (for STL) would otherwise get its mesh's looser box.
+        BRepBndLib.AddOptimal_s(shape.wrapped, box, False, False)
+        known = _BOUNDS[shape] = cq.occ_impl.geom.BoundBox(box)
     return known
 
 
@@ -452,13 +459,15 @@ def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
     return h.hexdigest()
 
 
-def check_folder(folder: Path, side: Executor | None = None, started: SideChecks | None = None) -> list[Finding]:
+def check_folder(folder: Path, side: Executor | None = None, started: SideChecks | None = None,
+                 solids: list[tuple[str, str, Any]] | None = None) -> list[Finding]:
     """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked).
 
     ``side``: a side process (:func:`shutbox.sideprocess.side_process`) to share the work with, best given
     :func:`warm_up` (and the part files' checks, :func:`check_files`) during the build; without it, every check
     runs in this process. ``started``: its share, begun with :func:`start_side_checks` while the folder was
-    being written.
+    being written. ``solids``: the (label, kind, solid) assembly.step was just written from, used here instead of
+    reading it back (the side process's checks read the file).
     """
     folder = Path(folder)
     manifest = _manifest(folder)
@@ -467,15 +476,16 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
     except (OSError, KeyError, TypeError, AttributeError):
         digest = None
     if digest is None:
-        return _check_folder(folder, manifest, side, started)
-    items = _memo("folder", digest, lambda: [f.__dict__ for f in _check_folder(folder, manifest, side, started)])
+        return _check_folder(folder, manifest, side, started, solids)
+    items = _memo("folder", digest,
+                  lambda: [f.__dict__ for f in _check_folder(folder, manifest, side, started, solids)])
     return [Finding(**item) for item in items]
 
 
 #: Checks of the assembled kit, by name, as run by :func:`_run_check`.
 ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts")
 #: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
-SIDE_CHECKS = ("numbers", "captive", "fasteners")
+SIDE_CHECKS = ("numbers", "captive")
 #: What of the manifest those read (all of it but the previews and build notes, written last).
 SIDE_CHECKS_READ = ("settings", "bed_mm", "split", "parts", "assembly")
 _CONTEXT: dict[str, dict[str, Any]] = {}
@@ -513,11 +523,13 @@ def warm_up() -> None:
 
 
 def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None = None,
-                  started: SideChecks | None = None) -> list[Finding]:
+                  started: SideChecks | None = None, solids: list[tuple[str, str, Any]] | None = None) -> list[Finding]:
     """Every check; the findings in a fixed order. With a ``side`` process, ``SIDE_CHECKS`` run there meanwhile,
     and the part files' checks are shared: this process takes them from the first (after its assembly checks),
     the side process, once its share is done, from the last."""
     _CONTEXT.clear()  # what an earlier check of this path read may be stale
+    if solids is not None and side is not None:
+        _context(folder, manifest)["solids"] = solids
     files = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
     names = files + [("assembly", name) for name in ASSEMBLY_CHECKS]
     shared = [spec for spec in names if spec[0] == "assembly" and spec[1] in SIDE_CHECKS] if side else []
@@ -527,7 +539,8 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     for spec in [spec for spec in names if spec not in shared and spec not in files] + files:
         results[spec] = _take(folder, spec, offered.get(spec))
     done = _collect(later)
-    if done is None:  # no side process (any more): do its share here
+    if done is None:  # no side process (any more): do its share here, on assembly.step as read back
+        _context(folder).pop("solids", None)
         done = [_run_check(folder, spec) for spec in shared]
     results.update(zip(shared, done, strict=True))
     return [f for spec in names for f in results[spec]]

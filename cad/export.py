@@ -154,8 +154,10 @@ class BuildWatcher:
     def part_written(self, folder: Path, spec: PartSpec, files: list[str]) -> None:
         """``spec``'s files (paths relative to ``folder``) are complete."""
 
-    def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
-        """Every part and assembly.step are complete; ``manifest`` is the one to be written, previews aside."""
+    def assembly_written(self, folder: Path, manifest: dict[str, Any],
+                         solids: list[tuple[str, str, Any]] | None = None) -> None:
+        """Every part and assembly.step are complete; ``manifest`` is the one to be written, previews aside;
+        ``solids``: the (label, kind, solid) written into assembly.step, when they were built here."""
 
 
 def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True,
@@ -227,8 +229,9 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         "previews": [],
         "build_notes": "build.md",
     }
+    written = [(label, spec.kind, solid) for label, spec, solid in placed]
     views, kit_entry = _assembly(placed, lay, split, kit_key, kit_entry, folder,
-                                 lambda: watch.assembly_written(folder, manifest))
+                                 lambda: watch.assembly_written(folder, manifest, written))
     for name in views:
         shutil.copy2(kit_entry / name, folder / "preview" / name)
     if cache.is_cached(kit_entry):

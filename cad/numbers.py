@@ -46,31 +46,23 @@ def raster_polygons(polys: list[np.ndarray], window: tuple[float, float, float, 
     return inside.reshape(shape)
 
 
-def _crossings(seg: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
-    """How many segments a ray from each point towards +x crosses."""
-    ax, ay = seg[:, 0, 0], seg[:, 0, 1]
-    bx, by = seg[:, 1, 0], seg[:, 1, 1]
-    straddle = (ay <= py) != (by <= py)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cross_x = ax + (py - ay) * (bx - ax) / (by - ay)
-    return np.sum(straddle & (cross_x > px), axis=1)
-
-
 def raster_section(mesh: trimesh.Trimesh, z: float, window: tuple[float, float, float, float]) -> np.ndarray:
-    """Where the mesh's section at height ``z`` is empty (no material) over the window (even-odd rule)."""
+    """Where the mesh's section at height ``z`` is empty (no material) over the window (even-odd rule: a pixel
+    is material when a ray from it towards +x crosses the section's outline an odd number of times)."""
     segments = np.asarray(trimesh.intersections.mesh_plane(mesh, [0, 0, 1], [0, 0, z]))[:, :, :2]
     x0, x1, y0, y1 = window
-    lo = segments.min(axis=1)
-    hi = segments.max(axis=1)
-    rows = (hi[:, 1] >= y0) & (lo[:, 1] <= y1) & (hi[:, 0] >= x0)
-    near = segments[rows & (lo[:, 0] <= x1)]
-    far = segments[rows & (lo[:, 0] > x1)]  # wholly right of the window: the same for a whole row
-    pts, shape = _grid(window)
-    row_y = pts[:: shape[1], 1:2]
-    far_count = np.repeat(_crossings(far, np.full_like(row_y, x1), row_y), shape[1])
-    crossings = _crossings(near, pts[:, 0:1], pts[:, 1:2]) + far_count
-    material = crossings % 2 == 1
-    return (~material).reshape(shape)
+    ay, by = segments[:, 0, 1], segments[:, 1, 1]
+    keep = (np.maximum(ay, by) >= y0) & (np.minimum(ay, by) <= y1) & (segments[:, :, 0].max(axis=1) >= x0)
+    ax, ay, bx, by = segments[keep, 0, 0], ay[keep], segments[keep, 1, 0], by[keep]
+    xs = np.arange(x0 + PIXEL / 2, x1, PIXEL)
+    ys = np.arange(y0 + PIXEL / 2, y1, PIXEL)
+    material = np.zeros((len(ys), len(xs)), dtype=bool)
+    for i, y in enumerate(ys):  # one scan line per row: where the outline crosses it, in order
+        straddle = (ay <= y) != (by <= y)
+        cross = np.sort(ax[straddle] + (y - ay[straddle]) * (bx[straddle] - ax[straddle])
+                        / (by[straddle] - ay[straddle]))
+        material[i] = (len(cross) - np.searchsorted(cross, xs, side="right")) % 2 == 1
+    return ~material
 
 
 def compare(mesh: trimesh.Trimesh, label: str, size: float, x: float, y: float, z_top: float,

@@ -27,4 +27,21 @@ def main() -> int:
 
     if previous is not None:
         signal.signal(signal.SIGINT, previous)
-    return run()
+    code = run()
+    if "OCP" in sys.modules:  # tearing down an interpreter that loaded OCCT takes most of a second
+        _leave(code)
+    return code
+
+
+def _leave(code: int) -> None:
+    """Exit at once, the exit handlers run and the output flushed, unless another thread is still working
+    (then the interpreter's own shutdown waits for it)."""
+    import atexit
+    import threading
+
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        return
+    atexit._run_exitfuncs()  # noqa: SLF001 - what the interpreter would run on its way out
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

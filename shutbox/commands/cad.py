@@ -136,6 +136,7 @@ class _Checking(BuildWatcher):
         self.prepared = prepared
         self.bed = bed
         self.started: SideChecks | None = None
+        self.solids: list[tuple[str, str, Any]] | None = None
 
     def part_wanted(self, spec: PartSpec) -> None:
         if spec.kind != "box" and self.prepared is not None:
@@ -151,7 +152,9 @@ class _Checking(BuildWatcher):
 
             self._give(lambda side: side.submit(check_files, str(folder), files, self.bed))
 
-    def assembly_written(self, folder: Path, manifest: dict[str, Any]) -> None:
+    def assembly_written(self, folder: Path, manifest: dict[str, Any],
+                         solids: list[tuple[str, str, Any]] | None = None) -> None:
+        self.solids = solids or None  # what assembly.step was written from: this process need not read it back
         if self.side is not None:
             from shutbox.cad.check import start_side_checks
 
@@ -169,7 +172,7 @@ class _Checking(BuildWatcher):
     def findings(self, folder: Path) -> list[Finding]:
         from shutbox.cad.check import check_folder
 
-        return check_folder(folder, self.side, self.started)
+        return check_folder(folder, self.side, self.started, self.solids)
 
 
 def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
