@@ -76,14 +76,14 @@ def bounds(shape: Any) -> Any:
     the checks ask for the same pieces' boxes many times."""
     known = _BOUNDS.get(shape)
     if known is None:
-        import cadquery as cq
+        from cadquery.occ_impl.geom import BoundBox
         from OCP.Bnd import Bnd_Box  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
         from OCP.BRepBndLib import BRepBndLib  # pyright: ignore[reportAttributeAccessIssue]
 
         box = Bnd_Box()
         # From the geometry alone: a solid that was meshed (for STL) would otherwise get its mesh's looser box.
         BRepBndLib.AddOptimal_s(shape.wrapped, box, False, False)
-        known = _BOUNDS[shape] = cq.occ_impl.geom.BoundBox(box)
+        known = _BOUNDS[shape] = BoundBox(box)
     return known
 
 
