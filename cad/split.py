@@ -140,7 +140,8 @@ def _best_x(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
 
 
 def _best_y(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
-    """Cuts giving ``count`` rows each at most ``limit`` deep: even rows, kept inside the tray."""
+    """Cuts giving ``count`` rows each at most ``limit`` deep: for two rows the tray's back wall when the tray
+    (with its tabs) fits, else even rows kept inside the tray."""
     if count == 1:
         return () if lay.width <= limit + EPS else None
     if count == 2 and max(_spans((wall_cut(lay),), lay.width, lay)) <= limit + EPS:
