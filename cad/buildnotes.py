@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from shutbox.cad.howto import REED_BEND_MM
 from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, TAB_SCREW, Layout
 from shutbox.cad.parts import Item, PartSpec
-from shutbox.cad.split import SplitPlan
+from shutbox.cad.split import SplitPlan, plan_split
 from shutbox.model import Kit
 
 if TYPE_CHECKING:
@@ -204,8 +204,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     if pieces > 1:
         gated = any(spec.kind == "gate" for spec in specs)
         glued = glued_joints(specs, lay)
-        tabs = sum(item.quantity for spec in specs if spec.kind == "box" for item in spec.fitted(kit, lay)
-                   if item.name.endswith(f", {TAB_SCREW:g} mm"))
+        tabs = sum(key.tab for key in plan_split(lay, kit.printer.bed_mm).keys)
         if not gated:
             hold = "Glue the joints and clamp them flat on a table."
         elif glued:
