@@ -31,7 +31,6 @@ from shutbox.cad.layout import (
     GROOVE,
     HOLLOW_RIB,
     JOINT_DEPTH,
-    PILOT_EXTRA,
     ROOF_SLOPE,
     SCREW_CLEAR,
     SCREW_HEAD,
@@ -41,7 +40,6 @@ from shutbox.cad.layout import (
     SPINE_BAND,
     SQRT2,
     TAB_BLOCK,
-    TAB_SCREW,
     TAB_THICKNESS,
     TAB_WIDTH,
     TRAY_RADIUS,
@@ -334,7 +332,7 @@ def tab_screw_tools(lay: Layout, key: Key) -> list[cq.Shape]:
     sink = SCREW_HEAD / 2
     return [cq.Solid.makeCone(sink + 0.01, 0.0, sink + 0.01, cq.Vector(x, y, -0.01)),
             cq.Solid.makeCylinder(SCREW_CLEAR / 2, TAB_THICKNESS + 1.0, cq.Vector(x, y, -1.0)),
-            coned_hole(x, y, SCREW_PILOT / 2, TAB_THICKNESS - 0.5, TAB_SCREW + PILOT_EXTRA)]
+            coned_hole(x, y, SCREW_PILOT / 2, TAB_THICKNESS - 0.5, lay.tab_pilot[1])]
 
 
 def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float]]:

@@ -141,11 +141,9 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
     from shutbox.cad.check import _memo
     from shutbox.cad.layout import (
         COVER_THICKNESS,
-        PILOT_EXTRA,
         SCREW_CLEAR,
         SCREW_HEAD,
         SCREW_PILOT,
-        TAB_SCREW,
         TAB_THICKNESS,
         USB_CLEAR,
         USB_WIDTH,
@@ -181,8 +179,8 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
 
     for i, key in enumerate(tab_keys(lay, cuts, ycuts), 1):  # from below through a tray piece's tab
         x, y = tab_screw(lay, key)
-        holes.append((f"tab screw {i}", x, y, TAB_THICKNESS + lay.kit.cad.joint_clearance_mm,
-                      TAB_SCREW + PILOT_EXTRA, boxes, 0.0, TAB_THICKNESS))
+        z0, z1 = lay.tab_pilot
+        holes.append((f"tab screw {i}", x, y, z0, z1, boxes, 0.0, TAB_THICKNESS))
     usb = (gabled_channel_x(lay.cavity[1] - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height)
            if lay.sensors else None)
     for label, x, y, z0, z1, held, face, thick in holes:

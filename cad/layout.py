@@ -301,6 +301,12 @@ class Layout:
         top = self.gate_floor
         return (self.height - GATE_SCREW - PILOT_EXTRA, top)
 
+    @property
+    def tab_pilot(self) -> tuple[float, float]:
+        """z range of a tray tab's screw pilot hole in its block: from the slot's roof over the tab up to past
+        the screw's tip (the screw goes in from below through the tab's countersink)."""
+        return (TAB_THICKNESS + self.kit.cad.joint_clearance_mm, TAB_SCREW + PILOT_EXTRA)
+
     def pin_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the board's mounting pins (Pico hole pattern: inset 2 mm and 4.8 mm)."""
         s = self.kit.sensors
