@@ -83,6 +83,7 @@ def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     if grown is None:
         return None
     region, outline, leaked = grown
+    leaked = leaked or not _edged(outline, distance, tolerance)
     bx, by, bw, bh = cv2.boundingRect(outline)
     filled = np.zeros_like(region)
     cv2.drawContours(filled, [outline], -1, 1, thickness=cv2.FILLED)
@@ -124,6 +125,16 @@ def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: t
     leaked = bx == 0 and x0 > 0 or by == 0 and y0 > 0 or bx + bw >= x1 - x0 and x1 < width \
         or by + bh >= y1 - y0 and y1 < height or bw >= x1 - x0 - 1 or bh >= y1 - y0 - 1
     return region, outline, leaked
+
+
+def _edged(outline: np.ndarray, distance: np.ndarray, tolerance: float) -> bool:
+    """Is the face ringed by a clear change of colour (a die's edge), not a slow fade (a patch of lit table)?"""
+    points = outline.reshape(-1, 2).astype(np.float64)
+    middle = points.mean(axis=0)
+    around = np.rint(middle + (points - middle) * 1.2).astype(np.intp)
+    xs = np.clip(around[:, 0], 0, distance.shape[1] - 1)
+    ys = np.clip(around[:, 1], 0, distance.shape[0] - 1)
+    return float(np.median(distance[ys, xs])) >= 1.3 * tolerance
 
 
 def _ring_label(p: Pip, labels: np.ndarray, x0: int, y0: int) -> int:
@@ -179,9 +190,13 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     if not 0.035 <= float(radii.mean()) <= biggest:
         face.why = "pips out of proportion to the face"
         return
-    value = _pattern(z)
+    middle = z.mean(axis=0)
+    if float(np.hypot(*middle)) > 0.16:
+        face.why = "pips off the face's middle"
+        return
+    value = _pattern(z - middle)
     if value is None:
-        face.why = "pips not on a die's pattern"
+        face.why = "pips not on a die's pattern " + " ".join(f"({u:.2f},{v:.2f})" for u, v in z)
         return
     if _stray_holes(filled, region, [pips[i] for i in face.pips], origin, face.side):
         face.why = "a mark on the face that is not a pip"

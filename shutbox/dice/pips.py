@@ -130,6 +130,9 @@ def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray,
     contrast = abs(outside - inside)
     if contrast < MIN_CONTRAST or dark != (inside < outside):
         return None
+    rim = float(np.median(_ring(gray, cx, cy, major, minor, angle, 0.8)))
+    if (rim - outside) / (inside - outside) < 0.4:
+        return None  # a soft glow (a lamp's glint), not a pip's edge
     lo, hi = np.percentile(ring, [10, 90])
     if hi - lo > MAX_RING_SPREAD * contrast:
         return None
