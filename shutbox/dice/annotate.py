@@ -19,7 +19,7 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
                                   (list(reading.unsure), UNSURE, ["?"] * len(reading.unsure))):
         for (x, y, w, h), label in zip(boxes, labels, strict=True):
             cv2.rectangle(out, (x, y), (x + w, y + h), colour, line)
-            scale = max(0.6, h / 60)
+            scale = min(max(0.6, h / 60), 2.5)
             (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
             ty = y - line * 2 if y - th - line * 2 > 0 else y + h + th + line * 2
             cv2.rectangle(out, (x, ty - th - base), (x + tw + line * 2, ty + base), colour, cv2.FILLED)

@@ -22,6 +22,8 @@ from shutbox.dice.pips import Pip
 TOLERANCES = (24.0, 15.0, 9.0)
 #: Lightness is compared as a ratio: a die's side face is its top face's colour, less lit (``face_colours``).
 LIGHTNESS_GAIN = 80.0
+#: A die's side, in its pips' radii (about: a guess for a die whose face cannot be measured).
+DIE_RADII = 11.0
 #: Window half size around a seed pip, in pip radii.
 WINDOW_RADII = 16.0
 #: Valid faces: value -> the grid points its pips sit on, in each of the pattern's two quarter turns.
@@ -53,6 +55,7 @@ class Face:
     value: int | None = None
     why: str = ""  #: why it is unread
     leaked: bool = False  #: the region ran out of its window (face as the table or a neighbour)
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  #: ``face_colours`` of the face around its pips
 
 
 def face_colours(bgr: np.ndarray) -> np.ndarray:
@@ -75,11 +78,22 @@ def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     x1, y1 = min(width, int(p.x + reach) + 1), min(height, int(p.y + reach) + 1)
     window = lab[y0:y1, x0:x1]
     distance = np.linalg.norm(window - np.float32(p.face_lab), axis=2)
-    grown = None
-    for tolerance in TOLERANCES:  # tighter, for a face whose colour is close to the table's
-        grown = _region(p, distance < tolerance, (x0, y0, x1, y1), (width, height))
-        if grown is None or not grown[2]:
-            break
+    first: Face | None = None
+    for tolerance in TOLERANCES:  # tighter: a face close to the table's colour, or to its die's lit side
+        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height))
+        if face is not None and face.value is not None:
+            return face
+        if first is None or first.leaked and face is not None:
+            first = face
+    return first
+
+
+def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float, window: tuple[int, int, int, int],
+             size: tuple[int, int]) -> Face | None:
+    """The face grown around pip ``seed`` with colours within ``tolerance``, read if it reads."""
+    p = pips[seed]
+    x0, y0 = window[:2]
+    grown = _region(p, distance < tolerance, window, size)
     if grown is None:
         return None
     region, outline, leaked = grown
@@ -96,10 +110,15 @@ def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     values, vectors = np.linalg.eigh(cov)
     side = math.sqrt(12 * math.sqrt(max(values[0], 1e-9) * values[1]))
     face = Face((x0 + bx, y0 + by, bw, bh), (x0 + cx, y0 + cy), side, math.sqrt(max(values[0], 0) / values[1]),
-                math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked)
+                math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked, colour=p.face_lab)
     inside = [i for i, q in enumerate(pips) if _inside(filled, q.x - x0, q.y - y0) and q.dark == p.dark]
     face.pips = inside
-    if leaked:
+    if leaked:  # no face to measure: a die-sized square around the pip, its neighbours of a size with it
+        side = DIE_RADII * p.radius
+        face.pips = [i for i in inside if math.hypot(pips[i].x - p.x, pips[i].y - p.y) < side * 0.7
+                     and 0.7 < pips[i].radius / p.radius < 1.4]
+        face.centre, face.side, face.aspect = (p.x, p.y), side, 0.0
+        face.box = (int(p.x - side / 2), int(p.y - side / 2), int(side), int(side))
         face.why = "face runs into its surroundings"
         return face
     _read(face, pips, filled, region, outline, cov, (x0, y0))
@@ -175,7 +194,7 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     ring = (outline.reshape(-1, 2).astype(np.float64) - centre) @ whiten.T
     (_, _), (rw, rh), rect_angle = cv2.minAreaRect(ring.astype(np.float32))
     square_area = cv2.contourArea(ring.astype(np.float32))
-    if rw * rh <= 0 or square_area / (rw * rh) < 0.86 or not 0.85 <= rw / rh <= 1.18:
+    if rw * rh <= 0 or square_area / (rw * rh) < 0.78 or not 0.8 <= rw / rh <= 1.25:
         face.why = f"not square {square_area:.2f} {rw:.2f} {rh:.2f}"
         return
     a = math.radians(rect_angle)
