@@ -10,7 +10,7 @@ Anything less makes the face unread, never guessed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -68,9 +68,42 @@ def face_colours(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
-    """The face around pip ``seed`` (``lab``: ``face_colours``), read or with the reason it is not; None if there
-    is no face-like region."""
+class Scales:
+    """The picture's face colours at full, half and quarter size, with the pips scaled to each: a face is grown
+    where its pips are a few pixels wide, so a close-up costs what a distant view does."""
+
+    def __init__(self, lab: np.ndarray, pips: list[Pip]) -> None:
+        self.levels: list[tuple[np.ndarray, list[Pip]]] = [(lab, pips)]
+        for _ in range(2):
+            lab = cv2.resize(lab, (lab.shape[1] // 2, lab.shape[0] // 2), interpolation=cv2.INTER_AREA)
+            f = 2 ** len(self.levels)
+            self.levels.append((lab, [replace(q, x=(q.x + 0.5) / f - 0.5, y=(q.y + 0.5) / f - 0.5, major=q.major / f,
+                                              minor=q.minor / f) for q in pips]))
+
+    def level_for(self, radius: float) -> int:
+        return 0 if radius < 2 * GROW_RADIUS else 1 if radius < 4 * GROW_RADIUS else 2
+
+
+#: Pips are grown at the scale where their radius is under twice this, px.
+GROW_RADIUS = 6.0
+
+
+def grow_face(seed: int, scales: Scales) -> Face | None:
+    """The face around pip ``seed``, read or with the reason it is not; None if there is no face-like region.
+    Its box, centre and side are in the full-size picture's pixels."""
+    level = scales.level_for(scales.levels[0][1][seed].radius)
+    lab, pips = scales.levels[level]
+    face = _grow(seed, pips, lab)
+    if face is not None and level:
+        f = 2 ** level
+        x, y, w, h = face.box
+        face.box = (x * f, y * f, w * f, h * f)
+        face.centre = ((face.centre[0] + 0.5) * f - 0.5, (face.centre[1] + 0.5) * f - 0.5)
+        face.side *= f
+    return face
+
+
+def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     p = pips[seed]
     height, width = lab.shape[:2]
     reach = WINDOW_RADII * p.radius
@@ -131,7 +164,7 @@ def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: t
     outline, and whether it runs out of the window (the face as the table, or a neighbour of the same colour)."""
     x0, y0, x1, y1 = window
     k = max(3, int(p.radius * 0.8) | 1)
-    mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     _, labels = cv2.connectedComponents(mask, connectivity=4)
     label = _ring_label(p, labels, x0, y0)
     if label == 0:

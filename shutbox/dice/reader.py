@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from shutbox.dice.faces import Face, face_colours, grow_face
+from shutbox.dice.faces import Face, Scales, face_colours, grow_face
 from shutbox.dice.pips import find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
-WORK_SIZE = 800
+WORK_SIZE = 720
 #: A top face is at most this much less round than the roundest read face of the picture (perspective and
 #: the grown region's slivers make top faces differ).
 TOP_ASPECT_SLACK = 0.2
@@ -64,12 +64,13 @@ def read_dice(image: np.ndarray) -> Reading:
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = face_colours(work)
     pips = find_pips(gray, lab)
+    scales = Scales(lab, pips)
     faces: list[Face] = []
     taken: set[int] = set()
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
-        face = grow_face(seed, pips, lab)
+        face = grow_face(seed, scales)
         if face is None:
             continue
         taken.update(face.pips if face.value is not None else [seed])
@@ -95,7 +96,7 @@ def _sort_faces(faces: list[Face]) -> tuple[list[Face], list[tuple[int, int, int
     for f in sorted(bad, key=lambda f: -f.side):
         if any(set(f.pips) & set(t.pips) for t in top):
             continue  # grown over a die already read (its top and a side together)
-        if any(_beside(f, t) for t in top) and not _like_top(f, top):
+        if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) for t in top):
             continue  # a side face of a die already read
         if any(_beside(f, u, 0.8) for u in unsure):
             continue  # another face of a die already counted
