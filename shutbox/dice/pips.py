@@ -159,8 +159,27 @@ def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray,
     nearest = float(ring.min()) if dark else float(ring.max())
     if abs(nearest - inside) < 0.35 * contrast:
         return None  # the spot runs into something as dark (light) as itself: not an island on a face
+    if _edge_width(gray, cx, cy, major, minor, angle, inside, outside) > max(3.0, 0.4 * math.sqrt(major * minor)):
+        return None  # a soft glow (a lamp's glint on the table), not a pip's edge
     face = np.median(_ring(lab, cx, cy, major, minor, angle, _OUTSIDE), axis=0)
     return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])))
+
+
+_PROFILE = np.linspace(0.3, 2.0, 18)
+
+
+def _edge_width(gray: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float, inside: float,
+                outside: float) -> float:
+    """How far (px, along the minor axis) the spot takes to fade from three quarters of its depth to a quarter."""
+    levels = np.array([float(np.median(_ring(gray, cx, cy, major, minor, angle, np.full(RING_ANGLES, k))))
+                       for k in _PROFILE])
+    depth = (levels - outside) / (inside - outside)
+    over = np.nonzero(depth >= 0.75)[0]
+    start = int(over[-1]) if len(over) else 0
+    under = np.nonzero(depth[start:] <= 0.25)[0]
+    if not len(under):
+        return math.inf
+    return float(_PROFILE[start + int(under[0])] - _PROFILE[start]) * minor
 
 
 def _one_per_spot(pips: list[Pip]) -> list[Pip]:
