@@ -265,5 +265,5 @@ COMMANDS = (
             "Play on the box while the computer keeps score: type each throw ('3 5', or '4' for one die); the "
             "tiles you shut on the box become the moves (--port none: no box, type or tap the tiles). Every event "
             "is saved before it is shown; --resume continues the latest unfinished game; --web serves a live "
-            "scoreboard for phones and a TV.", run_play, ("rules",), _arguments),
+            "scoreboard for phones and a TV.", run_play, ("rules", "play"), _arguments),
 )

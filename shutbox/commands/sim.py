@@ -107,5 +107,5 @@ COMMANDS = (
             "Run the real firmware in the MicroPython interpreter with simulated switches, connect it over a "
             "pseudo-terminal to the real scorekeeper, and play a script (--script) or a random game (--demo). "
             "Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'shut T [T ...]', 'open T [T ...]' or "
-            "'open all', 'end'; '#' starts a comment.", run, ("rules", *FIRMWARE_SETTINGS), _arguments),
+            "'open all', 'end'; '#' starts a comment.", run, ("rules", "play", *FIRMWARE_SETTINGS), _arguments),
 )

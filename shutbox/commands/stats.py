@@ -51,6 +51,11 @@ def table_lines(board: list[PlayerStats], collected: Collected, objective: str) 
     for rank, s in enumerate(board, start=1):
         lines.append(f"{rank:>3}  {s.name[:16]:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
                      f"{_loss_text(objective, s.mean_loss):>13} {s.mistakes_per_game:>13.2f}  {_scores_text(s)}")
+    unverified = sum(s.turns_unverified for s in board)
+    if unverified:
+        verified = sum(s.turns_verified for s in board)
+        lines.append(f"turns: {verified} verified, {unverified} unverified (no throw entered; not reviewed): "
+                     + " · ".join(f"{s.name} {s.turns_verified}/{s.turns_unverified}" for s in board))
     if collected.unfinished:
         lines.append(f"{collected.unfinished} unfinished game{'s' if collected.unfinished != 1 else ''} not counted")
     for problem in collected.unreadable:
@@ -62,12 +67,13 @@ def csv_text(board: list[PlayerStats]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "player", "games", "wins", "win_rate", "boxes_shut", "decisions", "mistakes", "mean_loss",
-                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES)])
+                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES), "turns_verified", "turns_unverified"])
     for rank, s in enumerate(board, start=1):
         means = s.mean_score()
         w.writerow([rank, s.name, s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
                     f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
-                    *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES)])
+                    *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES), s.turns_verified,
+                    s.turns_unverified])
     return buf.getvalue()
 
 

@@ -28,6 +28,9 @@ play when shutting), so the solver's one-turn values apply to them unchanged; ``
 chance of uncovering every tile in that turn. The long game's extra throw after a dead double is not
 part of the solver's model, so long-game values slightly undervalue positions (said in the notes).
 
+Unverified turns (throws optional: tiles moved, or the turn ended, with no throw entered) are not graded:
+there is no throw to measure a move against. The notes count them.
+
 Nothing here does I/O; the solver is passed in (``solve(rules, objective)``), so callers may cache it.
 """
 
@@ -366,19 +369,25 @@ def review_game(game: Game, solve: Solve, objective: str | None = None) -> Revie
     judge, chance = _Judge(rules, values, objective), _Judge(rules, chance_values, "shut")
     decisions: list[Decision] = []
     traces: list[TurnTrace] = []
-    skipped = 0
+    skipped = unverified = 0
     for turn in game.turns:
+        if turn.unverified:  # tiles moved or the turn ended with no throw entered: nothing to grade against
+            unverified += 1
+            continue
         walker = _TurnReviewer(rules, judge, chance, turn)
         traces.append(walker.run())
         decisions.extend(walker.decisions)
         skipped += walker.skipped
     exact = is_exact(values) and is_exact(chance_values)
     return Review(objective, exact, tuple(decisions), tuple(traces), _player_totals(game.players, decisions),
-                  _notes(rules, objective, exact, skipped), skipped)
+                  _notes(rules, objective, exact, skipped, unverified), skipped)
 
 
-def _notes(rules: Rules, objective: str, exact: bool, skipped: int) -> tuple[str, ...]:
+def _notes(rules: Rules, objective: str, exact: bool, skipped: int, unverified: int = 0) -> tuple[str, ...]:
     notes = []
+    if unverified:
+        notes.append(f"{unverified} unverified turn{'s' if unverified != 1 else ''} not reviewed: "
+                     f"{'they were' if unverified != 1 else 'it was'} played with no throw entered (throws optional)")
     if not exact:
         notes.append(f"values are approximate: the exact solver does not reach {rules.tiles} tiles; "
                      "losses and mistakes are estimates")
