@@ -59,7 +59,7 @@ def throw_text(throw: Throw) -> str:
     elif throw.tiles:
         shown = "?"  # tiles moved with no throw entered (throws optional)
     else:
-        return "no move ✗" + (" ?" if throw.unverified else "")
+        return "no move ✗"
     if throw.tiles:
         return f"{shown}→{'+'.join(str(t) for t in sorted(throw.tiles, reverse=True))}"
     if throw.dead:
