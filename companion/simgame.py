@@ -39,7 +39,7 @@ class SimTable:
         self.box = SimBox(kit, connect=False)
         self.events: queue.Queue[Any] = queue.Queue()
         self.link: BoxLink | None = None
-        self.session = LiveSession(kit.rules, store, view, hint=hint)
+        self.session = LiveSession(kit.rules, store, view, hint=hint, throws=kit.play.throws_for(boxless=False))
 
     def __enter__(self) -> SimTable:
         self.box.start()
@@ -104,9 +104,9 @@ class SimTable:
 
     def press(self) -> None:
         """Press the box's button and wait until the session has seen the press count change."""
-        before = self.session._presses
+        before = self.session.button.presses
         self.box.press_button()
-        self.pump(lambda: self.session._presses not in (None, before), "the button press")
+        self.pump(lambda: self.session.button.presses not in (None, before), "the button press")
 
     # -- scripts -------------------------------------------------------------------------------
 

@@ -23,7 +23,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from shutbox.companion.session import InputClosed, LiveSession, Typed
+from shutbox.companion.livestate import LiveState
+from shutbox.companion.session import InputClosed, Typed
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, money, player_score, round_result_text
 
@@ -41,7 +42,7 @@ TILE_SHUT = "#6d5a44 on #2b1e12"
 TILES_PER_ROW = 12
 
 
-def tiles_row(session: LiveSession) -> RenderableType:
+def tiles_row(session: LiveState) -> RenderableType:
     """The box drawn as tiles: open ones in wood with their number, shut ones dark; flagged ones red."""
     rules = session.rules
     shut = session.box
@@ -69,7 +70,7 @@ def tiles_row(session: LiveSession) -> RenderableType:
     return Group(*grids)
 
 
-def standings_table(session: LiveSession) -> Table | None:
+def standings_table(session: LiveState) -> Table | None:
     game = session.game
     if game is None or not game.players:
         return None
@@ -102,7 +103,7 @@ def standings_table(session: LiveSession) -> Table | None:
     return table
 
 
-def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] | None = None) -> RenderableType:
+def screen(session: LiveState, notes: list[tuple[str, str]], extra: list[str] | None = None) -> RenderableType:
     """The whole picture (without the input line)."""
     game = session.game
     parts: list[RenderableType] = [_head(session)]
@@ -127,7 +128,7 @@ def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] 
     return Group(*parts)
 
 
-def _head(session: LiveSession) -> Text:
+def _head(session: LiveState) -> Text:
     rules = session.rules
     head = Text("Shut the Box", style="bold #e9c98f")
     head.append(f"  {rules.match}, {rules.tiles} tiles, {rules.scoring} scoring", style="dim")
@@ -141,7 +142,7 @@ def _head(session: LiveSession) -> Text:
     return head
 
 
-def _throw_and_verdict(session: LiveSession) -> list[Text]:
+def _throw_and_verdict(session: LiveState) -> list[Text]:
     """The throw with its dice, then the instruction (or the flag, or the result)."""
     game = session.game
     lines = []
@@ -165,7 +166,7 @@ def _throw_and_verdict(session: LiveSession) -> list[Text]:
     return lines
 
 
-def _money_rounds_review(session: LiveSession) -> list[Text]:
+def _money_rounds_review(session: LiveState) -> list[Text]:
     game = session.game
     lines: list[Text] = []
     if game is None:
@@ -196,7 +197,7 @@ class ScreenView:
         self.help_text = help_text
         self.extra = extra or []
         self.notes: deque[tuple[str, str]] = deque(maxlen=history)
-        self._session: LiveSession | None = None
+        self._session: LiveState | None = None
         self._text = ""
         self._app: Application[Any] | None = None
         self._thread: threading.Thread | None = None
@@ -209,7 +210,7 @@ class ScreenView:
         if self._session is not None:
             self.show(self._session)
 
-    def show(self, session: LiveSession) -> None:
+    def show(self, session: LiveState) -> None:
         self._session = session
         self.help_text = session.help
         width = 80

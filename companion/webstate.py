@@ -15,12 +15,12 @@ from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, player_score, round_result_text, winner
 
 if TYPE_CHECKING:
-    from shutbox.companion.session import LiveSession
+    from shutbox.companion.livestate import LiveState
 
 STATE_VERSION = 1
 
 
-def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] = ()) -> dict[str, Any]:
+def table_state(session: LiveState, messages: Iterable[tuple[int, str, str]] = ()) -> dict[str, Any]:
     """The state of ``session`` with the latest ``messages`` (``(number, kind, text)``)."""
     rules = session.rules
     game = session.game
@@ -70,8 +70,7 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
     if game.pending is not None:
         dice = list(game.pending.dice) if game.pending.dice else None
         state["throw"] = {"dice": dice, "total": game.pending.total}
-        if session.auto_hint and not game.finished:
-            state["hint"] = session.hint_text()
+        state["hint"] = session.hint
     if rules.stake and current is not None and not current.finished:
         state["pool"] = current.pool
     state["rounds"] = [{"number": r.number, "winners": list(r.winners), "text": round_result_text(game, r)}
@@ -84,7 +83,7 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
     return state
 
 
-def _player(session: LiveSession, name: str) -> dict[str, Any]:
+def _player(session: LiveState, name: str) -> dict[str, Any]:
     game = session.game
     assert game is not None
     rules = game.rules

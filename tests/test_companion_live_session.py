@@ -344,13 +344,14 @@ def test_typing_tiles_is_refused_while_a_box_reports_them(make):
 
 
 def test_a_line_from_the_page_is_answered_with_what_it_caused(make):
+    from shutbox.companion.command import Throw
     from shutbox.companion.session import Remote
 
     session, view = make()
-    taken = Remote("6 6")
+    taken = Remote(Throw((6, 6), source="phone"))
     session.handle(taken)
     assert taken.reply.result(0) == (True, [("recorded", "Ann threw 6 + 6 = 12")])
-    again = Remote("5 5")
+    again = Remote(Throw((5, 5), source="phone"))
     session.handle(again)
     ok, notes = again.reply.result(0)
     assert not ok and notes[0][0] == "refused"

@@ -108,7 +108,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
     table = Table(events.put, args.web)
-    store, session, names = _resume(args, Path(db), table, boxless) if args.resume else \
+    store, session, names = _resume(args, kit, Path(db), table, boxless) if args.resume else \
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
     link: BoxLink | None = None
@@ -120,7 +120,8 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
         if session is None:
             store = GameStore(db)
-            session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless)
+            session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless,
+                                  throws=kit.play.throws_for(boxless))
         _begin(session, table, names, heard)
         _play(session, events)
         show_review(session, piped=not table.interactive)
@@ -162,7 +163,7 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
     if piped:
         for line in payload["lines"]:
             session.view.note("info", line)
-    session.view.show(session)
+    session.show()
     return list(payload["lines"])
 
 
@@ -178,7 +179,7 @@ def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: l
         session.start(names)
 
 
-def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) \
+def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless: bool) \
         -> tuple[GameStore, LiveSession, None]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
@@ -195,7 +196,8 @@ def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) \
     if row is None:
         store.close()
         raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless), None
+    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
+                                     throws=kit.play.throws_for(boxless)), None
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
