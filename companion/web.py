@@ -310,8 +310,11 @@ class WebBoard:
         """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON."""
         if self.join_code is not None:
             given = request.headers.get("x-join-code") or request.query_params.get("code") or ""
-            if not secrets.compare_digest(given.strip().upper(), self.join_code):
+            if not given.strip():
                 return 403, "a join code is needed to play from this device (spectators only watch)"
+            if not secrets.compare_digest(given.strip().upper().encode("utf-8", "replace"), self.join_code.encode()):
+                return 403, ("wrong join code: the scorekeeper's screen shows the right one (\"players join with "
+                             "code …\", with a QR code to scan)")
         host = urlsplit("//" + request.headers.get("host", "")).hostname or ""
         if is_loopback(self.host) and not is_loopback(host):  # a page from elsewhere, rebound to this computer
             return 403, f"requests for {host or 'no host'} are not accepted here"

@@ -3,7 +3,10 @@
 Contract (tests and other tools rely on it): ``players`` (``name``, ``score``, plus ``total``, ``out``,
 ``lost``, ``role``, ``balance`` as the format needs), ``open`` (tiles open on the box), ``turn`` (a name or
 None), ``throw`` (``dice``, ``total`` or None), ``over``, ``winner`` and ``messages`` (``kind``, ``text``);
-also the rules, the limit and the pool, the referee's verdict, the hint, round results and the review.
+``throws`` (``"required"`` or ``"optional"``), ``verified`` (the current turn has a throw entered),
+``legal`` (the moves the pending throw allows, each a list of tiles, or None) and ``can_end`` (a press of
+End would be taken now: the page shows its End button only then); also the rules, the limit and the pool,
+the referee's verdict, the hint, round results and the review.
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ def table_state(session: LiveState, messages: Iterable[tuple[int, str, str]] = (
         "result": None,
         "review": session.review,
         "help": session.help,
+        "throws": session.throws,
+        "verified": session.verified,
+        "legal": session.legal,
+        "can_end": session.end_accepted,
         "messages": [{"n": n, "kind": kind, "text": text} for n, kind, text in messages],
     }
     if verdict is not None:

@@ -17,7 +17,7 @@ from shutbox.model import build_kit
 from tests.conftest import IN_CI
 from tests.web_support import LiveTable, browser, chromium_path
 
-FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
+FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1, "play.throws": "required"}  # typed throws
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from shutbox.commands import add_port_argument
 from shutbox.commandspec import Command
@@ -69,11 +69,12 @@ class Table:
 
         return Views(self.terminal, self.web) if self.web is not None else self.terminal
 
-    def open_web(self) -> None:
-        """Start serving (ShutboxError when the address cannot be used) and say where."""
+    def open_web(self, out: TextIO | None = None) -> None:
+        """Start serving (ShutboxError when the address cannot be used) and say where (on ``out``, default
+        stdout)."""
         if self.web is not None:
             self.web.start()
-            self.web.announce(lambda line: print(line, flush=True))
+            self.web.announce(lambda line: print(line, file=out or sys.stdout, flush=True))
 
     def open_input(self, help_text: str) -> None:
         """Start taking typed lines: the live screen on a terminal, else lines from stdin."""
