@@ -100,7 +100,8 @@ def test_a_tile_moved_while_typing_does_not_eat_the_line(terminal, tmp_path):
     from shutbox.model import build_kit
 
     with SimBox(build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1}), connect=False) as box:
-        tty = terminal("--port", box.port, "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"))
+        tty = terminal("--port", box.port, "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"),
+                       "--throws", "required")  # typed throws: a tile moved first is a board to put right
         tty.wait(r"→ Ann: throw the dice")
         tty.keys("3")
         tty.wait(r"^> 3\s*$")
