@@ -15,7 +15,7 @@ Method (the ``method`` text every approximate answer carries):
   ``FINAL`` (successive halving), so even a 54-tile throw with 5718 moves is ranked in seconds.
 - Each estimate carries its standard error; runs are reproducible (``seed``).
 
-``bench/solver.py`` and the README report the shortfall against the exact solver at the largest
+``bench/solver.py`` and docs/scorekeeper.md report the shortfall against the exact solver at the largest
 exact size (18 tiles, 6 dice).
 """
 
