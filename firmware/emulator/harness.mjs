@@ -213,9 +213,12 @@ function run() {
           return;
         }
         clock.tick(skip);
+        stats.skipped += skip;
+        stats.waits += 1;
         i += skip / CYCLE_NANOS;
       } else {
         clock.tick(chip.core.executeInstruction() * CYCLE_NANOS);
+        stats.instructions += 1;
       }
     }
     setImmediate(step);
@@ -227,6 +230,7 @@ function run() {
 
 // -- the box's wiring at the pins ----------------------------------------------------------------
 
+const stats = { instructions: 0, waits: 0, skipped: 0 };
 const switches = new Map(); // gpio -> {net, closed, resistor}
 let chain = null; // {load, clock, data, inputs: [levels], ser, shift: [levels]}
 
@@ -318,6 +322,7 @@ function withBounce(msg, apply, final, done) {
 // -- the control channel ---------------------------------------------------------------------------
 
 const ops = {
+  stats(msg) { send({ id: msg.id, ok: true, t_us: nowNanos() / 1000, ...stats }); },
   time(msg) { send({ id: msg.id, ok: true, t_us: nowNanos() / 1000 }); },
   switch(msg) {
     const gpio = msg.pin;
