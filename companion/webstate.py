@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from shutbox.game.formats import match_format
 from shutbox.game.replay import PHASE_WORDS
-from shutbox.game.report import game_result_text, player_score, round_result_text, winner
+from shutbox.game.report import game_result_text, player_role, player_score, round_result_text, winner
 
 if TYPE_CHECKING:
     from shutbox.companion.livestate import LiveState
@@ -30,11 +31,13 @@ def table_state(session: LiveState, messages: Iterable[tuple[int, str, str]] = (
     verdict = session.verdict
     box = session.box
     tiles = list(rules.tile_numbers)
+    fmt = match_format(rules)
     state: dict[str, Any] = {
         "version": STATE_VERSION,
         "game_id": session.game_id,
         "rules": {"tiles": rules.tiles, "dice": rules.dice, "match": rules.match, "scoring": rules.scoring,
                   "limit": rules.limit, "stake": rules.stake},
+        "format": {"uncovering": fmt.uncovering, "limit_applies": fmt.limit_applies},
         "tiles": tiles,
         "limit": rules.limit if rules.cumulative else None,
         "box": {"boxless": session.boxless, "connected": session.connected, "seen": box is not None},
@@ -104,9 +107,7 @@ def _player(session: LiveState, name: str) -> dict[str, Any]:
         "lost": name == game.loser,
         "shut_box": any(t.shut_box for t in turns),
         "playing": name == game.current_player,
-        "role": None,
+        "role": player_role(game, name),
         "balance": game.balance.get(name) if rules.stake else None,
     }
-    if rules.match == "long-game":
-        record["role"] = "shuts" if name == game.players[0] else "uncovers"
     return record

@@ -46,7 +46,7 @@ def recorded(change: Change, game: Game) -> list[Note]:
     for turn in change.turns:
         notes.extend(turn_ended(game, turn))
     for r in change.rounds:  # a round's winners matter for the stakes
-        if game.rules.stake and game.rules.match != "long-game":
+        if game.rules.stake and game.format.pool_per_round:
             notes.append(("round", round_result_text(game, r)))
     if change.finished and change.event["type"] != "undo":
         notes.append(("win", game_result_text(game)))
