@@ -171,9 +171,9 @@ class SimTable:
             dice_count = 1 if counts == (1,) or (1 in counts and bool(solution.one_die[mask_of(game.in_play)])) else 2
             self.type(" ".join(str(rng.randint(1, 6)) for _ in range(dice_count)))
             game = self._game()
-            if game.pending is None or game.pending.total is None:
-                continue
             throw = game.pending
+            if throw is None or throw.total is None:
+                continue
             ranked = solver.rank_moves(solution, game.in_play, throw.total)
             move = ranked[0].tiles if rng.random() < 0.85 else rng.choice(ranked).tiles
             uncovering = game.phase == UNCOVER

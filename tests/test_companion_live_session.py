@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from shutbox.companion.link import Connected, Disconnected, Failed, Noise, Received
+from shutbox.companion.livestate import LiveState
 from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
@@ -34,7 +35,7 @@ class Recorder:
         if kind == "recorded" and self.session is not None and self.session.game_id is not None:
             self.saved_when_shown.append(len(self.session.store.events(self.session.game_id)))
 
-    def show(self, session: LiveSession) -> None:
+    def show(self, state: LiveState) -> None:
         pass
 
     def kinds(self, kind: str) -> list[str]:
