@@ -196,7 +196,7 @@ class LiveSession:
     def start(self, names: Iterable[str]) -> None:
         """Begin a new game with these players (saved as the game's first event)."""
         game = self.ledger.start(names)  # IllegalMove: empty, repeated or wrong number of names
-        self.view.note(*game_started(game, self.game_id, self.throws == "optional"))
+        self.view.note(*game_started(game, self.game_id, self.throws == "optional", self.boxless))
         self._settle()
 
     def resumed(self) -> None:

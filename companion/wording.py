@@ -29,9 +29,10 @@ def help_text(*, boxless: bool, optional: bool) -> str:
     return HELP_OPTIONAL if optional else HELP
 
 
-def game_started(game: Game, game_id: int | None, optional: bool) -> Note:
+def game_started(game: Game, game_id: int | None, optional: bool, boxless: bool = False) -> Note:
     rules = game.rules
-    throws = "; throws optional: the box's button ends a turn" if optional else ""
+    ender = "end" if boxless else "the box's button"
+    throws = f"; throws optional: {ender} ends a turn" if optional else ""
     return "info", f"game {game_id}: {', '.join(game.players)} — {rules.match}, {rules.tiles} tiles{throws}"
 
 

@@ -265,8 +265,10 @@ def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[
 
 COMMANDS = (
     Command("play", "keep score live from the box",
-            "Play on the box while the computer keeps score: type each throw ('3 5', or '4' for one die); the "
-            "tiles you shut on the box become the moves (--port none: no box, type or tap the tiles). Every event "
-            "is saved before it is shown; --resume continues the latest unfinished game; --web serves a live "
-            "scoreboard for phones and a TV.", run_play, ("rules", "play"), _arguments),
+            "Play on the box while the computer keeps score: the tiles you shut on the box are the moves and its "
+            "button ends the turn (throws optional; a throw typed first, '3 5' or '4' for one die, is checked "
+            "against them). --throws required (the default with --port none: no box, type or tap the tiles) "
+            "takes every throw typed first. Every event is saved before it is shown; --resume continues the "
+            "latest unfinished game; --web serves a live scoreboard for phones and a TV.", run_play, ("rules", "play"),
+            _arguments),
 )

@@ -127,6 +127,8 @@ COMMANDS = (
     Command("sim", "play a scripted or random game on a simulated box",
             "Run the real firmware in the MicroPython interpreter with simulated switches, connect it over a "
             "pseudo-terminal to the real scorekeeper, and play a script (--script) or a random game (--demo). "
-            "Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'shut T [T ...]', 'open T [T ...]' or "
-            "'open all', 'end'; '#' starts a comment.", run, ("rules", "play", *FIRMWARE_SETTINGS), _arguments),
+            "Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'total N', 'shut T [T ...]', 'open T [T ...]' "
+            "or 'open all', 'end', 'press' (the box's button), 'undo', 'hint'; '#' starts a comment. The simulated "
+            "box is a box attached: throws are optional (the button ends a turn) unless --throws required.", run,
+            ("rules", "play", *FIRMWARE_SETTINGS), _arguments),
 )
