@@ -150,3 +150,18 @@ def test_the_record_says_unverified_everywhere(cli, tmp_path):
     players = json.loads(stats.stdout)["players"]
     assert (players["Ann"]["turns_verified"], players["Ann"]["turns_unverified"]) == (0, 1)
     assert (players["Bob"]["turns_verified"], players["Bob"]["turns_unverified"]) == (1, 0)
+
+
+def test_the_throws_setting_is_declared_once_for_flags_and_the_settings_file(cli, tmp_path):
+    shown = cli("config", "show")
+    assert shown.returncode == 0 and '[play]\nthrows = "auto"' in shown.stdout
+    bad = cli("sim", "--demo", "--throws", "sometimes")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "--throws sometimes: invalid value; allowed: auto, required, optional" in bad.stderr
+    (tmp_path / "shutbox.toml").write_text('[play]\nthrows = "required"\n', encoding="utf-8")
+    (tmp_path / "game.txt").write_text("players Ann\nshut 9\npress\n", encoding="utf-8")
+    proc = cli("sim", "--script", "game.txt", "--json", *FAST, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert texts(result, "flag") == ["tile 9 shut with no throw: open it again and enter the throw first"]
+    assert not result["turns"]  # required: nothing was recorded for a tile moved with no throw

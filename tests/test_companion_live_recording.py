@@ -1,5 +1,5 @@
-"""Committing to history (companion/recording.py) and wording the messages (companion/wording.py): a run of
-events is kept whole or not at all, saved before it is reported; each change is worded once."""
+"""Committing to history (companion/recording.py): a run of events is kept whole or not at all, saved before
+it is reported, and what each event did (the turns and rounds it ended) is handed on to be worded."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from shutbox.companion.recording import Ledger
 from shutbox.companion.store import GameStore
-from shutbox.companion.wording import confirm_end, help_text, recorded, turn_ended
+from shutbox.companion.wording import recorded, turn_ended
 from shutbox.errors import ShutboxError
 from shutbox.game import events as ev
 from shutbox.game.rules import IllegalMove
@@ -67,12 +67,3 @@ def test_a_save_that_fails_puts_the_game_back_to_what_is_saved(ledger, monkeypat
     with pytest.raises(ShutboxError, match="the disk is full"):
         ledger.commit([ev.throw(6, 6)])
     assert ledger.game is not None and ledger.game.pending is None and len(ledger.game.to_events()) == 1
-
-
-def test_the_help_and_the_question_are_worded_for_the_table():
-    assert help_text(boxless=False, optional=False).startswith("type a throw: '3 5'")
-    assert "press its button" in help_text(boxless=False, optional=True)
-    assert help_text(boxless=True, optional=False).endswith("then the tiles: 'shut 3 5'; or end, undo, hint, quit")
-    assert "then end to end the turn" in help_text(boxless=True, optional=True)
-    assert confirm_end("button") == "press again to end with nothing shut"
-    assert confirm_end("typed") == "press again to end with nothing shut (or type end again)"
