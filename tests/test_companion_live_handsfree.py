@@ -159,9 +159,11 @@ def test_the_throws_setting_is_declared_once_for_flags_and_the_settings_file(cli
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "--throws sometimes: invalid value; allowed: auto, required, optional" in bad.stderr
     (tmp_path / "shutbox.toml").write_text('[play]\nthrows = "required"\n', encoding="utf-8")
-    (tmp_path / "game.txt").write_text("players Ann\nshut 9\npress\n", encoding="utf-8")
+    (tmp_path / "game.txt").write_text("players Ann\nthrow 6 6\nshut 9 3\nshut 5\npress\n", encoding="utf-8")
     proc = cli("sim", "--script", "game.txt", "--json", *FAST, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout)
-    assert texts(result, "flag") == ["tile 9 shut with no throw: open it again and enter the throw first"]
-    assert not result["turns"]  # required: nothing was recorded for a tile moved with no throw
+    result = json.loads(proc.stdout)  # required, from the settings file: a tile with no throw is flagged
+    assert texts(result, "flag") == ["tile 5 shut with no throw: open it again and enter the throw first"]
+    assert texts(result, "refused") == ["put the box right first: tile 5 shut with no throw: open it again and "
+                                        "enter the throw first"]
+    assert not result["turns"][0]["ended"] and not result["turns"][0]["unverified"]
