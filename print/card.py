@@ -29,6 +29,7 @@ from shutbox.print.turns import WALK_MAX_TILES, visit_probabilities
 
 CARD_ROW = 16.0  # pt: the row height the common-positions table is planned for
 MAX_POSITIONS = 32
+VISIT_DIGITS = 12  #: visit chances are compared to this many decimals (beyond it is float rounding)
 NO_MOVE = "–"  # no tiles add up to the throw: the turn ends
 CANNOT = "·"  # the throw cannot come up with the dice thrown in that position
 TILE_SEP = "·"  # between the tiles of a position: "1·2·4"
@@ -97,7 +98,9 @@ def card_data(rules: Rules, objective: str, positions: int) -> CardData:
     solution = solver.solve(rules, objective)
     visits = visit_probabilities(rules, objective)
     full = solver.mask_of(rules.tile_numbers)
-    order = sorted((m for m in range(1, full) if visits[m] > 0), key=lambda m: (-visits[m], m))
+    # most visited first; chances equal but for float rounding are tied, and the tie goes to the lower mask
+    order = sorted((m for m in range(1, full) if visits[m] > 0),
+                   key=lambda m: (-round(float(visits[m]), VISIT_DIGITS), m))
     chosen: list[tuple[int, ...]] = []
     for mask in order:
         tiles = solver.tiles_of(mask)
