@@ -19,8 +19,8 @@ from pathlib import Path
 
 from shutbox.errors import ShutboxError
 from shutbox.game import solver
-from shutbox.game.rules import legal_moves, throw_totals
-from shutbox.model import BOX_DICE, Rules
+from shutbox.game.rules import dice_words, legal_moves, per_throw_text, throw_totals, tiles_out
+from shutbox.model import Rules
 from shutbox.print.flow import height
 from shutbox.print.paper import PAPERS, Grid, grids
 from shutbox.print.summary import one_die_text, scoring_text
@@ -42,7 +42,7 @@ def move_text(tiles: tuple[int, ...]) -> str:
 
 def position_text(rules: Rules, tiles: tuple[int, ...]) -> str:
     """``1·2·4`` open, or ``all but 7·9`` when fewer tiles are shut than open."""
-    shut = [t for t in rules.tile_numbers if t not in tiles]
+    shut = tiles_out(rules, tiles)
     if len(shut) < len(tiles):
         return "all but " + TILE_SEP.join(str(t) for t in shut)
     return TILE_SEP.join(str(t) for t in tiles)
@@ -129,10 +129,8 @@ class CardLayout:
     def header(self) -> list[Row]:
         rules, n = self.d.rules, self.n
         aim, _ = self._words()
-        dice = f"{rules.dice} dice" if rules.dice != BOX_DICE else "two dice"
-        per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
-            f"at most {rules.max_tiles_per_throw} tiles per throw")
-        lines = [f"Rules: {rules.tiles} tiles · {dice} · {per_throw} · {scoring_text(rules)}",
+        lines = [f"Rules: {rules.tiles} tiles · {dice_words(rules.dice)} · {per_throw_text(rules)} · "
+                 f"{scoring_text(rules)}",
                  one_die_text(rules),
                  f"Best play for the {'highest' if self.d.objective == 'shut' else 'lowest'} {aim}, from the "
                  "exact solver (every position and throw solved)."]

@@ -184,6 +184,28 @@ def dice_words(count: int) -> str:
     return {1: "one die", 2: "two dice"}.get(count, f"{count} dice")
 
 
+def per_throw_text(rules: Rules) -> str:
+    """``any number of tiles per throw`` or ``at most 2 tiles per throw``."""
+    most = rules.max_tiles_per_throw
+    return "any number of tiles per throw" if most is None else f"at most {most} tiles per throw"
+
+
+def rules_text(rules: Rules, *, brief: bool = False, match: bool = True) -> str:
+    """A rule set in one line, as every command and screen words it: ``drop-out to 45, 9 tiles, two dice,
+    one die high-shut, at most 2 tiles per throw, sum scoring, stake 1``. ``brief``: the match, the tiles and
+    the scoring only (a screen's head); ``match=False`` leaves the match format out (what the solver ignores)."""
+    parts = [f"{rules.match}" + (f" to {rules.limit}" if rules.limit and not brief else "")] if match else []
+    parts.append(f"{rules.tiles} tiles")
+    if not brief:
+        forced = ", forced" if rules.one_die_forced and rules.one_die != "never" else ""
+        parts += [dice_words(rules.dice), f"one die {rules.one_die}{forced}"]
+        parts += [per_throw_text(rules)] if rules.max_tiles_per_throw is not None else []
+    parts.append(f"{rules.scoring} scoring")
+    if rules.stake and not brief and match:
+        parts.append(f"stake {rules.stake:g}")
+    return ", ".join(parts)
+
+
 def check_dice(rules: Rules, open_tiles: Iterable[int], dice: Sequence[int], left: str = "open") -> int:
     """Validate a throw (the pips of each die) against the rules; return its total."""
     tiles = tuple(open_tiles)
