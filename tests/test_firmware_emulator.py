@@ -260,7 +260,7 @@ def test_the_wiring_wizard_passes_a_box_wired_right_and_names_a_swapped_pair(box
 
 def test_play_rides_out_the_emulator_being_killed_and_resumes_with_nothing_lost(box, tmp_path):
     db = tmp_path / "games.sqlite3"
-    player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db), *FAST_FLAGS)
+    player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db))
     try:
         player.expect(r">> Ann: throw the dice")
         player.type("6 6")
@@ -281,7 +281,7 @@ def test_play_rides_out_the_emulator_being_killed_and_resumes_with_nothing_lost(
         player.kill()
     assert stored(db) == [ev.players(["Ann", "Bob"]), ev.throw(6, 6), ev.shut(3, 9)]
 
-    resumed = Player("--port", box.port, "--resume", "--db", str(db), *FAST_FLAGS)
+    resumed = Player("--port", box.port, "--resume", "--db", str(db))
     try:
         resumed.type("6 6")
         resumed.expect(r"^\* Ann threw 6 \+ 6 = 12")
