@@ -210,3 +210,18 @@ def test_dice_choices_recorded_by_total_alone_are_read_when_the_total_tells():
     dice = [d for d in review.decisions if d.kind == "dice"]
     assert [d.played for d in dice] == [2] and review.skipped == 1
     assert any("not reviewed" in n for n in review.notes)
+
+
+@pytest.mark.parametrize("objective", ["shut", "score"])
+def test_the_chart_plots_the_measure_the_table_grades_by(objective):
+    review = review_game(_mistake_game(), solver.solve, objective)
+    traces = {t.turn: t for t in review.traces}
+    moves = [d for d in review.decisions if d.kind == "move"]
+    assert moves
+    for d in moves:  # each graded move is a point of its turn's chart, at the values the table shows
+        assert any(p.label == str(d.throw) and p.played == pytest.approx(d.value_played)
+                   and p.best == pytest.approx(d.value_best) and p.mistake == d.mistake
+                   for p in traces[d.turn].points), d
+    start = review.traces[0].points[0].played
+    p, e = solver.solve(Rules(), objective).state(tuple(range(1, 10)))
+    assert start == pytest.approx(p if objective == "shut" else e)
