@@ -2,8 +2,8 @@
 
 Reviewing a game takes milliseconds, ten thousand of them a minute; so each game's summary
 (:func:`shutbox.game.playerstats.game_record`) is cached in ``records.sqlite3`` in the user's cache
-folder (``reviews/`` under it; ``SHUTBOX_CACHE_DIR`` moves it, ``=off`` turns it off), keyed by a
-SHA-256 of the game's stored settings and events, the objective and the source of the game domain.
+folder (the ``reviews`` cache of :mod:`shutbox.caches`), keyed by a SHA-256 of the game's stored settings
+and events, the objective, the source of the game domain and what made it (shutbox's and numpy's versions).
 A game that changes (or a new rule engine) gets a new key, so a cached summary is never stale. The
 game database itself is only read (:mod:`shutbox.companion.archive`).
 """
@@ -20,19 +20,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from shutbox import caches
 from shutbox.companion.archive import Archive, RawGame
 from shutbox.errors import ShutboxError
 from shutbox.game.playerstats import RECORD_VERSION, game_record
 from shutbox.game.review import Solve, review_game
-from shutbox.solvercache import cache_folder
 
 CACHE_FILE = "records.sqlite3"
 
 
 @cache
 def code_digest() -> str:
-    """Hash of the game domain's sources (rules, replay, solver, review, summaries)."""
-    h = hashlib.sha256(str(RECORD_VERSION).encode())
+    """Hash of the game domain's sources (rules, replay, solver, review, summaries) and of what made the records."""
+    h = hashlib.sha256(f"{RECORD_VERSION}\n{caches.made_with('reviews')}\n".encode())
     package = resources.files("shutbox.game")
     for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
         h.update(name.encode())
@@ -103,7 +103,7 @@ class RecordCache:
 
 
 def default_cache() -> RecordCache:
-    folder = cache_folder("reviews")
+    folder = caches.folder("reviews")
     return RecordCache(folder / CACHE_FILE if folder is not None else None)
 
 

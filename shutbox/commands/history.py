@@ -7,6 +7,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from shutbox.bounded import MAX_ID, whole_flag
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
@@ -20,7 +21,8 @@ def _list_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _show_arguments(show: argparse.ArgumentParser) -> None:
-    show.add_argument("id", type=int, metavar="ID", help="the game's number (see `shutbox history`)")
+    show.add_argument("id", type=whole_flag("game", 1, MAX_ID, " (see `shutbox history`)"), metavar="ID",
+                      help="the game's number (see `shutbox history`)")
     show.add_argument("--json", action="store_true", help="print the game file JSON (settings and event record)")
     show.add_argument("--db", type=Path, metavar="FILE", default=argparse.SUPPRESS, help=DB_HELP)
 

@@ -52,11 +52,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def load_reviewed_game(spec: str, db: Path | None) -> tuple[Game, str]:
     """The game named by ``GAME.json`` or a saved game's number, and how to name it."""
-    if re.fullmatch(r"\d{1,18}", spec.strip()):
+    if re.fullmatch(r"[+-]?\d+", spec.strip()) and not Path(spec).exists():
+        from shutbox.bounded import MAX_ID, whole_within
         from shutbox.companion.archive import Archive
         from shutbox.companion.store import default_db_path
 
-        game_id = int(spec)
+        game_id = whole_within(spec, "game", 1, MAX_ID, " (see `shutbox history`)")
         with Archive(db or default_db_path()) as archive:
             raw = archive.game(game_id)
         return raw.replay(), f"game {game_id}"

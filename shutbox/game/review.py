@@ -46,6 +46,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from shutbox.game import measure
+from shutbox.game.formats import match_format
 from shutbox.game.policy import OBJECTIVES
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn
 from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves, plus, score, throw_totals
@@ -448,11 +449,12 @@ def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: 
     elif not exact:
         notes.append(f"values are approximate: the exact solver does not reach {rules.tiles} tiles; every move "
                      "valued by simulated turns; losses and grades are estimates")
-    if rules.match == "long-game":
+    fmt = match_format(rules)
+    if fmt.uncovering:
         notes.append("long game: each turn is measured by its chance to finish the job in that turn (uncovering "
                      "turns: the shut tiles are the tiles in play); the extra throw after a dead double is not "
                      "in the solver's model")
-    elif objective == "score" and rules.match != "round":
+    elif objective == "score" and fmt.rounds_repeat:
         notes.append(f"{rules.match}: each turn is measured on its own (its expected score), not by the match "
                      "standing")
     if skipped:
