@@ -88,6 +88,7 @@ class Decision:
     options: int  #: how many legal choices there were
     grade: str  #: best / good / inaccuracy / mistake / blunder (:mod:`shutbox.game.measure`)
     kept: float  #: the share of the best choice's value the choice played kept, 0-1
+    stake: float  #: the best choice's value (:func:`shutbox.game.measure.gains`): what the accuracy weighs it by
 
     @property
     def mistake(self) -> bool:
@@ -307,14 +308,15 @@ class _TurnReviewer:
                   best: tuple[int, ...] | int, value_played: float, value_best: float, options: int) -> Decision:
         loss = self.judge.loss(value_played, value_best)
         objective = self.judge.objective
-        share = 1.0 if loss == 0.0 else measure.kept(objective, value_played, value_best,
-                                                     float(score(self.rules, in_play)))
+        kept, stake = measure.gains(objective, value_played, value_best, float(score(self.rules, in_play)))
+        if loss == 0.0:
+            kept = stake
         return Decision(
             player=self.turn.player, turn=self.turn.number, round=self.turn.round, phase=self.turn.phase, kind=kind,
             open=_board(self.rules, self.turn.phase, in_play), in_play=in_play, throw=throw.total,
             dice=throw.dice, played=played, best=played if loss == 0.0 else best,
             value_played=value_played, value_best=value_best, loss=loss, options=options,
-            grade=measure.grade(objective, loss, value_best), kept=share)
+            grade=measure.grade(objective, loss, value_best), kept=measure.share(kept, stake), stake=stake)
 
     def dice_choice(self, in_play: tuple[int, ...], throw: Throw) -> None:
         counts = dice_counts(self.rules, in_play)
@@ -381,7 +383,7 @@ def _player_totals(players: Sequence[str], decisions: Sequence[Decision]) -> dic
         out[name] = PlayerReview(
             name=name, decisions=len(mine), best=grades.count("best"), inaccuracies=grades.count("inaccuracy"),
             mistakes=grades.count("mistake"), blunders=grades.count("blunder"), loss=sum(d.loss for d in mine),
-            accuracy=measure.accuracy(d.kept for d in mine),
+            accuracy=measure.accuracy((d.kept * d.stake, d.stake) for d in mine),
             worst=worst if worst is not None and worst.loss > 0 else None)
     return out
 
