@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     printed = False
     try:
         with SimTable(kit, store, notes, hint=args.hint, emulator=args.emulator) as sim:
-            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty())
+            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty(), db=args.db)
             shown.open_web(sys.stderr if args.json else None)  # --json: stdout holds the one object only
             if not args.json:  # --json: only the notes (and the page), then one object
                 shown.open_input(sim.session.help)
@@ -95,6 +95,10 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
             else:
                 sim.play(actions, str(args.script))
+            if shown.web is not None:  # the page shows the review summary and links its step-through
+                from shutbox.commands.play import show_review
+
+                show_review(sim.session, piped=False)
             game = sim.session.game
             assert game is not None
             if shown.web is not None and (args.demo or shown.interactive):
