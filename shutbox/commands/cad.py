@@ -239,8 +239,9 @@ def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
 
-#: Every section but the rules' play settings and the firmware wiring: the tile count and the physical kit.
-CAD_SETTINGS = ("rules.tiles", *(s for s in EVERY_SECTION if s not in {"rules", "firmware"}))
+#: Every section but the rules' play settings, the scorekeeper's and the firmware wiring: the tile count and the
+#: physical kit.
+CAD_SETTINGS = ("rules.tiles", *(s for s in EVERY_SECTION if s not in {"rules", "firmware", "play"}))
 
 COMMANDS = (
     Command("cad", "build the printable box, tiles and dice (STL, 3MF, STEP)",
