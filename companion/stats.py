@@ -40,9 +40,10 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def record_key(fingerprint: str, objective: str) -> str:
-    """The cache key of a stored game (its :meth:`~shutbox.companion.archive.Archive.fingerprints` text)."""
-    h = hashlib.sha256(f"{code_digest()}\n{objective}\n".encode())
+def record_key(fingerprint: str, objective: str | None) -> str:
+    """The cache key of a stored game (its :meth:`~shutbox.companion.archive.Archive.fingerprints` text);
+    ``objective`` None: the game's own (what its match rewards)."""
+    h = hashlib.sha256(f"{code_digest()}\n{objective or 'default'}\n".encode())
     h.update(fingerprint.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -106,7 +107,7 @@ def default_cache() -> RecordCache:
     return RecordCache(folder / CACHE_FILE if folder is not None else None)
 
 
-def summarise(raw: RawGame, objective: str, solve: Solve) -> dict[str, Any]:
+def summarise(raw: RawGame, objective: str | None, solve: Solve) -> dict[str, Any]:
     """A stored game's record; ``{"unfinished": true}`` or ``{"error": ...}`` when it does not count."""
     try:
         game = raw.replay()
@@ -127,24 +128,28 @@ class Collected:
     reviewed: int = 0  #: games reviewed now (not found in the cache)
 
 
-def collect(db: Path, objective: str, solve: Solve, cache: RecordCache | None = None,
-            progress: Callable[[int], None] | None = None) -> Collected:
-    """Every stored game's record, from the cache where it holds one."""
+def collect(db: Path, objective: str | None, solve: Solve, cache: RecordCache | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Collected:
+    """Every stored game's record, from the cache where it holds one (``objective`` None: each game's own).
+
+    ``progress(done, total)`` is called after each game reviewed now, ``total`` being those not cached.
+    """
     cache = cache if cache is not None else default_cache()
     out = Collected()
     try:
         known = cache.load()
         fresh: list[tuple[str, str]] = []
         with Archive(db) as archive:
-            for game_id, fingerprint in archive.fingerprints():
-                key = record_key(fingerprint, objective)
+            keyed = [(game_id, record_key(fingerprint, objective)) for game_id, fingerprint in archive.fingerprints()]
+            todo = sum(1 for _, key in keyed if key not in known)
+            for game_id, key in keyed:
                 text = known.get(key)
                 if text is None:
                     text = json.dumps(summarise(archive.game(game_id), objective, solve))
                     fresh.append((key, text))
                     out.reviewed += 1
                     if progress is not None:
-                        progress(out.reviewed)
+                        progress(out.reviewed, todo)
                 record = json.loads(text)
                 if "error" in record:
                     out.unreadable.append(record["error"])

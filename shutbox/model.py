@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from shutbox.bounded import range_text
 from shutbox.errors import SettingsError
 from shutbox.usertext import quoted, shown
 
@@ -107,6 +108,10 @@ def _parse_max_tiles(value: Any) -> int | None:
 
 #: Largest magnitude of any number setting (far beyond every sensible value; keeps ints printable).
 MAX_NUMBER = 10**12
+#: Largest GPIO number of any RP2 chip (RP2350B: GP0 to GP47); the board's own header is checked by the pin plan.
+MAX_GPIO = 47
+#: Longest outer box side accepted, mm (a box larger than the bed is split; this is far beyond any kit).
+MAX_BOX_MM = 2000
 
 
 def _parse_int(value: Any) -> int:
@@ -148,8 +153,8 @@ def _parse_optional_pin(value: Any) -> int | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
         return None
     number = _parse_int(value)
-    if number < 0:
-        raise ValueError("allowed: none or a GPIO number >= 0")
+    if not 0 <= number <= MAX_GPIO:
+        raise ValueError(f"allowed: none or a GPIO number from 0 to {MAX_GPIO}")
     return number
 
 
@@ -161,8 +166,8 @@ def parse_pins(value: Any) -> str:
     if not items or isinstance(value, bool) or len(items) > 64:
         raise ValueError("not a pin list")
     numbers = [_parse_int(item) for item in items]
-    if any(n < 0 for n in numbers):
-        raise ValueError("GPIO numbers are >= 0")
+    if any(not 0 <= n <= MAX_GPIO for n in numbers):
+        raise ValueError(f"GPIO numbers are 0 to {MAX_GPIO}")
     if len(set(numbers)) != len(numbers):
         raise ValueError("a GPIO is listed twice")
     return ",".join(str(n) for n in numbers)
@@ -227,10 +232,12 @@ class Rules:
         None,
         "score limit for drop-out (default 45) and tournament (default 100)",
         minimum=1,
+        maximum=MAX_NUMBER,
         parse=_parse_optional_limit,
         rule=True,
     )
-    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, parse=_parse_float,
+    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, maximum=MAX_NUMBER,
+                         parse=_parse_float,
                          rule=True)
 
     def __post_init__(self) -> None:
@@ -304,11 +311,11 @@ class Box:
     """Outer size of the box."""
 
     length_mm: float = param(279.4, "box length (long side), mm", flag="--box-length", minimum=0,
-                             exclusive_minimum=True, parse=_parse_float)
+                             exclusive_minimum=True, maximum=MAX_BOX_MM, parse=_parse_float)
     width_mm: float = param(183.7, "box width, mm", flag="--box-width", minimum=0,
-                            exclusive_minimum=True, parse=_parse_float)
+                            exclusive_minimum=True, maximum=MAX_BOX_MM, parse=_parse_float)
     height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
-                             exclusive_minimum=True, parse=_parse_float)
+                             exclusive_minimum=True, maximum=MAX_BOX_MM, parse=_parse_float)
     wall_mm: float = param(1.2, "outer wall thickness, mm", flag="--wall", minimum=1.2, maximum=15,
                            parse=_parse_float)
     felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
@@ -328,7 +335,7 @@ class TileFit:
     """How the sliding tiles fit their rail."""
 
     clearance_mm: float = param(0.25, "sliding clearance per side, mm", flag="--clearance",
-                                minimum=0, exclusive_minimum=True, parse=_parse_float)
+                                minimum=0, exclusive_minimum=True, maximum=1, parse=_parse_float)
     detent_mm: float = param(0.8, "how far a tile's detent bump stands out (at least 2 x clearance + 0.3), mm",
                              flag="--detent", minimum=0.2, maximum=1.5, parse=_parse_float)
 
@@ -377,7 +384,7 @@ class Firmware:
     pins: str = param("auto", "GPIO numbers, comma separated: one per tile (gpio) or load,clock,data (74hc165); "
                       "auto = consecutive from --first-pin", flag="--pins", parse=parse_pins)
     first_pin: int = param(2, "first GPIO used when --pins is auto", flag="--first-pin", minimum=0,
-                           parse=_parse_int)
+                           maximum=MAX_GPIO, parse=_parse_int)
     button_pin: int | None = param(22, "GPIO of the optional push button (none for no button)",
                                    flag="--button-pin", parse=_parse_optional_pin)
     pull: str = param("up", "internal pull resistor on tile and button inputs", flag="--pull", choices=PULLS)
@@ -462,14 +469,9 @@ class Setting:
         if self.parse is parse_pins:
             return "auto or distinct GPIO numbers separated by commas, e.g. 2,3,4"
         if self.parse is _parse_optional_pin:
-            return "none or a GPIO number >= 0"
-        parts = []
-        if self.minimum is not None:
-            parts.append(f"{'>' if self.exclusive_minimum else '>='} {self.minimum:g}")
-        if self.maximum is not None:
-            parts.append(f"<= {self.maximum:g}")
-        kind = "a whole number" if self.parse in (_parse_int, _parse_optional_limit) else "a number"
-        return kind + (" " + " and ".join(parts) if parts else "")
+            return f"none or a GPIO number from 0 to {MAX_GPIO}"
+        return range_text(self.parse in (_parse_int, _parse_optional_limit), self.minimum, self.maximum,
+                          self.exclusive_minimum)
 
     def coerce(self, value: Any) -> Any:
         """Turn a raw value (CLI string or TOML value) into a valid one, or raise ValueError."""

@@ -42,10 +42,10 @@ def test_one_die_forced_flag_forms(cli, tmp_path):
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number >= 9 and <= 54"),
+        (["--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number from 9 to 54"),
         (["--one-die", "sometimes"], "--one-die sometimes: invalid value; allowed: high-shut, shut-789, sum-6, sum-5, "
                                      "never"),
-        (["--limit", "-5"], "--limit -5: invalid value; allowed: a whole number >= 1"),
+        (["--limit", "-5"], "--limit -5: invalid value; allowed: a whole number from 1 to 1000000000000"),
         (["--max-tiles-per-throw", "3"], "--max-tiles-per-throw 3"),
         (["--scoring", "x"], "allowed: sum, digits"),
         (["--match", "x"], "allowed: round, drop-out, tournament, long-game"),

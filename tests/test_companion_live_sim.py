@@ -182,7 +182,7 @@ def test_a_bad_script_line_is_one_error_line_with_its_number(cli, tmp_path, scri
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--script", "missing.txt"], "--script missing.txt: no such file"),
-    (["--demo", "--speed", "0"], "--speed 0: must be a number > 0"),
+    (["--demo", "--speed", "0"], "--speed 0: allowed: a number from 0.01 to 1000"),
     (["--script", "game.txt", "--players", "Ann"], "--players Ann: only for --demo"),
     (["--demo", "--match", "long-game", "--players", "Ann,Bob,Cy"], "the long game is for exactly 2 players"),
 ])

@@ -106,7 +106,8 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     manifest = build_kit_folder(kit, args.out)
-    print(f"wrote {len(manifest['files'])} files to {args.out}/ (see {args.out}/manifest.json)")
+    print(f"wrote {len(manifest['files'])} files to {args.out}/ (listed in {args.out}/manifest.json)")
+    print(f"next: the build guide {args.out / 'cad' / 'build.md'}; no box yet? watch a game: shutbox sim --demo")
     return 0
 
 
