@@ -42,14 +42,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Protocol
 
 from shutbox.game import measure
 from shutbox.game.formats import match_format
 from shutbox.game.policy import OBJECTIVES
-from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn
-from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves, plus, score, throw_totals
+from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn, tiles_in_play
+from shutbox.game.rules import dice_counts, legal_moves, plus, score, throw_distribution, throw_totals
 from shutbox.model import Rules
 
 _NOISE = measure.NOISE
@@ -191,20 +190,6 @@ class Review:
         }
 
 
-@cache
-def throw_distribution(count: int) -> tuple[tuple[int, float], ...]:
-    """(total, probability) of every total ``count`` dice can show."""
-    ways: dict[int, int] = {0: 1}
-    for _ in range(count):
-        nxt: dict[int, int] = {}
-        for total, n in ways.items():
-            for face in DIE_FACES:
-                nxt[total + face] = nxt.get(total + face, 0) + n
-        ways = nxt
-    whole = len(DIE_FACES) ** count
-    return tuple((t, ways[t] / whole) for t in throw_totals(count) if t in ways)
-
-
 def is_exact(values: Values) -> bool:
     """Are a solution's values exact? (an approximate solution says ``exact = False``)"""
     return bool(getattr(values, "exact", True))
@@ -293,16 +278,12 @@ def dice_thrown(rules: Rules, in_play: tuple[int, ...], throw: Throw) -> int | N
 
 
 def _turn_in_play(rules: Rules, turn: Turn) -> tuple[int, ...]:
-    if turn.phase == UNCOVER:
-        return tuple(t for t in rules.tile_numbers if t not in turn.start_open)
-    return turn.start_open
+    return tiles_in_play(rules, turn.phase, turn.start_open)
 
 
 def _board(rules: Rules, phase: str, in_play: tuple[int, ...]) -> tuple[int, ...]:
     """The open tiles on the board when ``in_play`` are the tiles in play."""
-    if phase == UNCOVER:
-        return tuple(t for t in rules.tile_numbers if t not in in_play)
-    return in_play
+    return tiles_in_play(rules, phase, in_play)
 
 
 def _turn_result(turn: Turn) -> str:
