@@ -87,7 +87,9 @@ class _Parser(argparse.ArgumentParser):
                        and a.split("=", 1)[0] not in self._option_string_actions]
             if unknown:
                 message = f"unrecognized arguments: {' '.join(unknown)}"
-        self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
+        from shutbox.suggest import helpful
+
+        self.exit(2, safe_line(f"{self.prog}: error: {helpful(self, message, _ARGV)}") + "\n")
 
 
 #: The command line being parsed (for :meth:`_Parser.error`).
