@@ -69,7 +69,7 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
     folder = cache.new_entry_dir()
     if entry is not None:  # same part, another format asked for: reuse the solids
         for item in entry.iterdir():
-            if item.is_file() and item.name != cache.ENTRY and not item.name.endswith(".mark.json"):
+            if item.is_file() and item.name != cache.ENTRY:
                 shutil.copy2(item, folder / item.name)
         printed = cq.Shape.importBrep(str(folder / "print.brep"))
     else:

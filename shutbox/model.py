@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from shutbox.bounded import range_text
@@ -502,7 +502,7 @@ class Setting:
         if self.parse is None and not isinstance(parsed, str):
             raise ValueError(f"allowed: {self.allowed()}")
         if self.choices is not None and parsed not in self.choices:
-            raise ValueError(f"allowed: {self.allowed()}")
+            raise ValueError(f"allowed: {self.allowed()}{_did_you_mean(parsed, self.choices)}")
         if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
             low, high = self.minimum, self.maximum
             too_low = low is not None and (parsed <= low if self.exclusive_minimum else parsed < low)
@@ -542,6 +542,17 @@ def settings() -> Iterator[Setting]:
 
 SETTINGS: tuple[Setting, ...] = tuple(settings())
 _BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def _did_you_mean(value: Any, choices: Sequence[Any]) -> str:
+    """``; did you mean `drop-out`?`` for a near miss of a choice (``dropout``), else nothing."""
+    if not isinstance(value, str):
+        return ""
+    import difflib  # only on this error path: it costs start-up
+
+    shown_choices = [show_value(c) for c in choices]
+    close = difflib.get_close_matches(value.lower()[:100], shown_choices, n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def suggest_key(key: str) -> str | None:

@@ -247,9 +247,9 @@ COMMANDS = (
     Command("cad", "build the printable box, tiles and dice (STL, 3MF, STEP)",
             "Build every printable part for the kit into --out: one file per part per format, assembly.step, PNG "
             "previews, build.md and manifest.json; then check the result. `shutbox cad check DIR` re-checks a "
-            "built folder.", run, CAD_SETTINGS, _arguments, action_metavar="[check]", actions=(
+            "built folder.", run, CAD_SETTINGS, _arguments, action_metavar="[check]", extra="cad", actions=(
                 Command("check", "verify a folder built by `shutbox cad`",
                         "Verify meshes, bed fit, assembly interference, clearances and numbers.", run_check, (),
-                        _check_arguments),
+                        _check_arguments, extra="cad"),
             )),
 )
