@@ -35,6 +35,9 @@ valued with :data:`~shutbox.game.estimate.SAMPLES` simulated turns (careful, and
 rollouts instead (:func:`shutbox.game.estimate.rank_moves`: seconds a decision) and values states with
 its :data:`~shutbox.game.estimate.FINAL` turns.
 
+Unverified turns (throws optional: tiles moved, or the turn ended, with no throw entered) are not graded:
+there is no throw to measure a move against. The notes count them.
+
 Nothing here does I/O; the solver is passed in (``solve(rules, objective)``), so callers may cache it.
 """
 
@@ -88,6 +91,7 @@ class Decision:
     options: int  #: how many legal choices there were
     grade: str  #: best / good / inaccuracy / mistake / blunder (:mod:`shutbox.game.measure`)
     kept: float  #: the share of the best choice's value the choice played kept, 0-1
+    stake: float  #: the best choice's value (:func:`shutbox.game.measure.gains`): what the accuracy weighs it by
 
     @property
     def mistake(self) -> bool:
@@ -307,14 +311,15 @@ class _TurnReviewer:
                   best: tuple[int, ...] | int, value_played: float, value_best: float, options: int) -> Decision:
         loss = self.judge.loss(value_played, value_best)
         objective = self.judge.objective
-        share = 1.0 if loss == 0.0 else measure.kept(objective, value_played, value_best,
-                                                     float(score(self.rules, in_play)))
+        kept, stake = measure.gains(objective, value_played, value_best, float(score(self.rules, in_play)))
+        if loss == 0.0:
+            kept = stake
         return Decision(
             player=self.turn.player, turn=self.turn.number, round=self.turn.round, phase=self.turn.phase, kind=kind,
             open=_board(self.rules, self.turn.phase, in_play), in_play=in_play, throw=throw.total,
             dice=throw.dice, played=played, best=played if loss == 0.0 else best,
             value_played=value_played, value_best=value_best, loss=loss, options=options,
-            grade=measure.grade(objective, loss, value_best), kept=share)
+            grade=measure.grade(objective, loss, value_best), kept=measure.share(kept, stake), stake=stake)
 
     def dice_choice(self, in_play: tuple[int, ...], throw: Throw) -> None:
         counts = dice_counts(self.rules, in_play)
@@ -381,7 +386,7 @@ def _player_totals(players: Sequence[str], decisions: Sequence[Decision]) -> dic
         out[name] = PlayerReview(
             name=name, decisions=len(mine), best=grades.count("best"), inaccuracies=grades.count("inaccuracy"),
             mistakes=grades.count("mistake"), blunders=grades.count("blunder"), loss=sum(d.loss for d in mine),
-            accuracy=measure.accuracy(d.kept for d in mine),
+            accuracy=measure.accuracy((d.kept * d.stake, d.stake) for d in mine),
             worst=worst if worst is not None and worst.loss > 0 else None)
     return out
 
@@ -412,18 +417,25 @@ def review_game(game: Game, solve: Solve, objective: str | None = None, *, estim
 
     decisions: list[Decision] = []
     traces: list[TurnTrace] = []
-    skipped = 0
+    skipped = unverified = 0
     for turn in game.turns:
+        if turn.unverified:  # tiles moved or the turn ended with no throw entered: nothing to grade against
+            unverified += 1
+            continue
         walker = _TurnReviewer(rules, judge, turn, tick)
         traces.append(walker.run())
         decisions.extend(walker.decisions)
         skipped += walker.skipped
     return Review(objective, exact, tuple(decisions), tuple(traces), _player_totals(game.players, decisions),
-                  _notes(rules, objective, exact, estimated, skipped), skipped, estimated)
+                  _notes(rules, objective, exact, estimated, skipped, unverified), skipped, estimated)
 
 
-def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int) -> tuple[str, ...]:
+def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int,
+           unverified: int = 0) -> tuple[str, ...]:
     notes = []
+    if unverified:
+        notes.append(f"{unverified} unverified turn{'s' if unverified != 1 else ''} not reviewed: "
+                     f"{'they were' if unverified != 1 else 'it was'} played with no throw entered (throws optional)")
     if estimated:
         notes.append(f"values are Monte Carlo estimates: the exact solver does not reach {rules.tiles} tiles; moves "
                      "ranked by rollouts (every move screened, the best few refined); losses and grades are estimates")
