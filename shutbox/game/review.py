@@ -405,6 +405,8 @@ def review_game(game: Game, solve: Solve, objective: str | None = None, *, estim
     judge = _EstimateJudge(rules, values, objective) if estimated else _Judge(rules, values, objective)
     total = sum(1 for turn in game.turns for throw in turn.throws if throw.tiles is not None)
     done = 0
+    if progress is not None:
+        progress(0, total)
 
     def tick() -> None:
         nonlocal done
