@@ -180,6 +180,12 @@ def _run(argv: Sequence[str] | None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    if args.command_spec.extra is not None:
+        from shutbox.commandspec import missing_extra
+
+        refusal = missing_extra(args.command_spec.extra)
+        if refusal:
+            raise ShutboxError(f"{args.command_spec.name}: {refusal}")
     kit = None
     if args.command_spec.settings:
         from shutbox.config import resolve

@@ -41,6 +41,9 @@ DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
 SENSOR_KINDS = ("reed", "none")
 BOARDS = ("pico", "pico2")
+#: Whether each throw must be entered before its tiles move (docs/RULES.md, "Throws optional"); ``auto``:
+#: optional with a box attached, required without one.
+THROWS = ("auto", "required", "optional")
 TILE_INPUTS = ("gpio", "74hc165")
 PULLS = ("up", "down", "none")
 LEVELS = ("low", "high")
@@ -397,6 +400,21 @@ class Firmware:
 
 
 @dataclass(frozen=True)
+class Play:
+    """How the live scorekeeper (``play``, ``sim``) takes the game."""
+
+    throws: str = param("auto", "whether every throw must be entered before its tiles move: required, or optional "
+                        "(the tiles on the box are the moves, its button ends the turn); auto: optional with a box "
+                        "attached, required with --port none", choices=THROWS)
+
+    def throws_for(self, boxless: bool) -> str:
+        """The throws setting in effect: as chosen; ``auto`` is ``required`` without a box, ``optional`` with one."""
+        if self.throws != "auto":
+            return self.throws
+        return "required" if boxless else "optional"
+
+
+@dataclass(frozen=True)
 class Cad:
     """How the printable parts are modelled and meshed."""
 
@@ -423,6 +441,7 @@ class Kit:
     printer: Printer = field(default_factory=Printer)
     sensors: Sensors = field(default_factory=Sensors)
     firmware: Firmware = field(default_factory=Firmware)
+    play: Play = field(default_factory=Play)
     cad: Cad = field(default_factory=Cad)
 
 
