@@ -190,3 +190,17 @@ def test_the_live_page_links_the_step_through_after_the_game(chromium, tmp_path)
         page.wait_for_url("**/review?game=1**")
         page.wait_for_function("document.getElementById('title').textContent === 'Review — game 1'")
         page.close()
+
+
+def test_unverified_turns_are_not_stepped_through(tmp_path):
+    from shutbox.game import events as ev
+
+    game = Game(Rules()).add_players("Ann", "Bob")
+    game.throw(5, 3).shut(3, 5).throw(6, 6).shut(9, 2, 1).throw(6, 6).shut(8, 4).throw(1, 1)  # Ann: graded
+    game.apply(ev.shut(9, 8, unverified=True))  # Bob's turn, no throw entered: nothing to grade it against
+    assert game.turns[-1].unverified
+    pages = ReviewPages(None)
+    pages.board = SimpleNamespace(session=SimpleNamespace(game=game, game_id=4))  # type: ignore[assignment]
+    document = pages.review(4)
+    assert document["steps"] and {s["player"] for s in document["steps"]} == {"Ann"}
+    assert any("unverified turn" in n for n in document["notes"])

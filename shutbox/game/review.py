@@ -259,6 +259,8 @@ def full_work(game: Game) -> list[int]:
     rules = game.rules
     out = []
     for turn in game.turns:
+        if turn.unverified:  # not reviewed (see review_game)
+            continue
         in_play = _turn_in_play(rules, turn)
         for throw in turn.throws:
             if throw.total is None or throw.tiles is None:
