@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from shutbox.companion.session import LiveSession
+    from shutbox.companion.livestate import LiveState
     from shutbox.game.replay import Game
     from shutbox.game.review import Decision, Review
 
@@ -43,7 +43,7 @@ class Board(Protocol):
     """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the table's session."""
 
     @property
-    def session(self) -> LiveSession | None: ...
+    def session(self) -> LiveState | None: ...
 
 
 def step(decision: Decision, objective: str) -> dict[str, Any]:
