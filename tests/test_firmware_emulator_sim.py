@@ -28,3 +28,13 @@ def test_every_sim_game_in_the_suite_scores_the_same_on_the_emulated_pico(tmp_pa
     demos = [c for c in compared if "--demo" in c["args"]]
     assert len(scripts) >= 10 and len(demos) >= 2, compared
     assert all(c["same"] and c["inputs"] == ["gpio", "74hc165"] for c in compared)
+
+
+def test_without_node_sim_emulator_is_one_error_line(tmp_path):
+    script = tmp_path / "game.txt"
+    script.write_text("players Ann\nthrow 6 6\nshut 9 3\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "sim", "--emulator", "--script", str(script), "--json"],
+                          env=dict(os.environ, SHUTBOX_NODE=str(tmp_path / "no-node")), capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "no 'node' command found" in proc.stderr

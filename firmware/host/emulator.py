@@ -54,8 +54,9 @@ def emulator_dir() -> Path:
 def find_node() -> str:
     """The ``node`` command (Node.js 18 or later): $SHUTBOX_NODE or on PATH."""
     node = os.environ.get("SHUTBOX_NODE") or shutil.which("node")
-    if not node:
-        raise ShutboxError("no 'node' command found; the emulated Pico needs Node.js 18 or later")
+    if not node or not os.access(node, os.X_OK):
+        raise ShutboxError(f"no 'node' command found{f' at {node}' if node else ''}; the emulated Pico needs "
+                           "Node.js 18 or later")
     return node
 
 
