@@ -415,4 +415,6 @@ const server = createServer((socket) => {
 server.listen(args.port, '127.0.0.1', () => {
   send({ event: 'listening', port: server.address().port });
   createInterface({ input: process.stdin }).on('line', onControl).on('close', () => process.exit(0));
+  const parent = process.ppid; // the driver: if it dies (even by kill -9) the board goes with it
+  setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 250).unref();
 });

@@ -53,8 +53,7 @@ class EmulatedBox:
         self.power = power  #: power up in :meth:`start` (else call :meth:`power_on`)
         self._shut = set(shut)
         self._button_held = button_held
-        self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        self.fs_image: Path | None = None
+        self.fs_image: bytes | None = None  #: the file system the board boots with (None: blank)
         self.pico: EmulatedPico | None = None
         self.port = ""
         self.plugs = 0
@@ -63,15 +62,16 @@ class EmulatedBox:
 
     def start(self) -> EmulatedBox:
         """Build the board's file system (unless blank), start the emulator, wire the box, power up."""
-        self._tmp = tempfile.TemporaryDirectory(prefix="shutbox-emulator-")
         try:
             if not self.blank:
-                bundle = self.bundle
-                if bundle is None:
-                    bundle = Path(self._tmp.name) / "bundle"
-                    build_bundle(self.kit, bundle, self.pins)
-                self.fs_image = Path(self._tmp.name) / "fs.img"
-                bundle_image(bundle, self.fs_image)
+                with tempfile.TemporaryDirectory(prefix="shutbox-emulator-") as tmp:
+                    bundle = self.bundle
+                    if bundle is None:
+                        bundle = Path(tmp) / "bundle"
+                        build_bundle(self.kit, bundle, self.pins)
+                    image = Path(tmp) / "fs.img"
+                    bundle_image(bundle, image)
+                    self.fs_image = image.read_bytes()
             self._plug(0, self.power)
         except BaseException:
             self.close()
@@ -107,9 +107,6 @@ class EmulatedBox:
         if self.pico is not None:
             self.pico.close()
             self.pico = None
-        if self._tmp is not None:
-            self._tmp.cleanup()
-            self._tmp = None
 
     def __enter__(self) -> EmulatedBox:
         return self.start()
