@@ -50,15 +50,16 @@ def test_a_sim_killed_with_sigkill_takes_its_emulated_pico_with_it():
     try:
         deadline = time.monotonic() + 60
         harness = None
+        cmdline = b""
         while harness is None and time.monotonic() < deadline:
             assert sim.poll() is None, sim.stderr.read() if sim.stderr else ""
             for pid in children(sim.pid):
                 try:
-                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                    found = Path(f"/proc/{pid}/cmdline").read_bytes()
                 except OSError:
                     continue
-                if b"harness.mjs" in cmdline:
-                    harness = pid
+                if b"harness.mjs" in found:
+                    harness, cmdline = pid, found
             time.sleep(0.05)
         assert harness is not None, "no emulator process appeared"
         image = cmdline.split(b"\0--fs\0")[1].split(b"\0")[0].decode()
