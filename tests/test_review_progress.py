@@ -65,7 +65,7 @@ def test_the_estimate_review_grades_every_decision_and_reports_progress():
     review = review_game(game, cached_solve, estimate=True, progress=lambda done, total: seen.append((done, total)))
     assert review.estimate and not review.exact and "Monte Carlo estimates" in review.notes[0]
     total = sum(1 for t in game.turns for th in t.throws if th.tiles is not None)
-    assert seen and seen[-1] == (total, total) and [d for d, _ in seen] == list(range(1, total + 1))
+    assert seen and seen[-1] == (total, total) and [d for d, _ in seen] == list(range(total + 1))
     assert review.decisions and all(d.loss >= 0 and 0 <= d.kept <= 1 for d in review.decisions)
     assert all((d.loss == 0) == (d.grade == "best") for d in review.decisions)
 
