@@ -16,7 +16,8 @@ from tests.emulator_support import needs_emulator
 from tests.test_hostile_processes import alive, children
 
 #: The test files that play ``sim --json`` games.
-SIM_TESTS = ("tests/test_companion_live_sim.py", "tests/test_companion_rules_simscript.py")
+SIM_TESTS = ("tests/test_companion_live_sim.py", "tests/test_companion_rules_simscript.py",
+             "tests/test_companion_live_handsfree.py")
 
 
 def test_every_sim_game_in_the_suite_scores_the_same_on_the_emulated_pico(tmp_path):
