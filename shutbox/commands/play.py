@@ -118,7 +118,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     try:
         if not boxless:
             link = BoxLink(args.port, rules.tiles, events.put)
-            link.start()  # a port that cannot be opened stops here, before anything is written
+            _start_link(link)  # a port that cannot be opened stops here, before anything is written
         table.open_web()  # so does an address that cannot be listened on
         heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
         if session is None:
@@ -145,6 +145,17 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
+
+
+def _start_link(link: Any) -> None:
+    """Open the box's port; with no box found, also say how to play without one."""
+    from shutbox.firmware.host.deploy import NoBoard
+
+    try:
+        link.start()
+    except NoBoard as exc:
+        raise ShutboxError(f"{exc}; no wired box? `--port none` plays without one (type the throws and the "
+                           "tiles you shut)") from None
 
 
 def show_review(session: LiveSession, piped: bool) -> list[str]:
