@@ -158,8 +158,10 @@ def _start_link(link: Any) -> None:
                            "tiles you shut)") from None
 
 
-def show_review(session: LiveSession, piped: bool) -> list[str]:
-    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines."""
+def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[str]:
+    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines.
+
+    ``kept``: the game is in a database file (else in memory: say how to keep the next one for a review)."""
     from shutbox.game import solver
     from shutbox.game.review import review_game, review_payload
     from shutbox.solvercache import cached_solve
@@ -172,7 +174,9 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
         payload: dict[str, Any] = {"lines": lines, "players": [], "exact": False}
     else:
         payload = review_payload(review_game(game, cached_solve))
-        payload["lines"].append(f"every decision: shutbox review {session.game_id}")
+        payload["lines"].append(f"every decision: shutbox review {session.game_id}" if kept else
+                                "every decision: this game is kept in memory only; with --db FILE the next one is "
+                                "saved for `shutbox review ID --db FILE`")
     payload["review_url"] = f"/review?game={session.game_id}"  # the page's step-through of every decision
     session.review = payload
     if piped:
