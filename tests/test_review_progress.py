@@ -117,3 +117,28 @@ def test_a_review_beyond_the_exact_solver_shows_a_bar_on_a_terminal(tmp_path, mo
     path = save_game(_random_game(Rules(tiles=19, dice=5), 5, 2), tmp_path / "g.json")
     seen = _terminal_run(["review", str(path), "--estimate"], tmp_path)
     assert "reviewing (Monte Carlo)" in seen and "summary:" in seen
+
+
+def test_review_and_stats_agree_beyond_the_exact_solver(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
+    rng = random.Random(7)
+    game = Game(Rules(tiles=19, dice=5)).add_players("Ann")  # one turn: a round of one player
+    while not game.finished:
+        game.throw(*(rng.randint(1, 6) for _ in range(game.dice_counts()[0])))
+        if game.pending is not None and game.pending.total is not None:
+            game.shut(*max(game.legal_moves(), key=len))  # many tiles a throw: a short turn
+    assert not solver.exact(game.rules)
+    db = tmp_path / "games.sqlite3"
+    with GameStore(db) as store:
+        events = game.to_events()
+        gid = store.new_game(settings_of(game.rules), events[0])
+        for e in events[1:]:
+            store.append(gid, e, finished=False)
+        store.finish(gid)
+    told = cli("review", str(gid), "--db", str(db), "--json", "--estimate", check=True)
+    review = json.loads(told.stdout)
+    stats = json.loads(cli("stats", "--db", str(db), "--json", check=True).stdout)
+    assert review["estimate"] is True and review["objective"] == stats["objective"] == "score"
+    for name, mine in review["players"].items():
+        for key in ("decisions", "inaccuracies", "mistakes", "blunders", "accuracy"):
+            assert mine[key] == stats["players"][name][key], (name, key)
