@@ -139,6 +139,7 @@ def test_review_and_stats_agree_beyond_the_exact_solver(cli, tmp_path, monkeypat
     review = json.loads(told.stdout)
     stats = json.loads(cli("stats", "--db", str(db), "--json", check=True).stdout)
     assert review["estimate"] is True and review["objective"] == stats["objective"] == "score"
+    assert review["players"]["Ann"]["decisions"] > 0
     for name, mine in review["players"].items():
         for key in ("decisions", "inaccuracies", "mistakes", "blunders", "accuracy"):
             assert mine[key] == stats["players"][name][key], (name, key)
