@@ -58,6 +58,7 @@ def test_without_a_terminal_the_estimate_is_taken_and_said(monkeypatch, capsys):
     assert review_command.choose_estimate(big, args) is False
 
 
+@pytest.mark.slow
 def test_the_estimate_review_grades_every_decision_and_reports_progress():
     game = _random_game(Rules(tiles=19, dice=5), 5, 3)
     assert not solver.exact(game.rules)
@@ -92,6 +93,7 @@ def _terminal_run(args: list[str], cwd) -> str:
     return b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_stats_shows_a_bar_on_a_terminal_and_nothing_extra_when_piped(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     db = tmp_path / "games.sqlite3"
@@ -112,6 +114,7 @@ def test_stats_shows_a_bar_on_a_terminal_and_nothing_extra_when_piped(cli, tmp_p
     assert data["games"] == 40
 
 
+@pytest.mark.slow
 def test_a_review_beyond_the_exact_solver_shows_a_bar_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     path = save_game(_random_game(Rules(tiles=19, dice=5), 5, 2), tmp_path / "g.json")
@@ -119,6 +122,7 @@ def test_a_review_beyond_the_exact_solver_shows_a_bar_on_a_terminal(tmp_path, mo
     assert "reviewing (Monte Carlo)" in seen and "summary:" in seen
 
 
+@pytest.mark.slow
 def test_review_and_stats_agree_beyond_the_exact_solver(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     rng = random.Random(7)
