@@ -181,10 +181,12 @@ class EmulatedBox:
         return self._switch(self.pins.button, self.wiring.button, pressed, self.bounces)
 
     def press_button(self, hold_ms: int = PRESS_MS) -> None:
-        """Press the button for ``hold_ms`` of device time, then let go."""
+        """Press the button for ``hold_ms`` of device time, then let go and leave it released as long (the
+        release must pass the firmware's debounce too, or a press right after it is not seen)."""
         pressed = self.set_button(True)
         self.wait_device(pressed + hold_ms * 1000)
-        self.set_button(False)
+        released = self.set_button(False)
+        self.wait_device(released + hold_ms * 1000)
 
     def wait_device(self, t_us: float) -> None:
         """Wait until the board's clock reaches ``t_us``."""
