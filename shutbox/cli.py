@@ -45,6 +45,7 @@ COMMAND_MODULES: dict[str, str] = {
     "sim": "shutbox.commands.sim",
     "firmware": "shutbox.commands.firmware",
     "cad": "shutbox.commands.cad",
+    "cache": "shutbox.commands.cache",
 }
 
 
@@ -86,7 +87,9 @@ class _Parser(argparse.ArgumentParser):
                        and a.split("=", 1)[0] not in self._option_string_actions]
             if unknown:
                 message = f"unrecognized arguments: {' '.join(unknown)}"
-        self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
+        from shutbox.suggest import helpful
+
+        self.exit(2, safe_line(f"{self.prog}: error: {helpful(self, message, _ARGV)}") + "\n")
 
 
 #: The command line being parsed (for :meth:`_Parser.error`).
@@ -114,6 +117,10 @@ class Terminated(BaseException):
 
 
 def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: :class:`Terminated`, but never inside an import (as for Ctrl-C, :func:`_interrupt`)."""
+    if _importing(frame):
+        _again(signum)
+        return
     raise Terminated
 
 
@@ -173,6 +180,12 @@ def _run(argv: Sequence[str] | None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    if args.command_spec.extra is not None:
+        from shutbox.commandspec import missing_extra
+
+        refusal = missing_extra(args.command_spec.extra)
+        if refusal:
+            raise ShutboxError(f"{args.command_spec.name}: {refusal}")
     kit = None
     if args.command_spec.settings:
         from shutbox.config import resolve
@@ -198,13 +211,18 @@ def _interrupt(signum: int, frame: object) -> None:
     """Ctrl-C: KeyboardInterrupt, but never inside an import (a native module interrupted while it initialises
     fails with a misleading ImportError or crashes): there it is delivered again 50 ms later."""
     if _importing(frame):
-        import threading
-
-        timer = threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,))
-        timer.daemon = True
-        timer.start()
+        _again(signum)
         return
     raise KeyboardInterrupt
+
+
+def _again(signum: int) -> None:
+    """Deliver ``signum`` to this process again 50 ms from now."""
+    import threading
+
+    timer = threading.Timer(0.05, signal.raise_signal, (signum,))
+    timer.daemon = True
+    timer.start()
 
 
 class _signals:

@@ -183,7 +183,7 @@ def test_toml_errors(tmp_path):
     with pytest.raises(SettingsError, match="not valid TOML"):
         load_toml(bad)
     bad.write_text("[rules]\ntiles = 55\n")
-    with pytest.raises(SettingsError, match=r"rules.tiles = 55: invalid value; allowed: a whole number >= 9 and <= 54"):
+    with pytest.raises(SettingsError, match=r"rules.tiles = 55: invalid value; allowed: a whole number from 9 to 54"):
         resolve(_args(config=str(bad)))
     bad.write_text("[rule]\ntiles = 9\n")
     with pytest.raises(SettingsError, match=r"unknown section \[rule\]; did you mean 'rules'"):
