@@ -12,19 +12,24 @@ latest snapshot of the box, so an unplug, a replug or a restart of the scorekeep
 - Tiles that overshoot the throw, a partial move no open tile can complete, a scored tile
   reopened (or, uncovering, a tile shut), tiles moved with no throw, or a move the rules refuse
   (too many tiles) are *flagged* with the reason; putting the offending tiles back clears the flag.
+- Throws optional (``optional=True``): tiles moved with no throw entered are no fault but the turn's moves
+  (kind ``unverified``, with their ``unverified`` event, held by the referee until the turn ends), and a
+  move that shuts (or uncovers) every tile in play is ``complete`` at once. ``started`` says the box was
+  set up for the turn already (the referee remembers it), so tiles moved before any event of the turn are
+  moves, not a board still to be put right.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from shutbox.game import events as ev
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game
-from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus
+from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus, sum_text, tiles_out
 
-VerdictKind = Literal["idle", "setup", "partial", "complete", "flag", "over"]
+VerdictKind = Literal["idle", "setup", "partial", "complete", "unverified", "flag", "over"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class Verdict:
     kind: VerdictKind
     message: str
     tiles: tuple[int, ...] = ()
-    event: dict[str, object] | None = None
+    event: dict[str, Any] | None = None
 
 
 def _names(tiles: Iterable[int]) -> str:
@@ -47,25 +52,21 @@ def _them(tiles: Iterable[int]) -> str:
     return "it" if len(list(tiles)) == 1 else "them"
 
 
-def _sum(tiles: Iterable[int]) -> str:
-    items = sorted(tiles)
-    return f"{plus(items)} = {sum(items)}" if len(items) > 1 else f"tile {items[0]}"
-
-
 def expected_shut(game: Game) -> frozenset[int]:
     """The tiles the game has shut on its board (what the box should show)."""
-    return frozenset(game.rules.tile_numbers) - frozenset(game.board)
+    return frozenset(tiles_out(game.rules, game.board))
 
 
-def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
-    """The verdict for the box showing ``box_shut`` tiles shut, given the game so far."""
+def judge(game: Game, box_shut: Iterable[int], *, optional: bool = False, started: bool = False) -> Verdict:
+    """The verdict for the box showing ``box_shut`` tiles shut, given the game so far (``optional``,
+    ``started``: see the module docstring)."""
     if game.finished:
         return Verdict("over", "the game is over")
     if not game.players:
         return Verdict("idle", "waiting for players")
     box = frozenset(box_shut)
     board_shut = expected_shut(game)
-    if game.current_turn is None:
+    if game.current_turn is None and not (optional and started):
         return _between_turns(game, box, board_shut)
     uncovering = game.phase == UNCOVER
     # Tiles moved the wrong way: a scored tile reopened, or (uncovering) a tile shut.
@@ -77,6 +78,11 @@ def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
     words = PHASE_WORDS[game.phase]
     undo = "shut" if uncovering else "open"
     if pending is None or pending.total is None:
+        if moved and optional:
+            tiles = tuple(sorted(moved))
+            event = ev.uncover(*tiles, unverified=True) if uncovering else ev.shut(*tiles, unverified=True)
+            kind: VerdictKind = "complete" if moved == set(game.in_play) else "unverified"
+            return Verdict(kind, f"{words.done} {plus(moved)} with no throw entered (unverified)", tiles, event)
         if moved:
             return Verdict("flag", f"{_names(moved)} {words.done} with no throw: "
                                    f"{undo} {_them(moved)} again and enter the throw first", tuple(sorted(moved)))
@@ -116,7 +122,7 @@ def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool)
     tiles = tuple(sorted(moved))
     put_back = f"{'shut' if uncovering else 'open'} {_names(moved)} again"
     if total > throw:
-        return Verdict("flag", f"{_sum(moved)}, the throw was {throw}: {put_back}", tiles)
+        return Verdict("flag", f"{sum_text(moved)}, the throw was {throw}: {put_back}", tiles)
     state_word = "open" if uncovering else "shut"
     verb = PHASE_WORDS[game.phase].verb
     if total == throw:
@@ -132,5 +138,5 @@ def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool)
             why = f"at most {limit} tiles may be {state_word} with one throw"
         else:
             why = f"no {'shut' if uncovering else 'open'} tiles left add up to the {throw - total} missing"
-        return Verdict("flag", f"{_sum(moved)} cannot make {throw} ({why}): {put_back}", tiles)
-    return Verdict("partial", f"{_sum(moved)} of {throw}", tiles)
+        return Verdict("flag", f"{sum_text(moved)} cannot make {throw} ({why}): {put_back}", tiles)
+    return Verdict("partial", f"{sum_text(moved)} of {throw}", tiles)

@@ -18,7 +18,6 @@ from shutbox.print import flow
 from shutbox.print.flow import Block
 from shutbox.print.pads import TILE_COL, header, split_spans, tile_lines, tiles_per_line_choices
 from shutbox.print.paper import Grid, grids
-from shutbox.print.summary import FORMAT_TITLES
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
 
 PIPS_SHOWN = 3  # most dice whose pips a throw shows
@@ -45,7 +44,8 @@ def tile_states(rules_tiles: tuple[int, ...], turn: Turn) -> list[Tile]:
 
 
 def throw_text(throw: Throw) -> str:
-    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice).
+    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice), ``?→7+5`` (tiles
+    moved with no throw entered: unverified).
 
     More than :data:`PIPS_SHOWN` dice show their total only (``27→20+7``), so a line holds a turn.
     """
@@ -55,6 +55,8 @@ def throw_text(throw: Throw) -> str:
         shown = f"Σ{sum(throw.dice)}"
     elif throw.total is not None:
         shown = str(throw.total)
+    elif throw.tiles:
+        shown = "?"  # tiles moved with no throw entered (throws optional)
     else:
         return "no move ✗"
     if throw.tiles:
@@ -72,7 +74,8 @@ class SheetBuilder:
         self.lines = tile_lines(game.rules.tile_numbers, per_line)  # many tiles wrap onto lines
         self.width = len(self.lines[0])
         self.rules = game.rules
-        self.long = self.rules.match == "long-game"
+        self.format = game.format
+        self.long = self.format.uncovering  # one shuts, the other uncovers: roles and what a turn left
         self.totals: dict[str, int] = {p: 0 for p in game.players}
         self.after: dict[int, int] = {}  # turn number -> the player's running total after it
         for turn in game.turns:
@@ -88,7 +91,7 @@ class SheetBuilder:
         self.n = len(self.columns)
 
     def title(self, continued: bool = False) -> str:
-        return (f"Shut the Box · {FORMAT_TITLES[self.rules.match]} · game sheet"
+        return (f"Shut the Box · {self.format.title} · game sheet"
                 + (" (continued)" if continued else ""))
 
     def header(self) -> list[Row]:
@@ -122,7 +125,7 @@ class SheetBuilder:
                              Text("tiles at the end of the turn", size=6, gray=0.4, align="center",
                                   span=self.width),
                              *([] if self.wrapped else [Text("throws → tiles", size=6, gray=0.4)]),
-                             Text("left" if self.long else "score", size=6.5, align="center")]
+                             Text(self.format.score_word, size=6.5, align="center")]
         if self.rules.cumulative:
             cells.append(Text("total", size=6.5, align="center", bold=True))
         return row("head", *cells)
@@ -132,7 +135,8 @@ class SheetBuilder:
         and the throws then follow on a row of their own."""
         name = turn.player + (f" ({PHASE_WORDS[turn.phase].does})" if self.long else "")
         score = "" if turn.score is None else str(turn.score)
-        throws = Para(" · ".join(throw_text(t) for t in turn.throws), span=1 if not self.wrapped else self.width)
+        said = [throw_text(t) for t in turn.throws] + (["unverified"] if turn.unverified else [])
+        throws = Para(" · ".join(said), span=1 if not self.wrapped else self.width)
         results: list[Cell] = [Box(value=score)]
         if self.rules.cumulative:
             results.append(Box(value=str(self.after.get(turn.number, "")), strong=True))
@@ -181,8 +185,8 @@ class SheetBuilder:
         out = [p for p in game.eliminated if played_last.get(p) == r.number]
         if out:
             text += f" · {and_list(out)} {'drops' if len(out) == 1 else 'drop'} out (limit {self.rules.limit})"
-        if game.loser and played_last.get(game.loser) == r.number and self.rules.match == "tournament":
-            text += f" · {game.loser} reaches {self.rules.limit} and loses the tournament"
+        if game.loser and played_last.get(game.loser) == r.number:  # the first to reach the limit loses
+            text += f" · {game.loser} reaches {self.rules.limit} and loses the {self.format.title.lower()}"
         if self.rules.stake and r.finished:
             text += f" · pool {r.pool:.2f}: " + ", ".join(f"{p} {money(v, MINUS)}" for p, v in r.net.items())
         return text
@@ -191,7 +195,7 @@ class SheetBuilder:
         game, n = self.game, self.n
         if not game.finished:
             result = "Game not finished"
-        elif self.rules.match == "tournament":
+        elif game.loser:
             winners = "winners" if len(game.winners) > 1 else "winner"
             result = f"{game.loser} loses · {winners}: {and_list(game.winners)}"
         else:

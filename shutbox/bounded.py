@@ -110,3 +110,93 @@ def is_number(value: Any) -> bool:
 def is_whole(value: Any) -> bool:
     """An int, and not a bool (``true`` and ``1.0`` are not whole numbers here)."""
     return type(value) is int
+
+
+# -- numbers a user types: every id, count, time and speed ---------------------------------------------
+
+#: Largest number of a stored game (SQLite's INTEGER is 64-bit signed).
+MAX_ID = 2**63 - 1
+_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
+_REAL = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,4})?")
+
+
+def number_text(value: float) -> str:
+    """A bound as a person writes it: ``1000000``, ``0.01``, ``2.5`` (never ``1e+06``)."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".") if abs(value) >= 1e-6 else f"{value:g}"
+
+
+def range_text(whole_number: bool, low: float | None, high: float | None, low_open: bool = False) -> str:
+    """What a bounded number may be, naming both bounds: ``a whole number from 1 to 100``, ``a number > 0 and <= 5``."""
+    kind = "a whole number" if whole_number else "a number"
+    if low is not None and high is not None:
+        if low_open:
+            return f"{kind} > {number_text(low)} and <= {number_text(high)}"
+        return f"{kind} from {number_text(low)} to {number_text(high)}"
+    if low is not None:
+        return f"{kind} {'>' if low_open else '>='} {number_text(low)}"
+    if high is not None:
+        return f"{kind} <= {number_text(high)}"
+    return kind
+
+
+def _refused(what: str, text: object, allowed: str, hint: str) -> ShutboxError:
+    value = text if isinstance(text, str) else repr(text)
+    return ShutboxError(f"{what} {shown(value.strip() if value.strip() else value)}: allowed: {allowed}{hint}")
+
+
+def whole_within(text: str | int, what: str, low: int, high: int, hint: str = "") -> int:
+    """``text`` as a whole number from ``low`` to ``high``; else one ShutboxError naming ``what``, the value and
+    both bounds. Never converts more than 30 digits, so ``99…9`` (any length) is a clean refusal."""
+    allowed = range_text(True, low, high)
+    if isinstance(text, bool) or not isinstance(text, (int, str)):
+        raise _refused(what, text, allowed, hint)
+    if isinstance(text, str):
+        if not _WHOLE.fullmatch(text.strip()):
+            raise _refused(what, text, allowed, hint)
+        number = int(text.strip())
+    else:
+        number = text
+    if not low <= number <= high:
+        raise _refused(what, text, allowed, hint)
+    return number
+
+
+def real_within(text: str | float, what: str, low: float, high: float, *, low_open: bool = False,
+                hint: str = "") -> float:
+    """``text`` as a finite number within ``[low, high]`` (``(low, high]`` when ``low_open``); else one
+    ShutboxError naming ``what``, the value and both bounds."""
+    allowed = range_text(False, low, high, low_open)
+    if isinstance(text, bool) or not isinstance(text, (int, float, str)):
+        raise _refused(what, text, allowed, hint)
+    if isinstance(text, str):
+        if not _REAL.fullmatch(text.strip()):
+            raise _refused(what, text, allowed, hint)
+        number = float(text.strip())
+    else:
+        number = float(text)
+    too_low = number <= low if low_open else number < low
+    if not math.isfinite(number) or too_low or number > high:
+        raise _refused(what, text, allowed, hint)
+    return number
+
+
+def whole_flag(what: str, low: int, high: int, hint: str = "") -> Any:
+    """An argparse ``type=`` for a whole-number flag (:func:`whole_within`); its refusal is the command's one line."""
+
+    def parse(text: str) -> int:
+        return whole_within(text, what, low, high, hint)
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def real_flag(what: str, low: float, high: float, *, low_open: bool = False, hint: str = "") -> Any:
+    """An argparse ``type=`` for a number flag (:func:`real_within`)."""
+
+    def parse(text: str) -> float:
+        return real_within(text, what, low, high, low_open=low_open, hint=hint)
+
+    parse.__name__ = "number"
+    return parse

@@ -46,6 +46,7 @@ COMMAND_MODULES: dict[str, str] = {
     "sim": "shutbox.commands.sim",
     "firmware": "shutbox.commands.firmware",
     "cad": "shutbox.commands.cad",
+    "cache": "shutbox.commands.cache",
 }
 
 
@@ -87,7 +88,9 @@ class _Parser(argparse.ArgumentParser):
                        and a.split("=", 1)[0] not in self._option_string_actions]
             if unknown:
                 message = f"unrecognized arguments: {' '.join(unknown)}"
-        self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
+        from shutbox.suggest import helpful
+
+        self.exit(2, safe_line(f"{self.prog}: error: {helpful(self, message, _ARGV)}") + "\n")
 
 
 #: The command line being parsed (for :meth:`_Parser.error`).
@@ -99,6 +102,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="shutbox",
         description="Shut the Box kit: printable box, score pads, firmware and a scorekeeper.",
+        epilog="Start playing: `shutbox sim --demo` (no hardware: watch a game), `shutbox play --port none "
+               "--players \"Ann,Bob\"` (a plain wooden box: type the throws and tiles), `shutbox play` (a wired "
+               "box). Afterwards: `shutbox review ID`, `shutbox stats`. `shutbox CMD --help` for each command.",
     )
     parser.add_argument("--version", action="version", version=f"shutbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -115,6 +121,10 @@ class Terminated(BaseException):
 
 
 def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: :class:`Terminated`, but never inside an import (as for Ctrl-C, :func:`_interrupt`)."""
+    if _importing(frame):
+        _again(signum)
+        return
     raise Terminated
 
 
@@ -174,6 +184,12 @@ def _run(argv: Sequence[str] | None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    if args.command_spec.extra is not None:
+        from shutbox.commandspec import missing_extra
+
+        refusal = missing_extra(args.command_spec.extra)
+        if refusal:
+            raise ShutboxError(f"{args.command_spec.name}: {refusal}")
     kit = None
     if args.command_spec.settings:
         from shutbox.config import resolve
@@ -199,13 +215,18 @@ def _interrupt(signum: int, frame: object) -> None:
     """Ctrl-C: KeyboardInterrupt, but never inside an import (a native module interrupted while it initialises
     fails with a misleading ImportError or crashes): there it is delivered again 50 ms later."""
     if _importing(frame):
-        import threading
-
-        timer = threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,))
-        timer.daemon = True
-        timer.start()
+        _again(signum)
         return
     raise KeyboardInterrupt
+
+
+def _again(signum: int) -> None:
+    """Deliver ``signum`` to this process again 50 ms from now."""
+    import threading
+
+    timer = threading.Timer(0.05, signal.raise_signal, (signum,))
+    timer.daemon = True
+    timer.start()
 
 
 class _signals:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from shutbox.bounded import range_text
 from shutbox.errors import SettingsError
 from shutbox.usertext import quoted, shown
 
@@ -40,6 +41,9 @@ DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
 SENSOR_KINDS = ("reed", "none")
 BOARDS = ("pico", "pico2")
+#: Whether each throw must be entered before its tiles move (docs/RULES.md, "Throws optional"); ``auto``:
+#: optional with a box attached, required without one.
+THROWS = ("auto", "required", "optional")
 TILE_INPUTS = ("gpio", "74hc165")
 PULLS = ("up", "down", "none")
 LEVELS = ("low", "high")
@@ -107,6 +111,10 @@ def _parse_max_tiles(value: Any) -> int | None:
 
 #: Largest magnitude of any number setting (far beyond every sensible value; keeps ints printable).
 MAX_NUMBER = 10**12
+#: Largest GPIO number of any RP2 chip (RP2350B: GP0 to GP47); the board's own header is checked by the pin plan.
+MAX_GPIO = 47
+#: Longest outer box side accepted, mm (a box larger than the bed is split; this is far beyond any kit).
+MAX_BOX_MM = 2000
 
 
 def _parse_int(value: Any) -> int:
@@ -148,8 +156,8 @@ def _parse_optional_pin(value: Any) -> int | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
         return None
     number = _parse_int(value)
-    if number < 0:
-        raise ValueError("allowed: none or a GPIO number >= 0")
+    if not 0 <= number <= MAX_GPIO:
+        raise ValueError(f"allowed: none or a GPIO number from 0 to {MAX_GPIO}")
     return number
 
 
@@ -161,8 +169,8 @@ def parse_pins(value: Any) -> str:
     if not items or isinstance(value, bool) or len(items) > 64:
         raise ValueError("not a pin list")
     numbers = [_parse_int(item) for item in items]
-    if any(n < 0 for n in numbers):
-        raise ValueError("GPIO numbers are >= 0")
+    if any(not 0 <= n <= MAX_GPIO for n in numbers):
+        raise ValueError(f"GPIO numbers are 0 to {MAX_GPIO}")
     if len(set(numbers)) != len(numbers):
         raise ValueError("a GPIO is listed twice")
     return ",".join(str(n) for n in numbers)
@@ -227,10 +235,12 @@ class Rules:
         None,
         "score limit for drop-out (default 45) and tournament (default 100)",
         minimum=1,
+        maximum=MAX_NUMBER,
         parse=_parse_optional_limit,
         rule=True,
     )
-    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, parse=_parse_float,
+    stake: float = param(0.0, "stake each player pays into the pool per round", minimum=0, maximum=MAX_NUMBER,
+                         parse=_parse_float,
                          rule=True)
 
     def __post_init__(self) -> None:
@@ -304,11 +314,11 @@ class Box:
     """Outer size of the box."""
 
     length_mm: float = param(279.4, "box length (long side), mm", flag="--box-length", minimum=0,
-                             exclusive_minimum=True, parse=_parse_float)
+                             exclusive_minimum=True, maximum=MAX_BOX_MM, parse=_parse_float)
     width_mm: float = param(183.7, "box width, mm", flag="--box-width", minimum=0,
-                            exclusive_minimum=True, parse=_parse_float)
+                            exclusive_minimum=True, maximum=MAX_BOX_MM, parse=_parse_float)
     height_mm: float = param(54.8, "box height, mm", flag="--box-height", minimum=0,
-                             exclusive_minimum=True, parse=_parse_float)
+                             exclusive_minimum=True, maximum=MAX_BOX_MM, parse=_parse_float)
     wall_mm: float = param(1.2, "outer wall thickness, mm", flag="--wall", minimum=1.2, maximum=15,
                            parse=_parse_float)
     felt_mm: float = param(1.5, "thickness of the felt insert the tray is recessed for, mm", flag="--felt",
@@ -328,7 +338,7 @@ class TileFit:
     """How the sliding tiles fit their rail."""
 
     clearance_mm: float = param(0.25, "sliding clearance per side, mm", flag="--clearance",
-                                minimum=0, exclusive_minimum=True, parse=_parse_float)
+                                minimum=0, exclusive_minimum=True, maximum=1, parse=_parse_float)
     detent_mm: float = param(0.8, "how far a tile's detent bump stands out (at least 2 x clearance + 0.3), mm",
                              flag="--detent", minimum=0.2, maximum=1.5, parse=_parse_float)
 
@@ -377,7 +387,7 @@ class Firmware:
     pins: str = param("auto", "GPIO numbers, comma separated: one per tile (gpio) or load,clock,data (74hc165); "
                       "auto = consecutive from --first-pin", flag="--pins", parse=parse_pins)
     first_pin: int = param(2, "first GPIO used when --pins is auto", flag="--first-pin", minimum=0,
-                           parse=_parse_int)
+                           maximum=MAX_GPIO, parse=_parse_int)
     button_pin: int | None = param(22, "GPIO of the optional push button (none for no button)",
                                    flag="--button-pin", parse=_parse_optional_pin)
     pull: str = param("up", "internal pull resistor on tile and button inputs", flag="--pull", choices=PULLS)
@@ -387,6 +397,21 @@ class Firmware:
                              minimum=1, maximum=1000, parse=_parse_int)
     scan_ms: int = param(5, "time between two scans of the tiles, ms", flag="--scan-ms", minimum=1, maximum=100,
                          parse=_parse_int)
+
+
+@dataclass(frozen=True)
+class Play:
+    """How the live scorekeeper (``play``, ``sim``) takes the game."""
+
+    throws: str = param("auto", "whether every throw must be entered before its tiles move: required, or optional "
+                        "(the tiles on the box are the moves, its button ends the turn); auto: optional with a box "
+                        "attached, required with --port none", choices=THROWS)
+
+    def throws_for(self, boxless: bool) -> str:
+        """The throws setting in effect: as chosen; ``auto`` is ``required`` without a box, ``optional`` with one."""
+        if self.throws != "auto":
+            return self.throws
+        return "required" if boxless else "optional"
 
 
 @dataclass(frozen=True)
@@ -416,6 +441,7 @@ class Kit:
     printer: Printer = field(default_factory=Printer)
     sensors: Sensors = field(default_factory=Sensors)
     firmware: Firmware = field(default_factory=Firmware)
+    play: Play = field(default_factory=Play)
     cad: Cad = field(default_factory=Cad)
 
 
@@ -462,14 +488,9 @@ class Setting:
         if self.parse is parse_pins:
             return "auto or distinct GPIO numbers separated by commas, e.g. 2,3,4"
         if self.parse is _parse_optional_pin:
-            return "none or a GPIO number >= 0"
-        parts = []
-        if self.minimum is not None:
-            parts.append(f"{'>' if self.exclusive_minimum else '>='} {self.minimum:g}")
-        if self.maximum is not None:
-            parts.append(f"<= {self.maximum:g}")
-        kind = "a whole number" if self.parse in (_parse_int, _parse_optional_limit) else "a number"
-        return kind + (" " + " and ".join(parts) if parts else "")
+            return f"none or a GPIO number from 0 to {MAX_GPIO}"
+        return range_text(self.parse in (_parse_int, _parse_optional_limit), self.minimum, self.maximum,
+                          self.exclusive_minimum)
 
     def coerce(self, value: Any) -> Any:
         """Turn a raw value (CLI string or TOML value) into a valid one, or raise ValueError."""
@@ -481,7 +502,7 @@ class Setting:
         if self.parse is None and not isinstance(parsed, str):
             raise ValueError(f"allowed: {self.allowed()}")
         if self.choices is not None and parsed not in self.choices:
-            raise ValueError(f"allowed: {self.allowed()}")
+            raise ValueError(f"allowed: {self.allowed()}{_did_you_mean(parsed, self.choices)}")
         if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
             low, high = self.minimum, self.maximum
             too_low = low is not None and (parsed <= low if self.exclusive_minimum else parsed < low)
@@ -521,6 +542,17 @@ def settings() -> Iterator[Setting]:
 
 SETTINGS: tuple[Setting, ...] = tuple(settings())
 _BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def _did_you_mean(value: Any, choices: Sequence[Any]) -> str:
+    """``; did you mean `drop-out`?`` for a near miss of a choice (``dropout``), else nothing."""
+    if not isinstance(value, str):
+        return ""
+    import difflib  # only on this error path: it costs start-up
+
+    shown_choices = [show_value(c) for c in choices]
+    close = difflib.get_close_matches(value.lower()[:100], shown_choices, n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def suggest_key(key: str) -> str | None:

@@ -112,7 +112,7 @@ def test_history_of_nothing_and_bad_ids(cli, tmp_path, monkeypatch):
     missing = cli("history", "show", "3")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "game 3: no such game" in missing.stderr
     bad = cli("history", "show", "three")
-    assert bad.returncode == 2 and "invalid int value: 'three'" in bad.stderr
+    assert bad.returncode == 2 and "game three: allowed: a whole number from 1 to" in bad.stderr
     junk = tmp_path / "junk.db"
     junk.write_text("not a database" * 50)
     proc = cli("history", "--db", str(junk))

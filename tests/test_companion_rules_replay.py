@@ -274,8 +274,8 @@ def test_game_file_round_trip(tmp_path: Path) -> None:
     [
         (lambda d: d.update(format="other"), "not a shutbox game file"),
         (lambda d: d.update(version=9), "version 9 is not supported"),
-        (lambda d: d["settings"].update(tiles=55), "rules.tiles 55: invalid value; allowed: a whole number >= 9 and "
-                                                   "<= 54"),
+        (lambda d: d["settings"].update(tiles=55), "rules.tiles 55: invalid value; allowed: a whole number from 9 "
+                                                   "to 54"),
         (lambda d: d["settings"].update(tiles=18), r"--tiles 18 needs at least 3 dice \(6 x dice must reach tile 18\)"),
         (lambda d: d["events"].append(ev.shut(2)), r"event 4 \(shut\): tile 2 is already shut"),
     ],

@@ -83,7 +83,7 @@ def test_advise_when_no_move_is_possible(cli) -> None:
          "one die must be thrown now"),
         (["advise", "--open", "", "--throw", "4"], "no tile is open, the box is already shut"),
         (["solve", "--state", "0 3"], "tile 0 is not on the box"),
-        (["solve", "--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number >= 9 and <= 54"),
+        (["solve", "--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number from 9 to 54"),
         (["solve", "--tiles", "18", "--dice", "2"], "--tiles 18 needs at least 3 dice (6 x dice must reach tile 18), "
                                                     "not --dice 2"),
         (["solve", "--tiles", "20", "--dice", "7"], "--dice 7 with --tiles 20: at most 6 dice with up to 36 tiles"),

@@ -276,3 +276,59 @@ def test_typed_play_input_cannot_crash_the_session(tmp_path):
         assert session.game is not None and session.game.pending is not None
         refused = [text for kind, text in notes.items if kind == "refused"]
         assert len(refused) >= 8 and all("\x1b" not in t and len(t) < 600 for t in refused)
+
+
+# -- bounded numbers: every id, count, time and speed (issue 29, faults 1 and 13) -------------------------------
+
+
+def _saved_game_db(path):
+    from shutbox.companion.store import GameStore
+    from shutbox.game.gamefile import settings_of
+    from shutbox.model import Rules
+
+    with GameStore(path) as store:
+        store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+    return path
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["history", "show", "99999999999999999999999"], "from 1 to 9223372036854775807"),
+    (["history", "show", "0"], "from 1 to 9223372036854775807"),
+    (["history", "show", "--", "-3"], "from 1 to 9223372036854775807"),
+    (["review", "99999999999999999999999"], "from 1 to 9223372036854775807"),
+    (["sim", "--demo", "--speed", "1e-300"], "--speed 1e-300: allowed: a number from 0.01 to 1000"),
+    (["sim", "--demo", "--speed", "1e300"], "--speed 1e300: allowed: a number from 0.01 to 1000"),
+    (["sim", "--demo", "--speed", "inf"], "from 0.01 to 1000"),
+    (["sim", "--demo", "--seed", "-1"], "--seed -1: allowed: a whole number from 0 to"),
+    (["monitor", "--count", "0"], "--count 0: allowed: a whole number from 1 to"),
+    (["monitor", "--test", "--step-timeout", "1e300"], "--step-timeout 1e300: allowed: a number from 0 to 3600"),
+])
+def test_an_out_of_range_number_is_one_line_naming_both_bounds(cli, tmp_path, args, expected):
+    db = _saved_game_db(tmp_path / "g.sqlite3")
+    if args[0] in ("history", "review"):
+        args = [*args, "--db", str(db)]
+    one_line_error(cli(*args, cwd=tmp_path), expected)
+
+
+def test_every_number_setting_names_both_its_bounds():
+    from shutbox.model import SETTINGS
+
+    for s in SETTINGS:
+        if s.choices is None and s.parse is not None and "number" in s.allowed() and "GPIO numbers" not in s.allowed():
+            text = s.allowed()
+            assert (" from " in text and " to " in text) or ("<=" in text and (">" in text)), (s.flag, text)
+            assert "e+" not in text, (s.flag, text)
+
+
+@settings(max_examples=300)
+@given(st.one_of(st.text(max_size=40), st.integers(), st.floats(), st.booleans(), st.none()))
+def test_the_bounded_parsers_only_ever_refuse_in_one_line(value):
+    from shutbox.bounded import real_within, whole_within
+
+    for parse in (lambda v: whole_within(v, "--n", 1, 100), lambda v: real_within(v, "--x", 0.01, 1000)):
+        try:
+            number = parse(value)
+        except ShutboxError as exc:
+            assert "\n" not in str(exc) and "from" in str(exc) and str(exc).isprintable()
+        else:
+            assert math.isfinite(number) and 0.01 <= number <= 1000

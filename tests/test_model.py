@@ -53,6 +53,7 @@ GOOD = {
     "firmware.shut_level": ["low", "high"],
     "firmware.debounce_ms": [1, 30, "1000"],
     "firmware.scan_ms": [1, 5, "100"],
+    "play.throws": ["auto", "required", "optional"],
 }
 
 BAD = {
@@ -97,6 +98,7 @@ BAD = {
     "firmware.shut_level": ["0", "medium"],
     "firmware.debounce_ms": [0, 1001, "fast"],
     "firmware.scan_ms": [0, 101, "x"],
+    "play.throws": ["sometimes", "Required", "", None, True, 2],
 }
 
 
@@ -183,7 +185,7 @@ def test_toml_errors(tmp_path):
     with pytest.raises(SettingsError, match="not valid TOML"):
         load_toml(bad)
     bad.write_text("[rules]\ntiles = 55\n")
-    with pytest.raises(SettingsError, match=r"rules.tiles = 55: invalid value; allowed: a whole number >= 9 and <= 54"):
+    with pytest.raises(SettingsError, match=r"rules.tiles = 55: invalid value; allowed: a whole number from 9 to 54"):
         resolve(_args(config=str(bad)))
     bad.write_text("[rule]\ntiles = 9\n")
     with pytest.raises(SettingsError, match=r"unknown section \[rule\]; did you mean 'rules'"):

@@ -157,7 +157,17 @@ def test_hand_worked_end_of_turn_chances():
     assert dice.value_played == pytest.approx(2 / 36, abs=1e-14)
     assert dice.value_best == pytest.approx(1 / 6, abs=1e-14)
     assert dice.loss == pytest.approx(1 / 6 - 2 / 36, abs=1e-14)
-    assert review.players["Ann"].mistakes == 2
+    ann = review.players["Ann"]
+    assert (ann.inaccuracies, ann.mistakes, ann.blunders) == (0, 0, 2)  # 5.6 and 11.1 points: blunders
+    assert (move.grade, dice.grade) == ("blunder", "blunder")
+    # Accuracy: the share of the best chance kept — 3/4 and 1/3 here, every other decision a best one.
+    assert (move.kept, dice.kept) == (pytest.approx(0.75), pytest.approx(1 / 3))
+    assert (move.stake, dice.stake) == (pytest.approx(2 / 9), pytest.approx(1 / 6))
+    # The game's accuracy weighs each decision by what was at stake: the chances kept over the best chances.
+    decisions = review.decisions
+    kept = sum(d.value_played for d in decisions)
+    assert ann.accuracy == pytest.approx(100 * kept / sum(d.value_best for d in decisions))
+    assert ann.accuracy == pytest.approx(100 - 100 * ann.loss / sum(d.value_best for d in decisions))
 
 
 def test_hand_worked_expected_score_of_the_last_tile():

@@ -7,6 +7,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from shutbox.bounded import MAX_ID, whole_flag
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
@@ -20,7 +21,8 @@ def _list_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _show_arguments(show: argparse.ArgumentParser) -> None:
-    show.add_argument("id", type=int, metavar="ID", help="the game's number (see `shutbox history`)")
+    show.add_argument("id", type=whole_flag("game", 1, MAX_ID, " (see `shutbox history`)"), metavar="ID",
+                      help="the game's number (see `shutbox history`)")
     show.add_argument("--json", action="store_true", help="print the game file JSON (settings and event record)")
     show.add_argument("--db", type=Path, metavar="FILE", default=argparse.SUPPRESS, help=DB_HELP)
 
@@ -68,7 +70,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.game.gamefile import game_from_dict, game_to_dict
     from shutbox.game.replay import PHASE_WORDS
     from shutbox.game.report import game_result_text, standing_lines, throw_text, tiles_text
-    from shutbox.game.rules import plus
+    from shutbox.game.rules import plus, rules_text
 
     db = _db(args)
     if not db.exists():
@@ -82,18 +84,21 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
         print(json.dumps(game_to_dict(game), indent=1))
         return 0
     rules = game.rules
-    print(f"game {row.id}: {', '.join(game.players)} — {rules.match}, {rules.tiles} tiles, one die {rules.one_die}, "
-          f"{rules.scoring} scoring" + (f", stake {rules.stake:g}" if rules.stake else ""))
+    print(f"game {row.id}: {', '.join(game.players)} — {rules_text(rules)}")
     for turn in game.turns:
         moves = []
         verb = PHASE_WORDS[turn.phase].done
         for t in turn.throws:
+            if t.total is None and t.tiles is not None:
+                moves.append(f"{verb} {plus(t.tiles)} with no throw entered")
+                continue
             if t.total is None:
                 moves.append("ended unverified: a throw with no move, not entered")
                 continue
             thrown = throw_text(list(t.dice) if t.dice else None, t.total)
             moves.append(thrown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
         end = ("SHUT THE BOX" if turn.shut_box else f"score {turn.score}") if turn.ended else "in progress"
+        end += " (unverified)" if turn.unverified else ""
         print(f"  round {turn.round}, turn {turn.number}: {turn.player} ({turn.phase}) — {'; '.join(moves) or '-'}"
               f" — left {tiles_text(turn.left)} — {end}")
     for line in standing_lines(game):

@@ -9,20 +9,25 @@ import sys
 from datetime import datetime
 from typing import Any
 
+from shutbox.bounded import real_flag, whole_flag
 from shutbox.commands import add_port_argument
 from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit
 
+#: Most snapshots ``--count`` waits for; the longest a wiring-test step waits, seconds.
+MAX_COUNT, MAX_STEP_S = 10**9, 3600.0
+
 
 def _arguments(m: argparse.ArgumentParser) -> None:
     add_port_argument(m)
     m.add_argument("--json", action="store_true", help="one JSON object per line: seq, shut tiles, time, ...")
-    m.add_argument("--count", type=int, metavar="N", help="stop after N snapshots [default: run until Ctrl-C]")
+    m.add_argument("--count", type=whole_flag("--count", 1, MAX_COUNT), metavar="N",
+                   help="stop after N snapshots [default: run until Ctrl-C]")
     m.add_argument("--test", action="store_true", help="wiring test: shut and open each tile in turn, then press "
                    "the button, as told; reports swapped, dead, stuck and noisy switches with the pin to check "
                    "(exit status 1 when a fault is found)")
-    m.add_argument("--step-timeout", type=float, default=20.0, metavar="S",
+    m.add_argument("--step-timeout", type=real_flag("--step-timeout", 0, MAX_STEP_S), default=20.0, metavar="S",
                    help="wiring test: seconds to wait for each step before calling it dead [default 20]")
 
 
@@ -42,8 +47,6 @@ def run_monitor(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.companion.link import BoxLink, Connected, Disconnected, Failed, Noise, Received
     from shutbox.firmware.host.protocol import Hello, Snapshot
 
-    if args.count is not None and args.count < 1:
-        raise ShutboxError(f"--count {args.count}: must be a whole number >= 1")
     if args.test:
         return _wiring_test(args, kit)
     events: queue.Queue[Any] = queue.Queue()

@@ -35,6 +35,11 @@ How each match format runs (RULES.md names; docs/RULES.md gives each decision's 
   recorded by total only counts as a double only when its total says so (6 x dice, or the number
   of dice while one die cannot show it).
 
+Throws optional (a box keeps score by itself; docs/RULES.md): a ``shut``/``open`` event marked ``unverified``
+holds tiles moved with no throw entered (any tiles in play; ``Throw.unverified``), and an ``end_turn`` marked
+``declared`` is the players ending the turn, accepted unless an entered throw is unused and can still move;
+such a turn is ``Turn.unverified``.
+
 Ending a turn: a throw that admits no move ends it by itself. An ``end_turn`` event is the report of
 a throw that was not entered (box-only play): it is accepted only when no pending throw can still
 move tiles and some throw the player may make admits no move, and it is marked *unverified*
@@ -56,16 +61,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutbox.game import events as ev
+from shutbox.game.formats import BOX_DONE, FIRST_TO_LIMIT, match_format
 from shutbox.game.rules import (
     IllegalMove,
     check_dice,
     check_move,
     check_total,
     dice_counts,
+    is_double,
     legal_moves,
+    only_a_double,
+    parse_tiles,
     plus,
     score,
     throw_totals,
+    tiles_out,
 )
 from shutbox.model import Rules
 
@@ -90,6 +100,12 @@ PHASE_WORDS = {
 }
 
 
+def tiles_in_play(rules: Rules, phase: str, board: tuple[int, ...]) -> tuple[int, ...]:
+    """The tiles a player in ``phase`` works on while ``board`` is open: the open tiles, or (uncovering) the
+    shut ones. It is its own inverse: given the tiles in play, it returns the open tiles."""
+    return tiles_out(rules, board) if phase == UNCOVER else board
+
+
 @dataclass
 class Throw:
     """One throw of a turn and what it did."""
@@ -99,12 +115,12 @@ class Throw:
     tiles: tuple[int, ...] | None = None  #: tiles shut (or uncovered) with it; None if none yet / none possible
     dead: bool = False  #: it admitted no move
     extra: bool = False  #: long game: a dead double, so the player threw again
-    unverified: bool = False  #: reported by ``end_turn`` without its dice: the rules could not check it
+    unverified: bool = False  #: not entered (``end_turn``, or tiles moved with no throw): the rules could not check it
 
     @property
     def double(self) -> bool:
         """Every die shows the same pips (two or more dice)."""
-        return self.dice is not None and len(self.dice) >= 2 and len(set(self.dice)) == 1
+        return self.dice is not None and is_double(self.dice)
 
 
 @dataclass
@@ -128,6 +144,12 @@ class Turn:
     def unverified_end(self) -> bool:
         """The turn was ended by an ``end_turn`` report the rules could not check (no throw entered)."""
         return self.ended and bool(self.throws) and self.throws[-1].unverified
+
+    @property
+    def unverified(self) -> bool:
+        """Some of the turn the rules could not check: it ended without a dead throw entered, or tiles moved
+        with no throw entered (throws optional)."""
+        return any(t.unverified for t in self.throws)
 
 
 @dataclass
@@ -157,6 +179,7 @@ class Game:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.format = match_format(rules)  #: what the match format means for play
         self._events: list[dict[str, Any]] = []  # everything recorded, undo events included
         self._reset()
 
@@ -219,9 +242,9 @@ class Game:
         elif kind == "throw":
             self._throw(e)
         elif kind in ("shut", "open"):
-            self._move(kind, e["tiles"])
+            self._move(kind, e["tiles"], unverified=bool(e.get("unverified")))
         elif kind == "end_turn":
-            self._end_turn_reported()
+            self._end_turn_reported(declared=bool(e.get("declared")))
         self._effective.append(e)
 
     # ----------------------------------------------------------------------------- queries
@@ -256,7 +279,7 @@ class Game:
     def phase(self) -> str:
         """``shut``, or ``uncover`` for the long game's second player."""
         player = self.current_player
-        if self.rules.match == "long-game" and player is not None and player == self.players[1]:
+        if self.format.uncovering and player is not None and player == self.players[1]:
             return UNCOVER
         return SHUT
 
@@ -271,9 +294,7 @@ class Game:
         return self._in_play(self.phase)
 
     def _in_play(self, phase: str) -> tuple[int, ...]:
-        if phase == UNCOVER:
-            return tuple(t for t in self.rules.tile_numbers if t not in self.board)
-        return self.board
+        return tiles_in_play(self.rules, phase, self.board)
 
     def dice_counts(self) -> tuple[int, ...]:
         """How many dice the current player may throw next."""
@@ -297,11 +318,9 @@ class Game:
             if n.casefold() in seen:
                 raise IllegalMove(f"player {n!r} is listed twice")
             seen.add(n.casefold())
-        match = self.rules.match
-        if match == "long-game" and len(cleaned) != 2:
-            raise IllegalMove(f"the long game is for exactly 2 players, not {len(cleaned)}")
-        if self.rules.cumulative and len(cleaned) < 2:
-            raise IllegalMove(f"a {match} match needs at least 2 players")
+        refusal = self.format.players_refusal(len(cleaned))
+        if refusal:
+            raise IllegalMove(refusal)
         self.players = tuple(cleaned)
         self.totals = {p: 0 for p in cleaned}
         self.balance = {p: 0.0 for p in cleaned}
@@ -317,7 +336,7 @@ class Game:
 
     def _next_player(self) -> str:
         r = self.rounds[-1]
-        if self.rules.match == "long-game":
+        if self.format.uncovering:  # the turns alternate in the one round
             return self.players[len(r.turns) % 2]
         played = {t.player for t in r.turns}
         return next(p for p in r.players if p not in played)
@@ -350,15 +369,14 @@ class Game:
             self.pending = throw
             return
         throw.dead = True
-        if self.rules.match == "long-game" and (throw.double or (dice is None and self._double_total(total))):
+        if self.format.double_throws_again and (throw.double or (dice is None and self._double_total(total))):
             throw.extra = True
             return
         self._end_turn(turn)
 
     def _double_total(self, total: int) -> bool:
-        """A total only a double can show: every die a six, or every die a one while one die cannot show it."""
-        d = self.rules.dice
-        return total == 6 * d or (total == d and (d > 6 or self.dice_counts() == (d,)))
+        """A total only a double can show, with the current player's tiles in play."""
+        return only_a_double(self.rules, self.in_play, total)
 
     def _verb(self) -> str:
         return PHASE_WORDS[self.phase].verb
@@ -367,17 +385,26 @@ class Game:
         """What the tiles in play are on the board: ``open``, or ``shut`` for the uncovering player."""
         return "shut" if self.phase == UNCOVER else "open"
 
-    def _move(self, kind: str, tiles: list[int]) -> None:
+    def _move(self, kind: str, tiles: list[int], unverified: bool = False) -> None:
         uncovering = self.phase == UNCOVER
         if uncovering and kind == "shut":
             raise IllegalMove(f"{self.current_player} is uncovering tiles in the long game, not shutting them")
         if not uncovering and kind == "open":
-            if self.rules.match == "long-game":
+            if self.format.uncovering:
                 raise IllegalMove(f"{self.current_player} is shutting tiles, not uncovering them")
             raise IllegalMove("tiles are only uncovered in the long game")
         in_play = self.in_play
         words = ("uncover", "open") if uncovering else ("shut", "shut")
-        if self.pending is None:
+        if unverified:
+            # Tiles moved on the box with no throw entered (throws optional): any tiles in play, unchecked.
+            if self.pending is not None:
+                raise IllegalMove(f"the throw of {self.pending.total} has not been used yet: "
+                                  f"{self._verb()} tiles adding up to {self.pending.total} first")
+            chosen = self._tiles_in_play(tiles, *words)
+            turn = self._turn()
+            throw = Throw(dice=None, total=None, unverified=True)
+            turn.throws.append(throw)
+        elif self.pending is None:
             # The dice were not entered: the throw is the tiles' sum, if the rules allow that total.
             total = sum(t for t in tiles if isinstance(t, int))
             chosen = check_move(self.rules, in_play, total, tiles, *words)
@@ -404,6 +431,26 @@ class Game:
             turn.shut_box = True
             self._end_turn(turn)
 
+    def _tiles_in_play(self, tiles: list[int], verb: str, state_word: str) -> tuple[int, ...]:
+        chosen = parse_tiles(self.rules, tiles)
+        if not chosen:
+            raise IllegalMove(f"name at least one tile to {verb}")
+        for t in chosen:
+            if t not in self.in_play:
+                raise IllegalMove(f"tile {t} is already {state_word}")
+        return chosen
+
+    def declared_end_refusal(self) -> str | None:
+        """Why the players cannot end the turn now (throws optional), or None: only an entered throw that is
+        unused and can still move tiles keeps the turn going."""
+        if self.finished:
+            return "the game is over"
+        if not self.players:
+            return "the game has no players yet"
+        if self.pending is not None:
+            return self.end_refusal(typed=False)
+        return None
+
     def end_refusal(self, typed: bool) -> str | None:
         """Why ``end`` cannot end the turn now, or None when an (unverified) ``end_turn`` is accepted.
 
@@ -427,15 +474,15 @@ class Game:
                     "by itself")
         counts = dice_counts(self.rules, in_play)
         ending = {t for c in counts for t in throw_totals(c)}
-        if self.rules.match == "long-game":  # a dead double does not end the turn
+        if self.format.double_throws_again:  # a dead double does not end the turn
             ending = {t for c in counts for t in throw_totals(c) if c == 1 or not self._double_total(t)}
         if all(legal_moves(self.rules, in_play, t) for t in ending):
-            which = "every throw that would end the turn" if self.rules.match == "long-game" else "every throw"
+            which = "every throw that would end the turn" if self.format.double_throws_again else "every throw"
             return f"the turn is not over: {which} can {verb} tiles now; enter the throw"
         return None
 
-    def _end_turn_reported(self) -> None:
-        refusal = self.end_refusal(typed=False)
+    def _end_turn_reported(self, declared: bool = False) -> None:
+        refusal = self.declared_end_refusal() if declared else self.end_refusal(typed=False)
         if refusal:
             raise IllegalMove(refusal)
         turn = self._turn()
@@ -444,7 +491,7 @@ class Game:
 
     def _end_turn(self, turn: Turn) -> None:
         self._progress(turn)
-        if not self.finished and self.rules.match != "long-game":
+        if not self.finished and not self.format.uncovering:
             self.board = self.rules.tile_numbers  # the next turn starts with every tile open
 
     def _progress(self, turn: Turn) -> None:
@@ -456,14 +503,15 @@ class Game:
         turn.left = self._in_play(turn.phase)  # what the turn left undone
         turn.score = points = score(rules, turn.left)
         r.scores[turn.player] = points
-        if rules.match == "long-game":
+        fmt = self.format
+        if fmt.ends == BOX_DONE:
             if turn.shut_box or turn.uncovered_box:
                 self._settle(r, (turn.player,), shut_by=turn.player if turn.shut_box else None)
                 self._finish((turn.player,))
             return
         self.totals[turn.player] += points
-        if rules.cumulative and self.totals[turn.player] >= (rules.limit or 0):
-            if rules.match == "tournament":
+        if fmt.limit_applies and self.totals[turn.player] >= (rules.limit or 0):
+            if fmt.ends == FIRST_TO_LIMIT:
                 self.loser = turn.player
                 others = [p for p in self.players if p != turn.player]
                 low = min(self.totals[p] for p in others)
@@ -478,10 +526,10 @@ class Game:
         played = {t.player for t in r.turns}
         if turn.shut_box or played >= set(r.players):
             self._settle_round(r, turn)
-            if rules.match == "round":
-                self._finish(r.winners)
-            else:
+            if fmt.rounds_repeat:
                 self._new_round()
+            else:
+                self._finish(r.winners)
 
     def _still_in(self, player: str) -> bool:
         return player not in self.eliminated and player != self.loser
