@@ -67,7 +67,27 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS readings (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    dice TEXT NOT NULL,
+    unsure INTEGER NOT NULL,
+    image BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 """
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A camera reading kept with a game: the throw event it became, what was read, the picture (JPEG)."""
+
+    seq: int
+    source: str
+    dice: list[int]
+    unsure: int
+    image: bytes
 
 
 def default_db_path() -> Path:
@@ -431,6 +451,26 @@ class GameStore:
                 cur.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
         self._next[game_id] = int(seq) + 1
         return int(seq)
+
+    def keep_reading(self, game_id: int, seq: int, source: str, dice: list[int], unsure: int, image: bytes) -> None:
+        """Keep the camera's reading that became event ``seq`` (its picture, a small JPEG, and what was read)."""
+        self.claim(game_id)
+        with self._transaction() as cur:
+            cur.execute("INSERT OR REPLACE INTO readings (game_id, seq, source, dice, unsure, image) "
+                        "VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, source, json.dumps(dice), unsure, image))
+
+    def readings(self, game_id: int) -> list[Reading]:
+        """The camera readings kept with the game, by the seq of the throw each became (none in an older file)."""
+        if not self._rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'readings'"):
+            return []
+        out = []
+        for seq, source, dice, unsure, image in self._rows(
+                "SELECT seq, source, dice, unsure, image FROM readings WHERE game_id = ? ORDER BY seq", (game_id,)):
+            values = _json(dice, f"game {game_id}, reading {seq}", self.path)
+            if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
+                raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)}: reading {seq} is damaged")
+            out.append(Reading(int(seq), str(source), values, int(unsure), bytes(image)))
+        return out
 
     def finish(self, game_id: int) -> None:
         """Mark a game finished (for a record that ended without :meth:`append` saying so)."""

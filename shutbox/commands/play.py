@@ -31,6 +31,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    "data folder]")
     p.add_argument("--resume", action="store_true", help="continue the latest unfinished game")
     p.add_argument("--hint", action="store_true", help="after each throw, show the solver's best move")
+    p.add_argument("--camera", nargs="?", const="0", metavar="DEVICE",
+                   help="watch the tray with a camera (OpenCV: a number, default 0, a device such as /dev/video0, a "
+                   "video file or an image sequence such as frames/%%03d.jpg); the dice are read when they come to "
+                   "rest and entered as the throw (docs/dice.md)")
     add_web_argument(p)
 
 
@@ -63,6 +67,7 @@ class Table:
         self.web = WebBoard(*parse_web(web), submit, pages=ReviewPages(db)) if web is not None else None
         self.interactive = read_stdin and sys.stdin.isatty() and sys.stdout.isatty()
         self.screen: Any = None
+        self.camera: Any = None
         self.terminal: View = TextView()
 
     @property
@@ -91,7 +96,19 @@ class Table:
         elif self.read_stdin:
             read_input(sys.stdin, self.submit)
 
+    def open_camera(self, device: str | None, session: Any) -> None:
+        """Watch the tray with the camera ``device`` (None: no camera); its readings come through ``submit``."""
+        if device is None:
+            return
+        from shutbox.companion.camera import CameraWatch
+
+        self.camera = CameraWatch(device, self.submit).start()
+        session.view.note("info", f"camera {device}: the dice are read when they come to rest")
+
     def close(self) -> None:
+        if self.camera is not None:
+            self.camera.stop()
+            self.camera = None
         if self.screen is not None:
             self.screen.stop()
         if self.web is not None:
@@ -100,6 +117,7 @@ class Table:
 
 def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
+    from shutbox.companion.camera import check_camera
     from shutbox.companion.link import BoxLink
     from shutbox.companion.session import LiveSession
     from shutbox.companion.store import GameStore, default_db_path
@@ -115,6 +133,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
     link: BoxLink | None = None
+    check_camera(args.camera)  # a camera that cannot be opened stops here, before anything is written
     try:
         if not boxless:
             link = BoxLink(args.port, rules.tiles, events.put)
@@ -126,6 +145,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
             session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless,
                                   throws=kit.play.throws_for(boxless))
         _begin(session, table, names, heard)
+        table.open_camera(args.camera, session)
         _play(session, events)
         show_review(session, piped=not table.interactive)
         if table.web is not None and session.game is not None and session.game.finished:
@@ -237,13 +257,18 @@ def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
 
 
 def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
-    """Hand every link event and typed line to the session until the game is done or left."""
+    """Hand every link event, typed line and camera reading to the session until the game is done or left."""
+    from shutbox.companion.camera import CameraRead, enter_reading
+
     while not session.done:
         try:
             item = events.get(timeout=0.5)
         except queue.Empty:
             continue
-        session.handle(item)
+        if isinstance(item, CameraRead):
+            enter_reading(session, item)
+        else:
+            session.handle(item)
 
 
 def _linger(session: LiveSession, events: queue.Queue[Any], table: Table) -> None:
