@@ -13,7 +13,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from shutbox.errors import ShutboxError
@@ -63,7 +64,9 @@ def enter_reading(session: LiveSession, read: CameraRead) -> bool:
     if read.unsure or not read.values:
         what = f"{read.unsure} die unsure" if read.unsure == 1 else f"{read.unsure} dice unsure" if read.unsure \
             else "no dice seen"
-        session.view.note("info", f"camera: {what}; throw not entered (type it, or roll again)")
+        seen = f" (read: {' '.join(map(str, read.values))})" if read.values else ""
+        session.view.note("refused", f"{read.source}: {what}{seen}; throw not entered (type it, or take another "
+                          "picture)")
         return False
     game = session.game
     before = len(game.to_events()) if game is not None else 0
@@ -77,6 +80,53 @@ def enter_reading(session: LiveSession, read: CameraRead) -> bool:
         return False
     session.store.keep_reading(session.game_id, seq, read.source, list(read.values), read.unsure, read.jpeg)
     return True
+
+
+@dataclass
+class PhotoPost:
+    """A photo posted from the web page, read; the session answers through ``reply`` (ok, its messages)."""
+
+    read: CameraRead
+    reply: Future[tuple[bool, list[tuple[str, str]]]] = field(default_factory=Future)
+
+
+class _Heard:
+    """A view that keeps the messages of one command (for the page's answer) and passes them on."""
+
+    def __init__(self, view: Any) -> None:
+        self.view, self.notes = view, []
+
+    def note(self, kind: str, text: str) -> None:
+        self.notes.append((kind, text))
+        self.view.note(kind, text)
+
+    def show(self, state: Any) -> None:
+        self.view.show(state)
+
+
+def enter_photo(session: LiveSession, post: PhotoPost) -> None:
+    """Enter a posted photo's reading as the throw; answer the page with what happened."""
+    view = session.view
+    heard = _Heard(view)
+    session.view = heard
+    try:
+        entered = enter_reading(session, post.read)
+    except BaseException:
+        if not post.reply.done():
+            post.reply.set_result((False, [*heard.notes, ("refused", "the scorekeeper stopped")]))
+        raise
+    finally:
+        session.view = view
+    if not post.reply.done():
+        post.reply.set_result((entered and not any(k == "refused" for k, _ in heard.notes), heard.notes))
+
+
+def enter_dice(session: LiveSession, item: CameraRead | PhotoPost) -> None:
+    """A camera's reading or a posted photo, entered (the session hands both here)."""
+    if isinstance(item, PhotoPost):
+        enter_photo(session, item)
+    else:
+        enter_reading(session, item)
 
 
 def open_capture(device: str) -> Any:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shutbox.companion.advice import Advice
+from shutbox.companion.camera import CameraRead, PhotoPost, enter_dice
 from shutbox.companion.command import BoxSeen, Command, End, Help, Hint, Quit
 from shutbox.companion.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
 from shutbox.companion.live import Verdict
@@ -207,8 +208,8 @@ class LiveSession:
 
     # -- input ---------------------------------------------------------------------------------
 
-    def handle(self, item: LinkEvent | Typed | Remote | InputClosed | Command) -> None:
-        """Take one link event, typed line, page command or command."""
+    def handle(self, item: LinkEvent | Typed | Remote | InputClosed | Command | CameraRead | PhotoPost) -> None:
+        """Take one link event, typed line, page command, command, or dice read (the camera, a posted photo)."""
         if isinstance(item, Received):
             self._received(item)
         elif isinstance(item, Typed):
@@ -230,6 +231,8 @@ class LiveSession:
             raise item.error
         elif isinstance(item, InputClosed):
             self.stop()
+        elif isinstance(item, CameraRead | PhotoPost):
+            enter_dice(self, item)
         else:
             self.apply(item)
 

@@ -50,6 +50,7 @@ MESSAGES_KEPT = 12
 REPLY_TIMEOUT_S = 10.0
 KEEPALIVE_S = 15.0
 MAX_BODY = 4096  #: bytes; a throw or a move is a few dozen
+MAX_PHOTO = 16 * 1024 * 1024  #: bytes; a phone's photo of the tray is a few MB
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -243,6 +244,7 @@ class WebBoard:
             Route("/api/end", self._post("end"), methods=["POST"]),
             Route("/api/undo", self._post("undo"), methods=["POST"]),
             Route("/api/shut", self._post("shut"), methods=["POST"]),
+            Route("/api/photo", self._photo, methods=["POST"]),
             *(self.pages.routes(self) if self.pages is not None else ()),
         ])
 
@@ -314,8 +316,39 @@ class WebBoard:
 
         return endpoint
 
-    def _check_post(self, request: Request) -> tuple[int, str] | None:
-        """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON."""
+    async def _photo(self, request: Request) -> Response:
+        """A phone's photo of the tray (the image's own bytes): read, and entered as the throw like a camera's."""
+        from starlette.responses import JSONResponse
+
+        from shutbox.companion.camera import PhotoPost, reading_of
+        from shutbox.dice.imagefile import read_image_bytes
+
+        refusal = self._check_post(request, image=True)
+        if refusal is not None:
+            return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_PHOTO:
+                return JSONResponse({"ok": False, "error": f"the photo is over {MAX_PHOTO // (1024 * 1024)} MB"},
+                                    status_code=413)
+        try:
+            read = await asyncio.to_thread(lambda: reading_of(read_image_bytes(raw, "the photo"), "phone"))
+        except ShutboxError as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
+        item = PhotoPost(read)
+        self.submit(item)  # type: ignore[arg-type]  (the session's queue takes any of its items)
+        try:
+            ok, notes = await asyncio.wait_for(asyncio.wrap_future(item.reply), REPLY_TIMEOUT_S)
+        except (FutureTimeout, TimeoutError):
+            return JSONResponse({"ok": False, "error": "the scorekeeper did not answer"}, status_code=503)
+        return JSONResponse({"ok": ok, "dice": list(read.values), "unsure": read.unsure,
+                             "messages": [{"kind": k, "text": t} for k, t in notes], "state": self.state},
+                            status_code=200 if ok else 409)
+
+    def _check_post(self, request: Request, image: bool = False) -> tuple[int, str] | None:
+        """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON
+        (``image``: a picture's bytes)."""
         if self.join_code is not None:
             given = request.headers.get("x-join-code") or request.query_params.get("code") or ""
             if not given.strip():
@@ -329,7 +362,10 @@ class WebBoard:
         origin = request.headers.get("origin")
         if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
             return 403, f"requests from {origin} are not accepted"
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        kind = request.headers.get("content-type", "").split(";")[0].strip()
+        if image:
+            return None if kind.startswith("image/") else (415, "send the photo's bytes (Content-Type: image/...)")
+        if kind != "application/json":
             return 415, "send JSON (Content-Type: application/json)"
         return None
 

@@ -26,16 +26,21 @@ SET = REPO / "tests" / "dice_set"
 LABELS = json.loads((SET / "labels.json").read_text(encoding="utf-8"))
 
 
-def two_dice_picture() -> tuple[np.ndarray, list[int]]:
-    """A picture of the set with two dice the reader reads fully."""
+def two_dice_file() -> tuple[Path, list[int]]:
+    """A picture of the set with two dice the reader reads fully, and their values."""
     for name in sorted(LABELS):
         want = LABELS[name]["dice"]
         if len(want) == 2:
-            image = cv2.imread(str(SET / name))
-            reading = read_dice(image)
+            reading = read_dice(cv2.imread(str(SET / name)))
             if reading.values == want and not reading.unsure:
-                return image, want
+                return SET / name, want
     raise AssertionError("no two-dice picture reads")
+
+
+def two_dice_picture() -> tuple[np.ndarray, list[int]]:
+    """That picture's pixels, and the values."""
+    path, want = two_dice_file()
+    return cv2.imread(str(path)), want
 
 
 def with_hand(image: np.ndarray, step: int) -> np.ndarray:

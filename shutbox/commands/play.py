@@ -257,18 +257,13 @@ def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
 
 
 def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
-    """Hand every link event, typed line and camera reading to the session until the game is done or left."""
-    from shutbox.companion.camera import CameraRead, enter_reading
-
+    """Hand every link event, typed line and dice reading to the session until the game is done or left."""
     while not session.done:
         try:
             item = events.get(timeout=0.5)
         except queue.Empty:
             continue
-        if isinstance(item, CameraRead):
-            enter_reading(session, item)
-        else:
-            session.handle(item)
+        session.handle(item)
 
 
 def _linger(session: LiveSession, events: queue.Queue[Any], table: Table) -> None:
