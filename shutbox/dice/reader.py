@@ -124,7 +124,7 @@ def _under(f: Face, g: Face) -> bool:
     dx, dy = g.centre[0] - f.centre[0], g.centre[1] - f.centre[1]
     upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
     shade = abs(f.colour[0] - g.colour[0]) > SIDE_SHADE
-    return upward and shade and g.aspect >= f.aspect - 0.05
+    return upward and shade and g.aspect >= f.aspect - 0.25
 
 
 def _like_top(f: Face, top: list[Face]) -> bool:
