@@ -165,3 +165,21 @@ def test_play_with_the_camera_reads_the_tray_and_enters_the_throw(tmp_path: Path
         events = store.events(game_id)
         assert [e for e in events if e["type"] == "throw"][0]["dice"] == want, out
         assert [r.dice for r in store.readings(game_id)] == [want]
+
+
+def test_history_show_lists_the_readings_and_writes_their_pictures(table, tmp_path: Path):
+    session, view, store = table
+    image, want = two_dice_picture()
+    assert enter_reading(session, reading_of(image))
+    db = store.path
+    shown = run_cli("history", "show", str(session.game_id), "--db", str(db), "--readings", str(tmp_path / "seen"),
+                    check=True)
+    assert f"read by the camera: {' + '.join(map(str, want))}, picture kept" in shown.stdout
+    pictures = sorted((tmp_path / "seen").iterdir())
+    assert [p.name for p in pictures] == [f"game-{session.game_id}-event-1.jpg"]
+    assert cv2.imread(str(pictures[0])) is not None
+    again = run_cli("history", "show", str(session.game_id), "--db", str(db), "--readings", str(tmp_path / "seen"))
+    assert again.returncode == 0  # the same pictures: nothing to replace
+    pictures[0].write_bytes(b"mine")
+    refused = run_cli("history", "show", str(session.game_id), "--db", str(db), "--readings", str(tmp_path / "seen"))
+    assert refused.returncode == 2 and "not replaced" in refused.stderr and pictures[0].read_bytes() == b"mine"

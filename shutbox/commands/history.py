@@ -6,6 +6,7 @@ import argparse
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from shutbox.bounded import MAX_ID, whole_flag
 from shutbox.commandspec import Command
@@ -25,6 +26,8 @@ def _show_arguments(show: argparse.ArgumentParser) -> None:
                       help="the game's number (see `shutbox history`)")
     show.add_argument("--json", action="store_true", help="print the game file JSON (settings and event record)")
     show.add_argument("--db", type=Path, metavar="FILE", default=argparse.SUPPRESS, help=DB_HELP)
+    show.add_argument("--readings", type=Path, metavar="DIR", help="also write the pictures the camera (or a phone) "
+                      "read the throws from, one JPEG per throw: DIR/game-ID-event-N.jpg")
 
 
 def _db(args: argparse.Namespace) -> Path:
@@ -79,7 +82,9 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
     with open_read_only(db) as store:
         row = store.game(args.id)
         data = {"format": "shutbox-game", "version": 1, "settings": row.settings, "events": store.events(row.id)}
+        readings = store.readings(row.id)
     game = game_from_dict(data, f"game {row.id}")
+    write_readings(getattr(args, "readings", None), row.id, readings)
     if args.json:
         print(json.dumps(game_to_dict(game), indent=1))
         return 0
@@ -105,7 +110,34 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
         print(f"  {line}")
     if not game.finished:
         print(f"  {game_result_text(game)}")
+    for line in reading_lines(readings):
+        print(f"  {line}")
     return 0
+
+
+def reading_lines(readings: list[Any]) -> list[str]:
+    """One line per throw read from a picture: which event, what was read, from where."""
+    return [f"throw (event {r.seq}) read by the {r.source}: {' + '.join(map(str, r.dice))}, picture kept "
+            f"({max(1, len(r.image) // 1024)} KB; `--readings DIR` writes it)" for r in readings]
+
+
+def write_readings(folder: Path | None, game_id: int, readings: list[Any]) -> None:
+    """Write each reading's picture into ``folder`` (made if missing; None: not asked for); a file of the same
+    name is not replaced."""
+    from shutbox.output import out_file
+
+    if folder is None:
+        return
+    if folder.exists() and not folder.is_dir():
+        raise ShutboxError(f"--readings {shown(str(folder), 200)}: is a file; give a folder")
+    for r in readings:
+        target = folder / f"game-{game_id}-event-{r.seq}.jpg"
+        if target.exists():
+            if target.read_bytes() == r.image:
+                continue
+            raise ShutboxError(f"--readings {shown(str(target), 200)}: exists; not replaced (choose another folder)")
+        with out_file(target, "--readings") as tmp:
+            tmp.write_bytes(r.image)
 
 
 COMMANDS = (
