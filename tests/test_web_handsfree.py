@@ -172,14 +172,14 @@ def scoreboard_url(line: str) -> str:
 
 
 def test_sim_demo_web_survives_an_undo_from_the_page_and_serves_the_result_until_ctrl_c():
-    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "40", "--seed", "3",
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "8", "--seed", "3",
                              "--web", "0", *FAST], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         url = scoreboard_url(proc.stdout.readline())
-        undone = False
-        deadline = time.monotonic() + 60
+        undone = False  # an undo posted while a throw waits for its tiles (tried again at each throw until taken)
+        deadline = time.monotonic() + 90
         state: dict = {}
         while time.monotonic() < deadline:
             state = httpx.get(url + "api/state", timeout=2).json()
