@@ -534,6 +534,7 @@ def review_summary(review: Review) -> list[str]:
     """A few lines for the end of a game: the objective and one line per player."""
     lines = [f"review ({'approximate, ' if not review.exact else ''}measured by {objective_text(review.objective)}):"]
     lines += [player_line(p, review.objective) for p in review.players.values()]
+    lines += [note for note in review.notes if "unverified turn" in note]  # why a turn was not graded
     return lines
 
 
