@@ -500,7 +500,7 @@ def decision_line(decision: Decision, objective: str) -> str:
         return head + " — best"
     mark = decision.grade.upper() if decision.mistake else decision.grade
     return (head + f" — {mark}: best {choice_text(decision, 'best')} ({value_text(objective, decision.value_best)}),"
-            f" {loss_text(objective, decision.loss)}")
+            f" {loss_text(objective, decision.loss)}; kept {decision.kept:.0%}")
 
 
 def counts_text(counts: dict[str, int]) -> str:
