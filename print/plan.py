@@ -7,7 +7,6 @@ tiles wrap onto two or more lines before a pad is refused.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,6 +17,7 @@ from shutbox.print.long_pad import LongPad, long_game_layouts
 from shutbox.print.pads import Layout, Pad, round_pad, running_pad, tiles_per_line_choices
 from shutbox.print.paper import PAPERS, Grid, arrange
 from shutbox.print.table import ROW_HEIGHTS
+from shutbox.usertext import quoted, text_refusal
 
 DEFAULT_PLAYERS = 4
 MAX_DEFAULT_ROUNDS = 20  # a pad filling its cell stops here
@@ -56,17 +56,18 @@ def default_players(rules: Rules) -> int:
 
 def parse_names(text: str) -> tuple[str, ...]:
     """``"Ann, Bob"`` -> ("Ann", "Bob"); each name 1 to :data:`MAX_NAME` printable characters, none twice."""
-    names = tuple(part.strip() for part in text.split(","))
+    names = tuple(part.strip(" ") for part in text.split(","))  # only spaces: a U+2028 at an end is refused
     seen: set[str] = set()
     for name in names:
         if not name:
-            raise ShutboxError(f"--names {text!r}: an empty name; allowed: names separated by commas")
+            raise ShutboxError(f"--names {quoted(text)}: an empty name; allowed: names separated by commas")
         if len(name) > MAX_NAME:
-            raise ShutboxError(f"--names: {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ShutboxError(f"--names: {name!r} holds a control character; allowed: printable text")
+            raise ShutboxError(f"--names: {quoted(name[:MAX_NAME])}… is longer than {MAX_NAME} characters")
+        refusal = text_refusal(name)
+        if refusal is not None:
+            raise ShutboxError(f"--names: {quoted(name)} {refusal}; allowed: letters, digits, signs and spaces")
         if name.casefold() in seen:
-            raise ShutboxError(f"--names: {name!r} is listed twice")
+            raise ShutboxError(f"--names: {quoted(name)} is listed twice")
         seen.add(name.casefold())
     return names
 

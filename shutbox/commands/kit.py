@@ -18,6 +18,7 @@ from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal, kit_as_dict
 from shutbox.output import out_folder
 from shutbox.sideprocess import side_process
+from shutbox.usertext import path_text
 
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
 #: relative to that folder. Modules are imported only when the kit is built.
@@ -114,7 +115,7 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     manifest = build_kit_folder(kit, args.out)
-    print(f"wrote {len(manifest['files'])} files to {args.out}/ (see {args.out}/manifest.json)")
+    print(f"wrote {len(manifest['files'])} files to {path_text(args.out)}/ (see {path_text(args.out)}/manifest.json)")
     return 0
 
 

@@ -42,7 +42,7 @@ def add_web_argument(p: argparse.ArgumentParser) -> None:
 
 
 def parse_players(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",")]
+    names = [n.strip(" ") for n in text.split(",")]  # only spaces: a U+2028 at an end is refused
     if not any(names):
         raise ShutboxError(f"--players {text!r}: give the player names, comma separated, e.g. \"Ann,Bob\"")
     return names

@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
 from shutbox.model import BOX_DICE, Kit
+from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
     from shutbox.game.replay import Game
@@ -28,7 +29,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="shut: the chance to shut the box in the turn; score: the turn's expected score [default: "
                    "what the match rewards: shut for the long game, score otherwise]")
     p.add_argument("--json", action="store_true", help="print one JSON object (decisions, players)")
-    p.add_argument("--pdf", type=Path, metavar="FILE", help="also write a report: per player a chart of the chance "
+    p.add_argument("--pdf", type=out_file_flag("--pdf", ".pdf"), metavar="FILE.pdf",
+                   help="also write a report: per player a chart of the chance "
                    "to shut the box and the list of mistakes")
 
 
@@ -114,7 +116,7 @@ def run_review(args: argparse.Namespace, kit: Kit | None) -> int:
     else:
         print("\n".join(review_lines(game, review, name)))
         if args.pdf is not None:
-            print(f"report written to {args.pdf}")
+            print(f"report written to {path_text(args.pdf)}")
     return 0
 
 

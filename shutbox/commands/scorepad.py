@@ -9,12 +9,13 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
 from shutbox.game.report import counted
 from shutbox.model import Kit, Rules
 from shutbox.print.paper import PAPERS
+from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
     from shutbox.print.plan import PadPlan
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 raise ShutboxError(f"{flag} {value}: not allowed with --from-game (the game file holds the players, "
                                    "rules and turns)")
         pages = write_game_sheet(args.from_game, args.out, args.paper)
-        print(f"wrote {args.out} ({pages} page{'s' if pages != 1 else ''})")
+        print(f"wrote {path_text(args.out)} ({pages} page{'s' if pages != 1 else ''})")
         return 0
     per_page = 1 if args.per_page is None else args.per_page
     pages = 1 if args.pages is None else args.pages
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     sides = len(plan.pad.sides)
     back = f"; each pad has {sides} sides, print double-sided" if sides > 1 else ""
     total = len(plan.page_list(per_page))
-    print(f"wrote {args.out}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
+    print(f"wrote {path_text(args.out)}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
           f"({counted(plan.players, 'player')}, {rounds}) per {args.paper} page, {counted(total, 'page')}{back}")
     return 0
 
@@ -88,7 +89,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="copies: pages of blank pads (a pad with a back prints its sides) [>= 1; default 1]")
     p.add_argument("--from-game", type=Path, metavar="FILE.json",
                    help="render this recorded game (the scorekeeper's event record) as a completed sheet")
-    p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
+    p.add_argument("--out", type=out_file_flag("--out", ".pdf"), required=True, metavar="FILE.pdf",
+                   help="PDF to write (replaced when complete)")
     p.set_defaults(run=run)
 
 

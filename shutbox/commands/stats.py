@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
 from shutbox.model import MATCHES, Kit
+from shutbox.usertext import csv_cell, escape, path_text
 
 if TYPE_CHECKING:
     from shutbox.companion.stats import Collected
@@ -30,7 +31,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="what the reviews measure: shut, the chance to shut the box (comparable across every "
                    "format); score, the turn's expected score [default shut]")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--csv", type=Path, metavar="FILE", help="also write the leaderboard as CSV")
+    p.add_argument("--csv", type=out_file_flag("--csv", ".csv"), metavar="FILE.csv",
+                   help="also write the leaderboard as CSV")
 
 
 def _loss_text(objective: str, value: float) -> str:
@@ -49,7 +51,8 @@ def table_lines(board: list[PlayerStats], collected: Collected, objective: str) 
             f"{'loss/decision':>13} {'mistakes/game':>13}  mean score by format")
     lines += [head, "-" * len(head)]
     for rank, s in enumerate(board, start=1):
-        lines.append(f"{rank:>3}  {s.name[:16]:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
+        name = escape(s.name)[:16]
+        lines.append(f"{rank:>3}  {name:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
                      f"{_loss_text(objective, s.mean_loss):>13} {s.mistakes_per_game:>13.2f}  {_scores_text(s)}")
     if collected.unfinished:
         lines.append(f"{collected.unfinished} unfinished game{'s' if collected.unfinished != 1 else ''} not counted")
@@ -65,7 +68,7 @@ def csv_text(board: list[PlayerStats]) -> str:
                 "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES)])
     for rank, s in enumerate(board, start=1):
         means = s.mean_score()
-        w.writerow([rank, s.name, s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
+        w.writerow([rank, csv_cell(s.name), s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
                     f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
                     *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES)])
     return buf.getvalue()
@@ -87,7 +90,7 @@ def write_csv(path: Path, text: str) -> None:
             raise ShutboxError(f"--csv {path}: exists and is not a stats table; not overwritten (choose another "
                                "name)")
     try:
-        with staged_file(path) as tmp:
+        with staged_file(path, "--csv", ".csv") as tmp:
             tmp.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ShutboxError(f"--csv {path}: cannot be written ({exc.strerror or exc})") from None
@@ -101,7 +104,7 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
 
     db = Path(args.db) if args.db is not None else default_db_path()
     if args.db is None and not db.exists():
-        print(f"no games saved yet ({db} does not exist)")
+        print(f"no games saved yet ({path_text(db)} does not exist)")
         return 0
 
     def progress(n: int) -> None:
@@ -122,11 +125,11 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
         print(json.dumps(out))
         return 0
     if not collected.records and not collected.unfinished and not collected.unreadable:
-        print(f"no games saved yet in {db}")
+        print(f"no games saved yet in {path_text(db)}")
         return 0
     print("\n".join(table_lines(board, collected, args.objective)))
     if args.csv is not None:
-        print(f"table written to {args.csv}")
+        print(f"table written to {path_text(args.csv)}")
     return 0
 
 
