@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from shutbox.commands.scorepad import write_blank_pads
-from shutbox.model import MATCHES, SCORINGS, Rules
+from shutbox.model import DEFAULT_LIMITS, MATCHES, SCORINGS, Rules
 from shutbox.print.card import write_card
 from shutbox.print.sheet import write_game_sheet
 
@@ -39,7 +39,7 @@ def main() -> int:
         out = Path(tmp) / "pad.pdf"
         for match in MATCHES:
             for scoring in SCORINGS:
-                limit = 500_000 if scoring == "digits" and match in ("drop-out", "tournament") else None
+                limit = 500_000 if scoring == "digits" and match in DEFAULT_LIMITS else None
                 rules = Rules(match=match, scoring=scoring, limit=limit)
                 median, low = timed(lambda rules=rules: write_blank_pads(rules, out))
                 report(f"blank {match}/{scoring}, a4, 1 per page", median, low, out.stat().st_size)

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shutbox.companion.store import GameStore  # noqa: E402
+from shutbox.game.formats import match_format  # noqa: E402
 from shutbox.game.gamefile import settings_of  # noqa: E402
 from shutbox.model import Rules  # noqa: E402
 from tests.review_support import play_game  # noqa: E402
@@ -44,7 +45,7 @@ def fill(db: Path) -> int:
     games, events = [], []
     for gid in range(1, GAMES + 1):
         rules = rng.choice(FORMATS)
-        count = 2 if rules.match == "long-game" else rng.randint(2, 4)
+        count = match_format(rules).fixed_players or rng.randint(2, 4)
         names = rng.sample(PLAYERS, count)
         if "Ann" in names and "ann" in names:  # names are unique within a game, whatever their case
             names[names.index("ann")] = next(p for p in PLAYERS if p not in names and p != "ann")

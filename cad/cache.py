@@ -1,12 +1,13 @@
 """A content-addressed cache of built parts, so a rebuild redoes only parts whose inputs changed.
 
 Each entry is a folder named by the hash of the part's name, the settings its geometry depends on,
-the mesh settings, the CAD source code and the font. It holds the part as built (BREP, print
-orientation) and its exported files, and an ``entry.json`` with each file's size and hash: an entry
-that does not verify on read is removed and rebuilt, never copied into a build. The cache is pruned
-to a size limit (least recently used first). The cache lives in the user's cache
-folder; ``SHUTBOX_CACHE_DIR`` moves it (tests use a temporary folder), ``SHUTBOX_CACHE_DIR=off``
-turns it off.
+the mesh settings, the CAD source code, the font and what made it (:func:`shutbox.caches.made_with`:
+shutbox's version and CadQuery's, OCP's, numpy's, trimesh's, manifold3d's and VTK's). It holds the
+part as built (BREP, print orientation) and its exported files, and an ``entry.json`` with each
+file's size and hash: an entry that does not verify on read is removed and rebuilt, never copied
+into a build. The cache is pruned to a size limit (least recently used first). It is the ``cad``
+cache of :mod:`shutbox.caches` (in the user's cache folder; ``SHUTBOX_CACHE_DIR`` moves it, tests
+use a temporary folder; ``SHUTBOX_CACHE_DIR=off`` turns it off).
 """
 
 from __future__ import annotations
@@ -22,22 +23,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from shutbox import caches
 from shutbox.typefaces import BOLD, font_file
-
-ENV = "SHUTBOX_CACHE_DIR"
 
 
 def cache_root() -> Path | None:
     """The CAD cache folder (``cad`` in the user's shutbox cache, beside the solver's), or None when caching is off."""
-    from shutbox.solvercache import cache_folder
-
-    return cache_folder("cad")
+    return caches.folder("cad")
 
 
 @cache
 def code_digest() -> str:
-    """Hash of the CAD modules and the font: a code change invalidates every entry."""
-    h = hashlib.sha256()
+    """Hash of the CAD modules, the font and the versions that build with them: a change invalidates every entry."""
+    h = hashlib.sha256(caches.made_with("cad").encode())
     package = resources.files("shutbox.cad")
     for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
         h.update(name.encode())

@@ -400,7 +400,7 @@ class LiveSession:
             if turn.number not in known or turn.number in was_open:
                 self._announce_turn(game, turn)
         for r in game.rounds[rounds_done:]:  # a round's winners matter for the stakes
-            if r.finished and game.rules.stake and game.rules.match != "long-game":
+            if r.finished and game.rules.stake and game.format.pool_per_round:
                 self.view.note("round", round_result_text(game, r))
         if game.finished:
             self.view.note("win", game_result_text(game))

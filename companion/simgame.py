@@ -22,21 +22,25 @@ from shutbox.companion.simbox import SimBox
 from shutbox.companion.simscript import Action
 from shutbox.companion.store import MEMORY, GameStore
 from shutbox.errors import ShutboxError
+from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.game.policy import hint_objective
 from shutbox.game.replay import UNCOVER
 from shutbox.game.rules import IllegalMove
 from shutbox.model import Kit
 
 WAIT_S = 5.0  #: longest wait for the session to see a flipped tile
+EMULATOR_WAIT_S = 30.0  #: the same on the emulated Pico, which runs slower than a real one (and boots first)
 MAX_DEMO_STEPS = 2000
 
 
 class SimTable:
     """A simulated box, its link and a live session; use as a context manager."""
 
-    def __init__(self, kit: Kit, store: GameStore, view: View, *, hint: bool = False) -> None:
+    def __init__(self, kit: Kit, store: GameStore, view: View, *, hint: bool = False, emulator: bool = False) -> None:
         self.kit = kit
-        self.box = SimBox(kit, connect=False)
+        # the unix port with a fake machine module, or (``emulator``) the built firmware on an emulated Pico
+        self.box: SimBox | EmulatedBox = EmulatedBox(kit) if emulator else SimBox(kit, connect=False)
+        self.wait_s = EMULATOR_WAIT_S if emulator else WAIT_S
         self.events: queue.Queue[Any] = queue.Queue()
         self.link: BoxLink | None = None
         self.session = LiveSession(kit.rules, store, view, hint=hint)
@@ -59,8 +63,9 @@ class SimTable:
             self.link.stop()
         self.box.close()
 
-    def pump(self, until: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
+    def pump(self, until: Callable[[], bool], what: str, timeout: float | None = None) -> None:
         """Hand link events to the session until ``until()`` holds; ShutboxError after ``timeout``."""
+        timeout = self.wait_s if timeout is None else timeout
         deadline = time.monotonic() + timeout
         while not until():
             left = deadline - time.monotonic()

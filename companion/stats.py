@@ -2,8 +2,8 @@
 
 Reviewing a game takes milliseconds, ten thousand of them a minute; so each game's summary
 (:func:`shutbox.game.playerstats.game_record`) is cached in ``records.sqlite3`` in the user's cache
-folder (``reviews/`` under it; ``SHUTBOX_CACHE_DIR`` moves it, ``=off`` turns it off), keyed by a
-SHA-256 of the game's stored settings and events, the objective and the source of the game domain.
+folder (the ``reviews`` cache of :mod:`shutbox.caches`), keyed by a SHA-256 of the game's stored settings
+and events, the objective, the source of the game domain and what made it (shutbox's and numpy's versions).
 A game that changes (or a new rule engine) gets a new key, so a cached summary is never stale. The
 game database itself is only read (:mod:`shutbox.companion.archive`).
 """
@@ -20,19 +20,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from shutbox import caches
 from shutbox.companion.archive import Archive, RawGame
 from shutbox.errors import ShutboxError
 from shutbox.game.playerstats import RECORD_VERSION, game_record
 from shutbox.game.review import Solve, review_game
-from shutbox.solvercache import cache_folder
 
 CACHE_FILE = "records.sqlite3"
 
 
 @cache
 def code_digest() -> str:
-    """Hash of the game domain's sources (rules, replay, solver, review, summaries)."""
-    h = hashlib.sha256(str(RECORD_VERSION).encode())
+    """Hash of the game domain's sources (rules, replay, solver, review, summaries) and of what made the records."""
+    h = hashlib.sha256(f"{RECORD_VERSION}\n{caches.made_with('reviews')}\n".encode())
     package = resources.files("shutbox.game")
     for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
         h.update(name.encode())
@@ -40,9 +40,10 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def record_key(fingerprint: str, objective: str) -> str:
-    """The cache key of a stored game (its :meth:`~shutbox.companion.archive.Archive.fingerprints` text)."""
-    h = hashlib.sha256(f"{code_digest()}\n{objective}\n".encode())
+def record_key(fingerprint: str, objective: str | None) -> str:
+    """The cache key of a stored game (its :meth:`~shutbox.companion.archive.Archive.fingerprints` text);
+    ``objective`` None: the game's own (what its match rewards)."""
+    h = hashlib.sha256(f"{code_digest()}\n{objective or 'default'}\n".encode())
     h.update(fingerprint.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -102,11 +103,11 @@ class RecordCache:
 
 
 def default_cache() -> RecordCache:
-    folder = cache_folder("reviews")
+    folder = caches.folder("reviews")
     return RecordCache(folder / CACHE_FILE if folder is not None else None)
 
 
-def summarise(raw: RawGame, objective: str, solve: Solve) -> dict[str, Any]:
+def summarise(raw: RawGame, objective: str | None, solve: Solve) -> dict[str, Any]:
     """A stored game's record; ``{"unfinished": true}`` or ``{"error": ...}`` when it does not count."""
     try:
         game = raw.replay()
@@ -127,24 +128,28 @@ class Collected:
     reviewed: int = 0  #: games reviewed now (not found in the cache)
 
 
-def collect(db: Path, objective: str, solve: Solve, cache: RecordCache | None = None,
-            progress: Callable[[int], None] | None = None) -> Collected:
-    """Every stored game's record, from the cache where it holds one."""
+def collect(db: Path, objective: str | None, solve: Solve, cache: RecordCache | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Collected:
+    """Every stored game's record, from the cache where it holds one (``objective`` None: each game's own).
+
+    ``progress(done, total)`` is called after each game reviewed now, ``total`` being those not cached.
+    """
     cache = cache if cache is not None else default_cache()
     out = Collected()
     try:
         known = cache.load()
         fresh: list[tuple[str, str]] = []
         with Archive(db) as archive:
-            for game_id, fingerprint in archive.fingerprints():
-                key = record_key(fingerprint, objective)
+            keyed = [(game_id, record_key(fingerprint, objective)) for game_id, fingerprint in archive.fingerprints()]
+            todo = sum(1 for _, key in keyed if key not in known)
+            for game_id, key in keyed:
                 text = known.get(key)
                 if text is None:
                     text = json.dumps(summarise(archive.game(game_id), objective, solve))
                     fresh.append((key, text))
                     out.reviewed += 1
                     if progress is not None:
-                        progress(out.reviewed)
+                        progress(out.reviewed, todo)
                 record = json.loads(text)
                 if "error" in record:
                     out.unreadable.append(record["error"])

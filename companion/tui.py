@@ -25,7 +25,7 @@ from rich.text import Text
 
 from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.game.replay import PHASE_WORDS
-from shutbox.game.report import game_result_text, money, player_score, round_result_text
+from shutbox.game.report import game_result_text, money, player_role, player_score, round_result_text
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -76,7 +76,7 @@ def standings_table(session: LiveSession) -> Table | None:
     rules = game.rules
     table = Table(box=rich_box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("player")
-    long_game = rules.match == "long-game"
+    long_game = game.format.uncovering  # roles, and a turn's score is what it left undone
     if long_game:
         table.add_column("role")
     table.add_column("left undone" if long_game else "last turn", justify="right")
@@ -91,7 +91,7 @@ def standings_table(session: LiveSession) -> Table | None:
         style = "dim strike" if status else ("bold" if mark.strip() else "")
         row = [Text(mark + name + status, style=style)]
         if long_game:
-            row.append(Text("shuts" if name == game.players[0] else "uncovers"))
+            row.append(Text(player_role(game, name) or ""))
         last = player_score(game, name) if long_game else (turns[-1].score if turns else None)
         row.append(Text("–" if last is None else str(last)))
         if rules.cumulative:
@@ -173,7 +173,7 @@ def _money_rounds_review(session: LiveSession) -> list[Text]:
     current = game.current_round
     if game.rules.stake and current is not None and not current.finished:
         lines.append(Text(f"pool {current.pool:.2f}", style="dim"))
-    if game.rules.match != "long-game" and len(game.rounds) > 1:
+    if game.format.rounds_repeat and len(game.rounds) > 1:
         lines.extend(Text(round_result_text(game, r), style="dim") for r in game.rounds[-3:] if r.finished)
     review = session.review if isinstance(session.review, dict) else {}
     lines.extend(Text(str(line), style="cyan") for line in review.get("lines", []))

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from shutbox.game.replay import PHASE_WORDS
-from shutbox.game.report import game_result_text, player_score, round_result_text, winner
+from shutbox.game.report import game_result_text, player_role, player_score, round_result_text, winner
 
 if TYPE_CHECKING:
     from shutbox.companion.session import LiveSession
@@ -98,9 +98,7 @@ def _player(session: LiveSession, name: str) -> dict[str, Any]:
         "lost": name == game.loser,
         "shut_box": any(t.shut_box for t in turns),
         "playing": name == game.current_player,
-        "role": None,
+        "role": player_role(game, name),
         "balance": game.balance.get(name) if rules.stake else None,
     }
-    if rules.match == "long-game":
-        record["role"] = "shuts" if name == game.players[0] else "uncovers"
     return record

@@ -9,11 +9,11 @@ with further rows, so the 1% of games that run longer carry on over the page ins
 
 from __future__ import annotations
 
+from shutbox.game.formats import match_format
 from shutbox.game.replay import PHASE_WORDS, SHUT, UNCOVER
 from shutbox.model import Rules
 from shutbox.print.flow import Block, height, paginate
 from shutbox.print.pads import PAD_TILE_COL, Layout, Pad, header, split_spans, tile_lines
-from shutbox.print.summary import FORMAT_TITLES
 from shutbox.print.table import Blank, Cell, Column, Line, Row, Table, Text, Tile, row
 from shutbox.print.turns import LONG_GAME_QUANTILE, long_game_turn_rows
 
@@ -100,7 +100,7 @@ class LongPad:
         return Block(head + tuple(rows), self.game_head(game, continued=True))
 
     def cont(self) -> list[Row]:
-        title = f"Shut the Box · {FORMAT_TITLES[self.rules.match]} · blank pad (continued)"
+        title = f"Shut the Box · {match_format(self.rules).title} · blank pad (continued)"
         return [row("title", Text(title, size=9, bold=True, span=self.n))]
 
     def min_width(self) -> float:

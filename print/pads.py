@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from shutbox.game.formats import LAST_LEFT, match_format
 from shutbox.game.rules import score
 from shutbox.model import Rules
-from shutbox.print.summary import FORMAT_TITLES, summary_lines
+from shutbox.print.summary import summary_lines
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Row, Table, Text, Tile, row
 
 HAND_DIGIT = 6.5  # pt: width a handwritten digit needs
@@ -61,7 +62,7 @@ def digits_width(number: int) -> float:
 
 def header(rules: Rules, ncols: int, kind: str = "blank pad") -> list[Row]:
     """Title and the rule summary."""
-    title = f"Shut the Box · {FORMAT_TITLES[rules.match]} · {kind}"
+    title = f"Shut the Box · {match_format(rules).title} · {kind}"
     rows = [row("title", Text(title, size=11, bold=True, span=ncols))]
     rows += [row("note", Text(line, size=6.5, gray=0.2, span=ncols)) for line in summary_lines(rules)]
     return rows
@@ -141,7 +142,7 @@ def running_pad(rules: Rules, layout: Layout) -> Pad:
     total_w = digits_width(min(rounds * worst, limit - 1 + worst))
     columns = (Column(26.0, 0.3, 40.0), *[c for _ in range(players) for c in (Column(score_w), Column(total_w))])
     n = len(columns)
-    if rules.match == "drop-out":
+    if match_format(rules).ends == LAST_LEFT:
         banner = f"LIMIT {limit}: a total of {limit} or more drops the player out · the last player left wins"
         out_label, result = "Out in round", "Winner (last player left):"
         winner = ""

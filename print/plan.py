@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shutbox.errors import ShutboxError
+from shutbox.game.formats import TILE_ROWS, TOTAL_ROWS, TURN_ROWS, match_format
 from shutbox.game.report import counted
 from shutbox.model import Rules
 from shutbox.print.long_pad import LongPad, long_game_layouts
@@ -21,18 +22,19 @@ from shutbox.usertext import quoted, text_refusal
 
 DEFAULT_PLAYERS = 4
 MAX_DEFAULT_ROUNDS = 20  # a pad filling its cell stops here
-MAX_LONG_GAMES = 20  # games on one long-game pad
+MAX_LONG_GAMES = 20  # games on one long-game pad (turn rows)
 SEARCH_LIMIT = 500  # largest count tried when reporting what fits
 MAX_PAGES = 1000
 MAX_PER_PAGE = 64
 MAX_NAME = 24  # characters in a printed player name
 COMFORT_ROW = 18.0  # pt: entry row height used to decide how many rounds fill a pad by default
 
+#: The pad builder for what a row shows (:attr:`MatchFormat.pad_rows`; turn rows are :mod:`.long_pad`'s).
 BUILDERS: dict[str, Callable[[Rules, Layout], Pad]] = {
-    "round": round_pad,
-    "drop-out": running_pad,
-    "tournament": running_pad,
+    TILE_ROWS: round_pad,
+    TOTAL_ROWS: running_pad,
 }
+NUMBER_WORDS = ("no", "one", "two", "three", "four")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class PadPlan:
 
 
 def default_players(rules: Rules) -> int:
-    return 2 if rules.match == "long-game" else DEFAULT_PLAYERS
+    return match_format(rules).fixed_players or DEFAULT_PLAYERS
 
 
 def parse_names(text: str) -> tuple[str, ...]:
@@ -98,9 +100,12 @@ def _check_counts(rules: Rules, players: int, rounds: int | None, paper: str, pe
     _at_least_one("--pages", pages)
     if pages > MAX_PAGES:
         raise ShutboxError(f"--pages {pages}: allowed: 1 to {MAX_PAGES}")
-    if rules.match == "long-game":
-        if players != 2:
-            raise ShutboxError(f"--players {players}: long-game is for two players; allowed: 2")
+    fmt = match_format(rules)
+    fixed = fmt.fixed_players
+    if fixed is not None and players != fixed:
+        count = NUMBER_WORDS[fixed] if fixed < len(NUMBER_WORDS) else str(fixed)
+        raise ShutboxError(f"--players {players}: {fmt.name} is for {count} players; allowed: {fixed}")
+    if fmt.pad_rows == TURN_ROWS:
         if rounds is not None and rounds > MAX_LONG_GAMES:
             raise ShutboxError(f"--rounds {rounds}: games on a long-game pad; allowed: 1 to {MAX_LONG_GAMES}")
 
@@ -110,7 +115,7 @@ def plan_blank(rules: Rules, players: int | None, rounds: int | None, paper: str
     """Validate a blank-pad request and lay it out; raise :class:`ShutboxError` naming the bad value."""
     n_players, parsed = _players(rules, players, names)
     _check_counts(rules, n_players, rounds, paper, per_page, pages)
-    if rules.match == "long-game":
+    if match_format(rules).pad_rows == TURN_ROWS:
         return _plan_long(rules, Layout(n_players, rounds or 1, parsed), paper, per_page, pages)
     return _Planner(rules, n_players, parsed, paper).plan(rounds, per_page, pages)
 
@@ -156,7 +161,7 @@ class _Planner:
     def pad(self, rounds: int, players: int | None = None) -> Pad:
         p = self.players if players is None else players
         names = self.names if players is None else None
-        return BUILDERS[self.rules.match](self.rules, Layout(p, rounds, names, self.per_line))
+        return BUILDERS[match_format(self.rules).pad_rows](self.rules, Layout(p, rounds, names, self.per_line))
 
     def grid(self, pad: Pad, per_page: int) -> Grid | None:
         return arrange(self.paper, per_page, pad.min_size(), pad.comfortable_height())

@@ -1,8 +1,10 @@
-"""The review as a PDF to keep: per player, a chart of the chance to shut the box and the list of mistakes.
+"""The review as a PDF to keep: per player, a chart of the measure the review grades by, and the list of
+mistakes and blunders.
 
-Each player starts a page: the game and its rules, how decisions were measured, the player's summary,
-a chart (matplotlib, DejaVu Sans like the pads) of the chance to shut the box after every throw of
-each of their turns — as played, and with the best move for that throw — and then every mistake.
+Each player starts a page: the game and its rules, how decisions were measured, the player's summary
+(accuracy and counts), a chart (matplotlib, DejaVu Sans like the pads) of the review's objective after
+every throw of each of their turns — the chance to shut the box, or the turn's expected score — as played
+and with the best move for that throw, and then every mistake and blunder.
 The PDF is written atomically with ReportLab's invariant mode (same review, same bytes).
 """
 
@@ -38,8 +40,8 @@ CHART_DPI = 200
 CHART_H = 80 * MM
 
 
-def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float) -> bytes:
-    """One player's turns as a PNG: chance to shut after each throw, as played and with the best move."""
+def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float, objective: str = "shut") -> bytes:
+    """One player's turns as a PNG: the objective's value after each throw, as played and with the best move."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -51,10 +53,11 @@ def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float) ->
     ax = fig.add_subplot()
     x = 0.0
     ticks: list[tuple[float, str]] = []
+    scale = 100.0 if objective == "shut" else 1.0
     for index, trace in enumerate(traces):
         xs = [x + i for i in range(len(trace.points))]
-        played = [p.played * 100 for p in trace.points]
-        best = [p.best * 100 for p in trace.points]
+        played = [p.played * scale for p in trace.points]
+        best = [p.best * scale for p in trace.points]
         for k in range(1, len(xs)):  # from the position before the throw to what the best move kept
             ax.plot([xs[k - 1], xs[k]], [played[k - 1], best[k]], color=BEST, linestyle="--", linewidth=1,
                     marker="o", markersize=3, markevery=[1], label="best move for the throw")
@@ -64,7 +67,7 @@ def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float) ->
         if wrong:
             ax.plot([w[0] for w in wrong], [w[1] for w in wrong], linestyle="none", marker="o", markersize=8,
                     markerfacecolor="none", markeredgecolor=MISTAKE, markeredgewidth=1.2,
-                    label="mistake")
+                    label="mistake or blunder")
         ax.text((xs[0] + xs[-1]) / 2, 1.01, f"turn {trace.turn}", transform=ax.get_xaxis_transform(),
                 ha="center", va="bottom", fontsize=6, color="#555555")
         ticks += [(xx, p.label if p.label != "start" else "·") for xx, p in zip(xs, trace.points, strict=True)]
@@ -76,15 +79,19 @@ def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float) ->
     else:
         ax.set_xticks([])
     ax.set_xlabel("throws, turn by turn (· = start of the turn; the number is the throw)", fontsize=7)
-    goal = "uncover" if traces and all(t.phase == UNCOVER for t in traces) else "shut"
-    ax.set_ylabel(f"chance to {goal} the box, %", fontsize=7)
     ax.tick_params(axis="y", labelsize=7)
-    top = max([p.best * 100 for t in traces for p in t.points] + [p.played * 100 for t in traces for p in t.points]
+    top = max([p.best * scale for t in traces for p in t.points] + [p.played * scale for t in traces for p in t.points]
               + [1.0])
-    # A square-root scale: the small chances of a turn's start stay readable beside a box shut (100%).
-    ax.set_yscale("function", functions=(_sqrt, _square))
-    ax.set_ylim(0, min(100.0, top * 1.15) if top < 85 else 100)
-    ax.set_yticks([t for t in (0, 1, 5, 10, 20, 40, 60, 100) if t <= max(top * 1.15, 1)])
+    if objective == "shut":
+        goal = "uncover" if traces and all(t.phase == UNCOVER for t in traces) else "shut"
+        ax.set_ylabel(f"chance to {goal} the box, %", fontsize=7)
+        # A square-root scale: the small chances of a turn's start stay readable beside a box shut (100%).
+        ax.set_yscale("function", functions=(_sqrt, _square))
+        ax.set_ylim(0, min(100.0, top * 1.15) if top < 85 else 100)
+        ax.set_yticks([t for t in (0, 1, 5, 10, 20, 40, 60, 100) if t <= max(top * 1.15, 1)])
+    else:
+        ax.set_ylabel("expected score of the turn (lower is better)", fontsize=7)
+        ax.set_ylim(0, top * 1.08)
     ax.grid(axis="y", color="#e5e5e5", linewidth=0.5)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles, strict=True))
@@ -163,8 +170,9 @@ def mistake_row(d: Decision, objective: str) -> str:
         what = f"before the throw, {tiles} in play: threw {choice_text(d, 'played')}"
     else:
         what = f"throw {d.throw}, {tiles} in play: {verb} {choice_text(d, 'played')}"
-    return (f"turn {d.turn}: {what} ({value_text(objective, d.value_played)}); best "
-            f"{choice_text(d, 'best')} ({value_text(objective, d.value_best)}); loss {loss_text(objective, d.loss)}")
+    return (f"turn {d.turn}, {d.grade}: {what} ({value_text(objective, d.value_played)}); best "
+            f"{choice_text(d, 'best')} ({value_text(objective, d.value_best)}); loss {loss_text(objective, d.loss)}; "
+            f"kept {d.kept:.0%}")
 
 
 def _player_page(page: _Page, game: Game, review: Review, name: str, player: str) -> None:
@@ -183,10 +191,10 @@ def _player_page(page: _Page, game: Game, review: Review, name: str, player: str
     page.gap(4)
     traces = [t for t in review.traces if t.player == player]
     if traces:
-        page.image(chart_png(traces, page.width, CHART_H), CHART_H)
+        page.image(chart_png(traces, page.width, CHART_H, review.objective), CHART_H)
         page.gap(6)
     mistakes = [d for d in review.decisions if d.player == player and d.mistake]
-    page.text(f"Mistakes ({len(mistakes)})", 12, bold=True)
+    page.text(f"Mistakes and blunders ({len(mistakes)})", 12, bold=True)
     if not mistakes:
         page.text("None: every decision kept the best value or came close to it.", 9)
     for d in mistakes:

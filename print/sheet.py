@@ -18,7 +18,6 @@ from shutbox.print import flow
 from shutbox.print.flow import Block
 from shutbox.print.pads import TILE_COL, header, split_spans, tile_lines, tiles_per_line_choices
 from shutbox.print.paper import Grid, grids
-from shutbox.print.summary import FORMAT_TITLES
 from shutbox.print.table import Banner, Blank, Box, Cell, Column, Line, Para, Row, Table, Text, Tile, row
 
 PIPS_SHOWN = 3  # most dice whose pips a throw shows
@@ -72,7 +71,8 @@ class SheetBuilder:
         self.lines = tile_lines(game.rules.tile_numbers, per_line)  # many tiles wrap onto lines
         self.width = len(self.lines[0])
         self.rules = game.rules
-        self.long = self.rules.match == "long-game"
+        self.format = game.format
+        self.long = self.format.uncovering  # one shuts, the other uncovers: roles and what a turn left
         self.totals: dict[str, int] = {p: 0 for p in game.players}
         self.after: dict[int, int] = {}  # turn number -> the player's running total after it
         for turn in game.turns:
@@ -88,7 +88,7 @@ class SheetBuilder:
         self.n = len(self.columns)
 
     def title(self, continued: bool = False) -> str:
-        return (f"Shut the Box · {FORMAT_TITLES[self.rules.match]} · game sheet"
+        return (f"Shut the Box · {self.format.title} · game sheet"
                 + (" (continued)" if continued else ""))
 
     def header(self) -> list[Row]:
@@ -122,7 +122,7 @@ class SheetBuilder:
                              Text("tiles at the end of the turn", size=6, gray=0.4, align="center",
                                   span=self.width),
                              *([] if self.wrapped else [Text("throws → tiles", size=6, gray=0.4)]),
-                             Text("left" if self.long else "score", size=6.5, align="center")]
+                             Text(self.format.score_word, size=6.5, align="center")]
         if self.rules.cumulative:
             cells.append(Text("total", size=6.5, align="center", bold=True))
         return row("head", *cells)
@@ -181,8 +181,8 @@ class SheetBuilder:
         out = [p for p in game.eliminated if played_last.get(p) == r.number]
         if out:
             text += f" · {and_list(out)} {'drops' if len(out) == 1 else 'drop'} out (limit {self.rules.limit})"
-        if game.loser and played_last.get(game.loser) == r.number and self.rules.match == "tournament":
-            text += f" · {game.loser} reaches {self.rules.limit} and loses the tournament"
+        if game.loser and played_last.get(game.loser) == r.number:  # the first to reach the limit loses
+            text += f" · {game.loser} reaches {self.rules.limit} and loses the {self.format.title.lower()}"
         if self.rules.stake and r.finished:
             text += f" · pool {r.pool:.2f}: " + ", ".join(f"{p} {money(v, MINUS)}" for p, v in r.net.items())
         return text
@@ -191,7 +191,7 @@ class SheetBuilder:
         game, n = self.game, self.n
         if not game.finished:
             result = "Game not finished"
-        elif self.rules.match == "tournament":
+        elif game.loser:
             winners = "winners" if len(game.winners) > 1 else "winner"
             result = f"{game.loser} loses · {winners}: {and_list(game.winners)}"
         else:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from shutbox.game.formats import match_format
 from shutbox.game.rules import one_die_when
 from shutbox.model import BOX_DICE, Rules
-
-FORMAT_TITLES = {"round": "Round", "drop-out": "Drop-out", "tournament": "Tournament", "long-game": "Long game"}
 
 
 def one_die_text(rules: Rules) -> str:
@@ -24,7 +23,7 @@ def scoring_text(rules: Rules) -> str:
 
 
 def summary_lines(rules: Rules) -> list[str]:
-    """Short lines naming every rule setting the pad was made for (and, for the long game, how it runs)."""
+    """Short lines naming every rule setting the pad was made for (and how the format runs, where it says)."""
     limit = f"limit {rules.limit}" if rules.limit is not None else "no limit"
     per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
         f"at most {rules.max_tiles_per_throw} tiles per throw")
@@ -33,9 +32,4 @@ def summary_lines(rules: Rules) -> list[str]:
         format_line += f" · stake {rules.stake:g} per round"
     dice = f" · {rules.dice} dice" if rules.dice != BOX_DICE else ""
     lines = [f"Rules: {rules.tiles} tiles{dice} · {scoring_text(rules)}", format_line, one_die_text(rules)]
-    if rules.match == "long-game":
-        lines += ["Long game: the first player shuts; the other then uncovers",
-                  "shut tiles adding up to each throw; turns alternate until one",
-                  "shuts the box or uncovers it completely.",
-                  "A double that moves no tile is thrown again."]
-    return lines
+    return lines + list(match_format(rules).how_it_runs)

@@ -45,6 +45,7 @@ COMMAND_MODULES: dict[str, str] = {
     "sim": "shutbox.commands.sim",
     "firmware": "shutbox.commands.firmware",
     "cad": "shutbox.commands.cad",
+    "cache": "shutbox.commands.cache",
 }
 
 

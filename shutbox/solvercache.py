@@ -2,14 +2,15 @@
 
 Settings beyond the exact solver's reach get the solver's approximate ``advisor`` (not cached here).
 
-One ``.values`` file per (settings a player's odds depend on, objective, strategy) in the user's cache
-folder (``solver/`` under ``platformdirs.user_cache_dir("shutbox")``; ``SHUTBOX_CACHE_DIR`` moves it,
-``SHUTBOX_CACHE_DIR=off`` turns it off). The file is one text header line -- the format, the code
-digest (CRC-32 and Adler-32 of the sources the values depend on: solver, rules, policy, model), every
-setting, the objective and strategy, the number of states and the CRC-32 of the body -- then a body of
+One ``.values`` file per (settings a player's odds depend on, objective, strategy) in the ``solver`` cache
+(:mod:`shutbox.caches`: the user's cache folder; ``SHUTBOX_CACHE_DIR`` moves it, ``=off`` turns it off).
+The file is one text header line -- the format, what made the values (:func:`shutbox.caches.made_with`:
+shutbox's and numpy's versions), the code digest (CRC-32 and Adler-32 of the sources the values depend
+on: solver, rules, policy, model), every setting, the objective and strategy, the number of states and
+the CRC-32 of the body -- then a body of
 raw little-endian float64 ``p_shut`` and ``expected_score`` and one byte of ``one_die`` per state. The
 file name is a checksum of the header's settings part. On read, the header must be exactly the one
-these settings and this code would write, the body exactly as long as stated and its CRC-32 must
+these settings, this code and these versions would write, the body exactly as long as stated and its CRC-32 must
 match; otherwise the values are solved again and the file rewritten (atomically). The checksums catch
 damage and stale code, not tampering: whoever can write the user's cache folder can write a checksum
 too. A cache folder that cannot be written only costs the solve.
@@ -28,6 +29,7 @@ import zlib
 from functools import cache
 from pathlib import Path
 
+from shutbox import caches
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.solution import Advisor, Solution
 from shutbox.model import Rules
@@ -36,7 +38,6 @@ TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (
 if TYPE_CHECKING:
     from typing import Any
 
-ENV = "SHUTBOX_CACHE_DIR"
 #: The header's format tag; a file of another format is solved again and replaced.
 FORMAT = "shutbox solver values 2"
 #: The Solution fields this cache knows how to store; another shape is never cached.
@@ -44,27 +45,6 @@ _FIELDS = {"setup", "objective", "strategy", "p_shut", "expected_score", "one_di
 #: The sources the values depend on (relative to the shutbox package folder).
 _SOURCES = ("game/solver.py", "game/rules.py", "game/policy.py", "model.py")
 _HEADER_LIMIT = 4096
-
-
-def cache_folder(name: str) -> Path | None:
-    """A folder of the user's shutbox cache (``SHUTBOX_CACHE_DIR/name``), or None when caching is off."""
-    value = os.environ.get(ENV)
-    if value is not None and value.strip().lower() in ("off", "0", "none", ""):
-        return None
-    if value:
-        return Path(value) / name
-    return _user_cache() / name
-
-
-def _user_cache() -> Path:
-    """``platformdirs.user_cache_dir("shutbox")``; on Linux its XDG rule directly (platformdirs costs ~10 ms
-    of start-up; tests/test_solvercache.py checks both agree)."""
-    if sys.platform.startswith("linux"):
-        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-        return Path(xdg or os.path.expanduser("~/.cache")) / "shutbox"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("shutbox"))
 
 
 def _checksum(data: bytes, crc: int = 0, adler: int = 1) -> tuple[int, int]:
@@ -86,13 +66,14 @@ def code_digest() -> str | None:
 
 def _key(setup: Setup, objective: str, strategy: str) -> tuple[Path, bytes] | None:
     """Where the values of these settings live and their header up to the body's CRC-32 (None: caching is off)."""
-    folder = cache_folder("solver")
+    folder = caches.folder("solver")
     code = code_digest()
     if folder is None or code is None:
         return None
     fields = sorted({**dataclasses.asdict(setup), "objective": objective, "strategy": strategy}.items())
     settings = "; ".join(f"{k}={v!r}" for k, v in fields)
-    head = f"{FORMAT}; code={code}; {settings}; states={1 << setup.tiles}; crc32=".encode()
+    made = caches.made_with("solver")
+    head = f"{FORMAT}; made with {made}; code={code}; {settings}; states={1 << setup.tiles}; crc32=".encode()
     crc, adler = _checksum(head)
     return folder / f"{crc:08x}{adler:08x}.values", head
 

@@ -8,12 +8,13 @@ import time
 
 import pytest
 
+from shutbox import caches
 from shutbox.cad import cache
 
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(caches.ENV, str(tmp_path / "cache"))
     return tmp_path / "cache" / "cad"
 
 
@@ -83,7 +84,7 @@ def test_an_entry_completed_with_another_format_replaces_the_one_without_it(root
 
 
 def test_store_with_caching_off_hands_back_the_scratch_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv(cache.ENV, "off")
+    monkeypatch.setenv(caches.ENV, "off")
     folder = cache.new_entry_dir()
     (folder / "part.stl").write_bytes(b"data")
     assert cache.store("k", folder) == folder and folder.exists()

@@ -9,10 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import platformdirs
 import pytest
 
-from shutbox import solvercache
 from shutbox.cli import terminal_columns
 
 #: Modules a warm ``solve`` must not import (numpy: the solver; the rest: measurable start-up cost).
@@ -77,17 +75,6 @@ def test_a_cache_folder_that_cannot_be_written_only_costs_the_solve(tmp_path):
     out, imported = _run(blocker, "solve", "--tiles", "9")
     assert "chance to shut box:" in out and "numpy" in imported
     assert blocker.read_text() == "not a folder"
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG shortcut is for Linux only")
-@pytest.mark.parametrize("xdg", [None, "", "   ", "/tmp/xdg-cache-test"])
-def test_default_cache_folder_is_platformdirs(monkeypatch, xdg):
-    monkeypatch.delenv(solvercache.ENV, raising=False)
-    if xdg is None:
-        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    else:
-        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
-    assert solvercache.cache_folder("solver") == Path(platformdirs.user_cache_dir("shutbox")) / "solver"
 
 
 @pytest.mark.parametrize("columns", [None, "", "abc", "0", "-5", "37", "200"])

@@ -1,4 +1,4 @@
-"""The rule documents say what the model does: every rule setting in README's table with its default as it
+"""The rule documents say what the model does: every rule setting in docs/settings.md's table with its default as it
 is, every option name in docs/RULES.md, and every decision the sources leave open marked as the kit's."""
 
 from __future__ import annotations
@@ -8,18 +8,18 @@ import re
 from shutbox.model import DEFAULT_LIMITS, MATCHES, ONE_DIE_RULES, SCORINGS, SETTINGS, Rules, show_value
 from tests.conftest import REPO
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
+SETTINGS_MD = (REPO / "docs" / "settings.md").read_text(encoding="utf-8")
 RULES_MD = (REPO / "docs" / "RULES.md").read_text(encoding="utf-8")
 
 
 def settings_table() -> dict[str, tuple[str, str]]:
-    """README's settings table: flag -> (values, default)."""
-    section = README.split("## Settings", 1)[1].split("\n## ", 1)[0]
+    """docs/settings.md's table: flag -> (values, default)."""
+    section = SETTINGS_MD.split("# Settings", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `(--[a-z-]+)` \| (.*?) \| (.*?) \|$", section, flags=re.M)
     return {flag: (values, default) for flag, values, default in rows}
 
 
-def test_readme_lists_every_rule_setting_with_its_default_as_it_is() -> None:
+def test_settings_page_lists_every_rule_setting_with_its_default_as_it_is() -> None:
     table = settings_table()
     rule_flags = {s.flag for s in SETTINGS if s.rule}
     assert set(table) == rule_flags  # --stake and --dice included

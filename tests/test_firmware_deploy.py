@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 import tty
 from dataclasses import dataclass
@@ -77,7 +78,8 @@ def test_deploy_rejects_a_folder_that_is_no_bundle(cli, tmp_path):
 
 
 def test_deploy_stops_running_firmware_copies_the_bundle_and_resets(cli, tmp_path):
-    """The board: the unix port running the firmware with `-i`, so it has a REPL once the firmware leaves."""
+    """The board: the unix port running the firmware with `-i`, so it has a REPL once the firmware leaves;
+    machine.reset() ends it, and it starts again from what was copied, as a board boots after a reset."""
     board_dir = tmp_path / "board"
     board_dir.mkdir()
     (board_dir / "box.py").write_text("raise RuntimeError('a stale source that would shadow box.mpy')\n")
@@ -89,6 +91,16 @@ def test_deploy_stops_running_firmware_copies_the_bundle_and_resets(cli, tmp_pat
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(map(str, [sim_dir(), config, firmware_dir()])))
     board = subprocess.Popen([find_micropython(), "-i", str(firmware_dir() / "main.py")], stdin=master,
                              stdout=master, stderr=subprocess.PIPE, cwd=board_dir, env=env)
+    rebooted: list[subprocess.Popen[bytes]] = []
+
+    def reboot() -> None:  # after the reset: the copied main.py and modules, nothing else on the path
+        board.wait()
+        rebooted.append(subprocess.Popen([find_micropython(), "main.py"], stdin=master, stdout=master,
+                                         stderr=subprocess.PIPE, cwd=board_dir,
+                                         env=dict(os.environ, MICROPYPATH=os.pathsep.join([str(sim_dir()), "."]))))
+
+    restart = threading.Thread(target=reboot, daemon=True)
+    restart.start()
     try:
         time.sleep(0.3)
         assert board.poll() is None
@@ -97,14 +109,16 @@ def test_deploy_stops_running_firmware_copies_the_bundle_and_resets(cli, tmp_pat
         proc = cli("firmware", "deploy", "--port", os.ttyname(slave), "--bundle", str(bundle))
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.startswith(f"copied 7 files to {os.ttyname(slave)}")
+        assert "the box is running: firmware" in proc.stdout and "12 tiles" in proc.stdout
         for path in (bundle / "device").iterdir():
             assert (board_dir / path.name).read_bytes() == path.read_bytes()
         assert not (board_dir / "box.py").exists()
-        assert board.wait(timeout=10) == 0  # machine.reset() ends the simulated board
+        assert board.wait(timeout=10) == 0  # machine.reset() ended the first run
     finally:
-        if board.poll() is None:
-            board.kill()
-            board.wait()
+        for process in [board, *rebooted]:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
         os.close(master)
         os.close(slave)
 

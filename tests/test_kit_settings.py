@@ -21,3 +21,15 @@ def test_generators_are_importable_targets():
     for name, target in GENERATORS:
         module, func = target.split(":")
         assert callable(getattr(importlib.import_module(module), func)), name
+
+
+def test_the_last_lines_name_the_build_guide_and_the_demo(monkeypatch, tmp_path, capsys):
+    import argparse
+
+    from shutbox.commands import kit as kit_command
+
+    guide = "cad/build.md"
+    monkeypatch.setattr(kit_command, "build_kit_folder", lambda kit, out: {"files": [guide, "manifest.json"]})
+    assert kit_command.run(argparse.Namespace(out=tmp_path / "out"), build_kit({})) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert str(tmp_path / "out" / guide) in last and "shutbox sim --demo" in last

@@ -22,7 +22,8 @@ from shutbox.model import Rules
 
 from .review_support import long_enough, play_game
 
-REQUIRED = {"player", "turn", "open", "throw", "played", "best", "value_played", "value_best", "loss"}
+REQUIRED = {"player", "turn", "open", "throw", "played", "best", "value_played", "value_best", "loss", "grade",
+            "accuracy", "mistake"}
 
 
 @pytest.fixture(autouse=True)
@@ -73,8 +74,9 @@ def test_review_json_of_a_game_file(cli, tmp_path):
     assert (first["player"], first["turn"], first["open"], first["throw"], first["played"], first["best"]) == \
         ("Ann", 1, list(range(1, 10)), 8, [3, 5], [8])
     assert first["value_best"] == pytest.approx(0.118771, abs=1e-6) and first["mistake"] is True
+    assert first["grade"] == "blunder" and first["accuracy"] == pytest.approx(100 * 0.05766 / 0.118771, abs=0.01)
     ann, bob = data["players"]["Ann"], data["players"]["Bob"]
-    assert ann["mistakes"] >= 1 and ann["loss"] == pytest.approx(sum(d["loss"] for d in data["decisions"]
+    assert ann["blunders"] >= 1 and 0 <= ann["accuracy"] < 100 and ann["loss"] == pytest.approx(sum(d["loss"] for d in data["decisions"]
                                                                      if d["player"] == "Ann"))
     assert bob["decisions"] == sum(d["player"] == "Bob" for d in data["decisions"])
     assert set(data["players"]) == {"Ann", "Bob"}
@@ -83,8 +85,8 @@ def test_review_json_of_a_game_file(cli, tmp_path):
 def test_review_text_marks_mistakes_and_sums_up(cli, tmp_path):
     path = save_game(_mistake_game(), tmp_path / "g.json")
     out = cli("review", str(path), check=True).stdout
-    assert "expected score" in out and "a mistake raises the expected score by at least 0.5" in out
-    assert "  * open 1 2 3 4 5 6 7 8 9; throw 8: shut 5 + 3 (15.11) — MISTAKE: best 8 (9.04), +6.07" in out
+    assert "expected score" in out and "mistake from 0.5 and 5% of the best" in out
+    assert "  * open 1 2 3 4 5 6 7 8 9; throw 8: shut 5 + 3 (15.11) — BLUNDER: best 8 (9.04), +6.07" in out
     assert "turn 2 (round 1), Bob shutting" in out and out.rstrip().splitlines()[-2].startswith("  Ann: ")
 
 
@@ -137,7 +139,7 @@ def test_pdf_report_has_a_page_per_player_with_chart_and_mistakes(cli, tmp_path)
     reader = pypdf.PdfReader(str(pdf))
     assert len(reader.pages) == 2
     first = reader.pages[0].extract_text()
-    assert "Game review — Ann" in first and "Mistakes (" in first and "throw 8, 1 2 3 4 5 6 7 8 9 in play: shut 5 + 3" \
+    assert "Game review — Ann" in first and "Mistakes and blunders (" in first and "throw 8, 1 2 3 4 5 6 7 8 9 in play: shut 5 + 3" \
         in first
     assert "Game review — Bob" in reader.pages[1].extract_text()
     assert reader.pages[0].images, "the chart is missing"

@@ -157,7 +157,12 @@ def test_hand_worked_end_of_turn_chances():
     assert dice.value_played == pytest.approx(2 / 36, abs=1e-14)
     assert dice.value_best == pytest.approx(1 / 6, abs=1e-14)
     assert dice.loss == pytest.approx(1 / 6 - 2 / 36, abs=1e-14)
-    assert review.players["Ann"].mistakes == 2
+    ann = review.players["Ann"]
+    assert (ann.inaccuracies, ann.mistakes, ann.blunders) == (0, 0, 2)  # 5.6 and 11.1 points: blunders
+    assert (move.grade, dice.grade) == ("blunder", "blunder")
+    # Accuracy: the share of the best chance kept — 3/4 and 1/3 here, every other decision a best one.
+    assert (move.kept, dice.kept) == (pytest.approx(0.75), pytest.approx(1 / 3))
+    assert ann.accuracy == pytest.approx(100 * (ann.decisions - 2 + 0.75 + 1 / 3) / ann.decisions)
 
 
 def test_hand_worked_expected_score_of_the_last_tile():

@@ -17,6 +17,7 @@ from shutbox.game.replay import Game
 from shutbox.game.review import review_game
 from shutbox.model import Rules
 
+from .review_support import play_game
 from .test_review_cli import _mistake_game
 
 
@@ -65,23 +66,55 @@ def test_stats_json_counts_each_player_as_recorded(cli, db):
     assert (bob["games"], bob["wins"], bob["boxes_shut"], bob["mean_score"]) == (2, 1, 0, {"round": 1.0})
     assert (low["games"], low["wins"], low["boxes_shut"], low["mean_score"]) == (1, 1, 1, {"round": 0.0})
     assert (cy["games"], cy["wins"], cy["mean_score"], cy["decisions"]) == (1, 0, {}, 0)
-    # One win each for ann (of 1 game), Ann and Bob (of 2): ann first; Ann and Bob by the lower mean loss.
-    middle = sorted(["Ann", "Bob"], key=lambda n: p[n]["mean_loss"])
+    # One win each for ann (of 1 game), Ann and Bob (of 2): ann first; Ann and Bob by the higher accuracy.
+    middle = sorted(["Ann", "Bob"], key=lambda n: -p[n]["accuracy"])
     assert data["leaderboard"] == ["ann", *middle, "Cy"]
-    # The review figures are those of each game's own review (objective shut by default).
-    reviews = [review_game(g, solver.solve, "shut") for g in (_mistake_game(), _box_shut_by_first("Ann", "Cy"))]
+    # The review figures are those of each game's own review, by the same default objective (round: score).
+    assert data["objective"] == "score" and data["objectives"] == {"score": 3}
+    reviews = [review_game(g, solver.solve) for g in (_mistake_game(), _box_shut_by_first("Ann", "Cy"))]
+    assert {r.objective for r in reviews} == {"score"}
     decisions = sum(r.players["Ann"].decisions for r in reviews)
     loss = sum(r.players["Ann"].loss for r in reviews)
-    mistakes = sum(r.players["Ann"].mistakes for r in reviews)
-    assert decisions > 0 and ann["decisions"] == decisions and ann["mistakes"] == mistakes
-    assert ann["mean_loss"] == pytest.approx(loss / decisions) and ann["mistakes_per_game"] == mistakes / 2
+    for count in ("inaccuracies", "mistakes", "blunders"):
+        assert ann[count] == sum(r.players["Ann"].counts()[count] for r in reviews), count
+    accuracies = [a for r in reviews if (a := r.players["Ann"].accuracy) is not None]
+    assert decisions > 0 and ann["decisions"] == decisions
+    assert ann["accuracy"] == pytest.approx(sum(accuracies) / len(accuracies))
+    assert ann["mean_loss"] == pytest.approx(loss / decisions)
+    assert ann["mistakes_per_game"] == ann["mistakes"] / 2
+
+
+def test_review_and_stats_agree_on_the_same_game(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
+    for rules in (Rules(), Rules(match="long-game")):
+        path = tmp_path / f"{rules.match}.sqlite3"
+        game = _mistake_game() if rules.match == "round" else _long_game()
+        with GameStore(path) as store:
+            gid = _save(store, game)
+        review = json.loads(cli("review", str(gid), "--db", str(path), "--json", check=True).stdout)
+        stats = json.loads(cli("stats", "--db", str(path), "--json", check=True).stdout)
+        assert review["objective"] == stats["objective"] == ("shut" if rules.match == "long-game" else "score")
+        for name, mine in review["players"].items():
+            theirs = stats["players"][name]
+            for key in ("decisions", "inaccuracies", "mistakes", "blunders", "accuracy"):
+                assert mine[key] == theirs[key], (rules.match, name, key)
+        assert sum(p["mistakes"] + p["blunders"] for p in review["players"].values()) >= 1
+
+
+def _long_game() -> Game:
+    """A finished long game played by a middling seeded player (some choices random)."""
+    for seed in range(200):
+        game = play_game(Rules(match="long-game"), ["Ann", "Bob"], seed, skill=0.3, max_turns=30)
+        if game.finished:
+            return game
+    raise AssertionError("no finished long game in 200 seeds")
 
 
 def test_stats_table_and_csv(cli, db, tmp_path):
     table = tmp_path / "board.csv"
     out = cli("stats", "--db", str(db), "--csv", str(table), check=True).stdout
     lines = out.splitlines()
-    assert lines[0].startswith("3 finished games; loss measured by the chance to shut the box")
+    assert lines[0].startswith("3 finished games; decisions measured by the expected score")
     assert lines[3].split()[:4] == ["1", "ann", "1", "1"]
     assert "1 unfinished game not counted" in out and "not counted: game 5:" in out
     rows = {r["player"]: r for r in csv.DictReader(table.open(encoding="utf-8"))}
@@ -106,6 +139,7 @@ def test_stats_refuses_bad_input_with_one_line(cli, db, tmp_path):
 def test_game_reviews_are_cached_beside_the_database(db, tmp_path):
     cache_file = tmp_path / "records.sqlite3"
     first = collect(db, "shut", solver.solve, RecordCache(cache_file))
+    assert {r["objective"] for r in first.records} == {"shut"}
     assert first.reviewed == 5 and len(first.records) == 3
 
     def no_solve(*a, **k):

@@ -12,12 +12,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from shutbox.firmware.host.protocol import BAUD, Bye, StreamDecoder, command
+from shutbox.firmware.host.protocol import BAUD, Bye, Hello, StreamDecoder, command
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.bundle import DEVICE_DIR, read_bundle
 from shutbox.firmware.host.plan import BOARDS
 
 MPREMOTE_TIMEOUT_S = 120.0
+#: How long a board may take to come back after its reset and say hello.
+RESTART_TIMEOUT_S = 20.0
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
     import serial
 
     try:
-        link = serial.Serial(port, BAUD, timeout=0.05, write_timeout=1.0)
+        link = serial.serial_for_url(port, BAUD, timeout=0.05, write_timeout=1.0)
     except (serial.SerialException, OSError) as exc:
         raise ShutboxError(f"--port {port}: cannot open ({exc})") from None
     decoder = StreamDecoder()
@@ -117,3 +119,31 @@ def deploy(bundle: Path, port: str) -> list[str]:
         raise ShutboxError(f"mpremote could not copy the firmware to {device}: {reason}; if the firmware is "
                            "running without answering, hold the button while plugging the board in and retry")
     return names
+
+
+def wait_for_hello(port: str, timeout_s: float = RESTART_TIMEOUT_S) -> Hello | None:
+    """After the reset: reopen ``port`` until the board is back, ask for a hello; the hello, or None."""
+    import serial
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            link = serial.serial_for_url(port, BAUD, timeout=0.05, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError):
+            time.sleep(0.25)  # the board is still restarting (its USB port comes and goes)
+            continue
+        decoder = StreamDecoder()
+        asked = 0.0
+        try:
+            while time.monotonic() < deadline:
+                if time.monotonic() - asked > 1.0:
+                    link.write(command("hello"))
+                    asked = time.monotonic()
+                for message in decoder.feed(link.read(256)):
+                    if isinstance(message, Hello):
+                        return message
+        except (serial.SerialException, OSError):
+            time.sleep(0.25)  # it went away again mid-restart: reopen
+        finally:
+            link.close()
+    return None

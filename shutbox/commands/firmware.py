@@ -48,7 +48,7 @@ def run_deploy(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     refuse_unreadable(kit)
     from shutbox.firmware.host.bundle import build_bundle
-    from shutbox.firmware.host.deploy import choose_port, deploy
+    from shutbox.firmware.host.deploy import choose_port, deploy, wait_for_hello
 
     port = choose_port(args.port)
     if args.bundle is not None:
@@ -57,7 +57,13 @@ def run_deploy(args: argparse.Namespace, kit: Kit | None) -> int:
         with tempfile.TemporaryDirectory(prefix="shutbox-firmware-") as tmp:
             build_bundle(kit, Path(tmp))
             copied = deploy(Path(tmp), port)
-    print(f"copied {len(copied)} files to {port} and reset the board: {', '.join(copied)}")
+    print(f"copied {len(copied)} files to {port} and reset the board: {', '.join(copied)}", flush=True)
+    hello = wait_for_hello(port)
+    if hello is None:
+        raise ShutboxError(f"--port {port}: the board did not come back with the shutbox firmware after its reset; "
+                           "unplug it, plug it back in and check with 'shutbox monitor'")
+    print(f"the box is running: firmware {hello.firmware}, {hello.tiles} tiles, board {hello.board}, "
+          f"input {hello.tile_input}")
     return 0
 
 

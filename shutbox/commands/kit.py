@@ -115,7 +115,9 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     manifest = build_kit_folder(kit, args.out)
-    print(f"wrote {len(manifest['files'])} files to {path_text(args.out)}/ (see {path_text(args.out)}/manifest.json)")
+    out = path_text(args.out)
+    print(f"wrote {len(manifest['files'])} files to {out}/ (listed in {out}/manifest.json)")
+    print(f"next: the build guide {out}/cad/build.md; no box yet? watch a game: shutbox sim --demo")
     return 0
 
 

@@ -1,10 +1,19 @@
-"""``shutbox review``: every decision of a recorded game measured against the exact solver."""
+"""``shutbox review``: every decision of a recorded game measured against the exact solver.
+
+Beyond the exact solver's reach a review values every legal move by simulated turns, which for a large
+set takes minutes a decision: the command first times a few simulated turns, says how long the review
+would take, and offers the Monte Carlo estimate (``--estimate``: moves ranked by rollouts, seconds a
+decision) — asked on a terminal, taken when not (``--full`` waits for the careful review). A review of
+such a set shows a progress bar on a terminal.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import re
+import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +28,10 @@ if TYPE_CHECKING:
     from shutbox.game.review import Review
 
 DB_HELP = "game database for a game number [default: games.sqlite3 in the user's data folder]"
+#: A full review predicted to take longer than this per decision offers the estimate instead.
+SLOW_DECISION_S = 5.0
+#: Simulated turns timed to predict a review's time.
+_TIMED_TURNS = 60
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -30,8 +43,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    "what the match rewards: shut for the long game, score otherwise]")
     p.add_argument("--json", action="store_true", help="print one JSON object (decisions, players)")
     p.add_argument("--pdf", type=out_file_flag("--pdf", ".pdf"), metavar="FILE.pdf",
-                   help="also write a report: per player a chart of the chance "
-                   "to shut the box and the list of mistakes")
+                   help="also write a report: per player a chart of the measure "
+                   "the review grades by and the list of mistakes and blunders")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--estimate", action="store_true", help="beyond the exact solver (more than 18 tiles): rank "
+                     "moves by Monte Carlo rollouts, seconds a decision")
+    how.add_argument("--full", action="store_true", help="beyond the exact solver: value every legal move by "
+                     "simulated turns, however long it takes (minutes a decision for large sets)")
 
 
 def load_reviewed_game(spec: str, db: Path | None) -> tuple[Game, str]:
@@ -52,17 +70,87 @@ def load_reviewed_game(spec: str, db: Path | None) -> tuple[Game, str]:
     return load_game(Path(spec)), Path(spec).name
 
 
-def review_of(game: Game, objective: str | None) -> Review:
-    """The review with the solver's tables cached on disk; a size the solver refuses is one error line."""
+def review_of(game: Game, objective: str | None, estimate: bool = False, quiet: bool = True) -> Review:
+    """The review with the solver's tables cached on disk; a size the solver refuses is one error line.
+
+    Unless ``quiet``, a review beyond the exact solver shows a progress bar on a terminal.
+    """
+    from shutbox.game import solver
     from shutbox.game.review import review_game
+    from shutbox.progress import progress_bar
     from shutbox.solvercache import cached_solve
 
     if not game.players:
         raise ShutboxError("the game has no players yet: nothing to review")
     try:
-        return review_game(game, cached_solve, objective)
+        with progress_bar("reviewing (Monte Carlo)" if estimate else "reviewing",
+                          quiet=quiet or solver.exact(game.rules)) as progress:
+            return review_game(game, cached_solve, objective, estimate=estimate, progress=progress)
     except ValueError as exc:
         raise ShutboxError(f"cannot review this game: {exc}") from None
+
+
+def seconds_per_turn(game: Game) -> float:
+    """CPU seconds one simulated turn from the game's full board takes here (timed on a few turns)."""
+    import random
+
+    from shutbox.game import estimate
+
+    rules = game.rules
+    rng = random.Random(estimate.SEED)
+    start = time.process_time()
+    for _ in range(_TIMED_TURNS):
+        estimate.play_out(rules, "optimal", rules.tile_numbers, rng)
+    return (time.process_time() - start) / _TIMED_TURNS
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def slow_review_offer(game: Game) -> str | None:
+    """The offer of the estimate when a full review would be slow (None: it would not, or the solver is exact)."""
+    from shutbox.game import estimate, solver
+    from shutbox.game.review import full_work
+
+    if solver.exact(game.rules):
+        return None
+    work = full_work(game)
+    if not work:
+        return None
+    turn = seconds_per_turn(game)
+    per_decision = turn * estimate.SAMPLES * sum(work) / len(work)
+    if per_decision <= SLOW_DECISION_S:
+        return None
+    rollouts = sum(estimate.ranking_turns(n) for n in work) / len(work)
+    return (f"{game.rules.tiles} tiles is beyond the exact solver: valuing every move by simulated turns takes about "
+            f"{_duration(per_decision)} a decision here ({len(work)} decisions, about "
+            f"{_duration(per_decision * len(work))} in all); the Monte Carlo estimate (moves ranked by rollouts) "
+            f"takes about {_duration(max(1.0, turn * rollouts))} a decision")
+
+
+def choose_estimate(game: Game, args: argparse.Namespace) -> bool:
+    """Review by the estimate? ``--estimate``/``--full`` decide; else a slow full review is offered the estimate:
+    asked on a terminal, taken otherwise (said on stderr)."""
+    if args.estimate or args.full:
+        return bool(args.estimate)
+    offer = slow_review_offer(game)
+    if offer is None:
+        return False
+    interactive = not args.json and sys.stdin.isatty() and sys.stderr.isatty()
+    if not interactive:
+        print(f"shutbox review: {offer}; using the estimate (--full waits for the full review)", file=sys.stderr)
+        return True
+    print(f"shutbox review: {offer}.", file=sys.stderr)
+    try:
+        answer = input("Use the Monte Carlo estimate? [Y/n] ")
+    except EOFError:
+        answer = ""
+    return answer.strip().lower() not in ("n", "no")
 
 
 def rules_text(game: Game) -> str:
@@ -104,7 +192,7 @@ def run_review(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.game.gamefile import settings_of
 
     game, name = load_reviewed_game(args.game, args.db)
-    review = review_of(game, args.objective)
+    review = review_of(game, args.objective, choose_estimate(game, args), quiet=args.json)
     if args.pdf is not None:
         from shutbox.print.review_report import write_review_pdf
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from shutbox.commandspec import Command, out_file_flag
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
+from shutbox.game.formats import match_format
 from shutbox.game.report import counted
 from shutbox.model import Kit, Rules
 from shutbox.print.paper import PAPERS
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     per_page = 1 if args.per_page is None else args.per_page
     pages = 1 if args.pages is None else args.pages
     plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, per_page, pages, args.names)
-    rounds = counted(plan.rounds, "game" if kit.rules.match == "long-game" else "round")
+    rounds = counted(plan.rounds, match_format(kit.rules).round_word)
     sides = len(plan.pad.sides)
     back = f"; each pad has {sides} sides, print double-sided" if sides > 1 else ""
     total = len(plan.page_list(per_page))

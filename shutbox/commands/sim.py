@@ -33,6 +33,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="demo dice seed [default: random]")
     p.add_argument("--players", metavar="NAMES", help='demo players, comma separated [default "Ann,Bob"]')
     p.add_argument("--hint", action="store_true", help="show the solver's best move after each throw")
+    p.add_argument("--emulator", action="store_true",
+                   help="run the built firmware on MicroPython's RP2040 port in an emulated Pico (needs Node.js and "
+                   "'npm ci' in firmware/emulator) instead of on the unix port")
     p.add_argument("--db", type=Path, metavar="FILE", help="save the game in this database [default: not kept]")
     add_web_argument(p)
 
@@ -78,7 +81,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     store = open_store(args.db)
     shown: Table | None = None
     try:
-        with SimTable(kit, store, notes, hint=args.hint) as sim:
+        with SimTable(kit, store, notes, hint=args.hint, emulator=args.emulator) as sim:
             shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty())
             shown.open_web()
             if not args.json:  # --json: only the notes (and the page), then one object

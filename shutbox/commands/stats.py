@@ -6,7 +6,6 @@ import argparse
 import csv
 import io
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,33 +26,48 @@ CSV_HEAD = "rank,player,games,wins"
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, metavar="FILE", help="game database [default: games.sqlite3 in the user's "
                    "data folder]")
-    p.add_argument("--objective", choices=OBJECTIVES, default="shut",
-                   help="what the reviews measure: shut, the chance to shut the box (comparable across every "
-                   "format); score, the turn's expected score [default shut]")
+    p.add_argument("--objective", choices=OBJECTIVES, default=None,
+                   help="what the reviews measure: shut, the chance to shut the box in the turn; score, the turn's "
+                   "expected score [default: each game by what its match rewards, as `shutbox review`: shut for "
+                   "the long game, score otherwise]")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", type=out_file_flag("--csv", ".csv"), metavar="FILE.csv",
                    help="also write the leaderboard as CSV")
-
-
-def _loss_text(objective: str, value: float) -> str:
-    return f"{value * 100:.2f} pp" if objective == "shut" else f"{value:.2f}"
 
 
 def _scores_text(s: PlayerStats) -> str:
     return " · ".join(f"{m} {v:.1f}" for m, v in s.mean_score().items()) or "–"
 
 
-def table_lines(board: list[PlayerStats], collected: Collected, objective: str) -> list[str]:
-    measure = "chance to shut the box, percentage points" if objective == "shut" else "expected score"
+def measured_by(objectives: dict[str, int]) -> str:
+    """``the chance to shut the box`` / ``the expected score`` / both, with how many games each."""
+    words = {"shut": "the chance to shut the box", "score": "the expected score"}
+    if len(objectives) == 1:
+        return words[next(iter(objectives))]
+    return " and ".join(f"{words[o]} ({n} game{'' if n == 1 else 's'})" for o, n in sorted(objectives.items()))
+
+
+def objective_key(objectives: dict[str, int], asked: str | None) -> str | None:
+    """The JSON's ``objective``: the one every counted game was measured by, or ``mixed``."""
+    if asked is not None or not objectives:
+        return asked
+    return next(iter(objectives)) if len(objectives) == 1 else "mixed"
+
+
+def table_lines(board: list[PlayerStats], collected: Collected, objectives: dict[str, int]) -> list[str]:
+    from shutbox.game.measure import accuracy_text
+
     n = len(collected.records)
-    lines = [f"{n} finished game{'' if n == 1 else 's'}; loss measured by the {measure}"]
-    head = (f"{'#':>3}  {'player':<16} {'games':>5} {'wins':>5} {'win %':>6} {'shut':>5} "
-            f"{'loss/decision':>13} {'mistakes/game':>13}  mean score by format")
+    lines = [f"{n} finished game{'' if n == 1 else 's'}; decisions measured by {measured_by(objectives)}" if n
+             else "no finished games"]
+    head = (f"{'#':>3}  {'player':<16} {'games':>5} {'wins':>5} {'win %':>6} {'shut':>5} {'accuracy':>8} "
+            f"{'inacc.':>6} {'mist.':>5} {'blund.':>6}  mean score by format")
     lines += [head, "-" * len(head)]
     for rank, s in enumerate(board, start=1):
         name = escape(s.name)[:16]
         lines.append(f"{rank:>3}  {name:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
-                     f"{_loss_text(objective, s.mean_loss):>13} {s.mistakes_per_game:>13.2f}  {_scores_text(s)}")
+                     f"{accuracy_text(s.accuracy):>8} {s.inaccuracies:>6} {s.mistakes:>5} {s.blunders:>6}  "
+                     f"{_scores_text(s)}")
     if collected.unfinished:
         lines.append(f"{collected.unfinished} unfinished game{'s' if collected.unfinished != 1 else ''} not counted")
     for problem in collected.unreadable:
@@ -65,12 +79,13 @@ def csv_text(board: list[PlayerStats]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "player", "games", "wins", "win_rate", "boxes_shut", "decisions", "mistakes", "mean_loss",
-                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES)])
+                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES), "accuracy", "inaccuracies", "blunders"])
     for rank, s in enumerate(board, start=1):
         means = s.mean_score()
         w.writerow([rank, csv_cell(s.name), s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
-                    f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
-                    *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES)])
+                    "" if s.mean_loss is None else f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
+                    *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES),
+                    "" if s.accuracy is None else f"{s.accuracy:.2f}", s.inaccuracies, s.blunders])
     return buf.getvalue()
 
 
@@ -99,27 +114,24 @@ def write_csv(path: Path, text: str) -> None:
 def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.companion.stats import collect
     from shutbox.companion.store import default_db_path
-    from shutbox.game.playerstats import add_up, leaderboard
+    from shutbox.game.playerstats import add_up, leaderboard, objectives_of
+    from shutbox.progress import progress_bar
     from shutbox.solvercache import cached_solve
 
     db = Path(args.db) if args.db is not None else default_db_path()
     if args.db is None and not db.exists():
         print(f"no games saved yet ({path_text(db)} does not exist)")
         return 0
-
-    def progress(n: int) -> None:
-        if n % 500 == 0 and sys.stderr.isatty():
-            print(f"\rreviewing games not seen before: {n}", end="", file=sys.stderr, flush=True)
-
-    collected = collect(db, args.objective, cached_solve, progress=progress)
-    if collected.reviewed >= 500 and sys.stderr.isatty():
-        print(file=sys.stderr)
+    with progress_bar("reviewing games not seen before", quiet=args.json) as progress:
+        collected = collect(db, args.objective, cached_solve, progress=progress)
     board = leaderboard(add_up(collected.records))
+    objectives = objectives_of(collected.records)
     if args.csv is not None:
         write_csv(args.csv, csv_text(board))
     if args.json:
         out: dict[str, Any] = {
-            "objective": args.objective, "games": len(collected.records), "unfinished": collected.unfinished,
+            "objective": objective_key(objectives, args.objective), "objectives": objectives,
+            "games": len(collected.records), "unfinished": collected.unfinished,
             "unreadable": collected.unreadable, "players": {s.name: s.as_dict() for s in board},
             "leaderboard": [s.name for s in board]}
         print(json.dumps(out))
@@ -127,7 +139,7 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
     if not collected.records and not collected.unfinished and not collected.unreadable:
         print(f"no games saved yet in {path_text(db)}")
         return 0
-    print("\n".join(table_lines(board, collected, args.objective)))
+    print("\n".join(table_lines(board, collected, objectives)))
     if args.csv is not None:
         print(f"table written to {path_text(args.csv)}")
     return 0
@@ -136,7 +148,8 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
 COMMANDS = (
     Command("stats", "per player across the saved games, with a leaderboard",
             "Per player across the game database (names as recorded): games, wins, boxes shut, the mean score by "
-            "match format, the mean loss per decision and the mistakes per game from each game's review, and a "
-            "leaderboard (most wins, then win rate, then the lower mean loss). Only finished games count.",
+            "match format, and from each game's review (the same measure as `shutbox review`) the accuracy and the "
+            "inaccuracies, mistakes and blunders; and a leaderboard (most wins, then win rate, then accuracy). "
+            "Only finished games count.",
             run_stats, (), _arguments),
 )

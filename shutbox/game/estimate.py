@@ -15,7 +15,7 @@ Method (the ``method`` text every approximate answer carries):
   ``FINAL`` (successive halving), so even a 54-tile throw with 5718 moves is ranked in seconds.
 - Each estimate carries its standard error; runs are reproducible (``seed``).
 
-``bench/solver.py`` and the README report the shortfall against the exact solver at the largest
+``bench/solver.py`` and docs/scorekeeper.md report the shortfall against the exact solver at the largest
 exact size (18 tiles, 6 dice).
 """
 
@@ -151,6 +151,16 @@ def method(strategy: str, samples: int) -> str:
     return f"monte-carlo: {samples} simulated turns per state under {policy}, seed {SEED}"
 
 
+def screen_turns(moves: int) -> int:
+    """Rollouts per move when screening ``moves`` moves."""
+    return max(MIN_SCREEN, min(SCREEN, SCREEN_BUDGET // max(1, moves)))
+
+
+def ranking_turns(moves: int) -> int:
+    """Simulated turns :func:`rank_moves` plays for a throw with ``moves`` legal moves."""
+    return moves * screen_turns(moves) + min(moves, FINALISTS) * FINAL
+
+
 def rank_moves(rules: Rules, open_tiles: tuple[int, ...], throw: int, objective: str
                ) -> list[tuple[tuple[int, ...], Estimate]]:
     """Every legal move for ``throw`` with its rollout estimate, best first (see the module docstring)."""
@@ -164,7 +174,7 @@ def rank_moves(rules: Rules, open_tiles: tuple[int, ...], throw: int, objective:
         e = item[1]
         return (e.p_shut, -e.expected_score) if objective == "shut" else (-e.expected_score, e.p_shut)
 
-    screen = max(MIN_SCREEN, min(SCREEN, SCREEN_BUDGET // max(1, len(moves))))
+    screen = screen_turns(len(moves))
     screened = sorted((valued(m, screen) for m in moves), key=key, reverse=True)  # stable: largest tiles first
     final = sorted((valued(m, FINAL) for m, _ in screened[:FINALISTS]), key=key, reverse=True)
     return final + screened[FINALISTS:]

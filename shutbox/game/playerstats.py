@@ -6,8 +6,9 @@ exactly as recorded ("Ann" and "ann" are two players). Only finished games count
 
 Per player: games, wins (a shared win counts for each winner), boxes shut (turns that shut every
 tile), the mean of the score each match format counts (round: the turn's score; drop-out and
-tournament: the final total; long game: what the last turn left undone), and from the reviews the
-mean loss per decision and the mistakes per game.
+tournament: the final total; long game: what the last turn left undone), and from the reviews (the one
+measure of :mod:`shutbox.game.measure`) the accuracy, the inaccuracies, mistakes and blunders, and the mean
+loss per decision (only when every game was measured by the same objective: the units differ).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from shutbox.game.report import player_score
 from shutbox.game.review import Review
 
 #: Bump when a record's shape or meaning changes (cached records of another version are recomputed).
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+#: The review's counts a record keeps per player (disjoint grades).
+COUNTS = ("inaccuracies", "mistakes", "blunders")
 
 
 def game_record(game: Game, review: Review) -> dict[str, Any]:
@@ -34,10 +37,11 @@ def game_record(game: Game, review: Review) -> dict[str, Any]:
             "boxes_shut": sum(1 for t in game.turns if t.player == name and t.shut_box),
             "score": player_score(game, name),
             "decisions": mine.decisions,
-            "mistakes": mine.mistakes,
+            **mine.counts(),
+            "accuracy": mine.accuracy,
             "loss": mine.loss,
         }
-    return {"v": RECORD_VERSION, "match": game.rules.match, "players": players}
+    return {"v": RECORD_VERSION, "match": game.rules.match, "objective": review.objective, "players": players}
 
 
 @dataclass
@@ -49,8 +53,12 @@ class PlayerStats:
     wins: int = 0
     boxes_shut: int = 0
     decisions: int = 0
+    inaccuracies: int = 0
     mistakes: int = 0
+    blunders: int = 0
     loss: float = 0.0
+    accuracies: list[float] = field(default_factory=list)  #: per game with a decision, 0-100
+    objectives: set[str] = field(default_factory=set)  #: the objectives the games were measured by
     scores: dict[str, list[int]] = field(default_factory=dict)  #: match format -> counted scores
 
     @property
@@ -58,8 +66,15 @@ class PlayerStats:
         return self.wins / self.games if self.games else 0.0
 
     @property
-    def mean_loss(self) -> float:
-        """Mean loss per decision (0 without decisions)."""
+    def accuracy(self) -> float | None:
+        """The mean of the player's per-game accuracies (0-100; None without a decision)."""
+        return sum(self.accuracies) / len(self.accuracies) if self.accuracies else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        """Mean loss per decision (0 without decisions; None when the games' objectives differ)."""
+        if len(self.objectives) > 1:
+            return None
         return self.loss / self.decisions if self.decisions else 0.0
 
     @property
@@ -72,8 +87,10 @@ class PlayerStats:
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "win_rate": self.win_rate, "boxes_shut": self.boxes_shut,
-                "mean_score": self.mean_score(), "decisions": self.decisions, "mistakes": self.mistakes,
-                "loss": self.loss, "mean_loss": self.mean_loss, "mistakes_per_game": self.mistakes_per_game}
+                "mean_score": self.mean_score(), "decisions": self.decisions, "accuracy": self.accuracy,
+                "inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders,
+                "loss": self.loss if len(self.objectives) <= 1 else None, "mean_loss": self.mean_loss,
+                "mistakes_per_game": self.mistakes_per_game}
 
 
 def add_up(records: Iterable[Mapping[str, Any]]) -> dict[str, PlayerStats]:
@@ -87,13 +104,27 @@ def add_up(records: Iterable[Mapping[str, Any]]) -> dict[str, PlayerStats]:
             s.wins += bool(part["won"])
             s.boxes_shut += part["boxes_shut"]
             s.decisions += part["decisions"]
+            s.inaccuracies += part["inaccuracies"]
             s.mistakes += part["mistakes"]
+            s.blunders += part["blunders"]
             s.loss += part["loss"]
+            s.objectives.add(record["objective"])
+            if part["accuracy"] is not None:
+                s.accuracies.append(part["accuracy"])
             if part["score"] is not None:
                 s.scores.setdefault(match, []).append(part["score"])
     return stats
 
 
+def objectives_of(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Objective -> how many of the records were measured by it."""
+    out: dict[str, int] = {}
+    for record in records:
+        out[record["objective"]] = out.get(record["objective"], 0) + 1
+    return out
+
+
 def leaderboard(stats: Mapping[str, PlayerStats]) -> list[PlayerStats]:
-    """Players ranked: most wins, then the higher win rate, then the lower mean loss per decision, then name."""
-    return sorted(stats.values(), key=lambda s: (-s.wins, -s.win_rate, s.mean_loss, s.name))
+    """Players ranked: most wins, then the higher win rate, then the higher accuracy (none: last), then name."""
+    return sorted(stats.values(), key=lambda s: (-s.wins, -s.win_rate, -(s.accuracy if s.accuracy is not None
+                                                                           else -1.0), s.name))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from shutbox.game.formats import match_format
 from shutbox.model import Rules
 
 OBJECTIVES = ("shut", "score")
@@ -18,7 +19,7 @@ STRATEGIES = ("optimal", "greedy-largest", "fewest-tiles", "random")
 
 def hint_objective(rules: Rules) -> str:
     """The objective a best-move hint follows: the long game is won by finishing, other matches by low scores."""
-    return "shut" if rules.match == "long-game" else "score"
+    return match_format(rules).objective
 
 
 @dataclass(frozen=True)

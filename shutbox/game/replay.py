@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutbox.game import events as ev
+from shutbox.game.formats import BOX_DONE, FIRST_TO_LIMIT, match_format
 from shutbox.game.rules import (
     IllegalMove,
     check_dice,
@@ -157,6 +158,7 @@ class Game:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.format = match_format(rules)  #: what the match format means for play
         self._events: list[dict[str, Any]] = []  # everything recorded, undo events included
         self._reset()
 
@@ -256,7 +258,7 @@ class Game:
     def phase(self) -> str:
         """``shut``, or ``uncover`` for the long game's second player."""
         player = self.current_player
-        if self.rules.match == "long-game" and player is not None and player == self.players[1]:
+        if self.format.uncovering and player is not None and player == self.players[1]:
             return UNCOVER
         return SHUT
 
@@ -297,11 +299,9 @@ class Game:
             if n.casefold() in seen:
                 raise IllegalMove(f"player {n!r} is listed twice")
             seen.add(n.casefold())
-        match = self.rules.match
-        if match == "long-game" and len(cleaned) != 2:
-            raise IllegalMove(f"the long game is for exactly 2 players, not {len(cleaned)}")
-        if self.rules.cumulative and len(cleaned) < 2:
-            raise IllegalMove(f"a {match} match needs at least 2 players")
+        refusal = self.format.players_refusal(len(cleaned))
+        if refusal:
+            raise IllegalMove(refusal)
         self.players = tuple(cleaned)
         self.totals = {p: 0 for p in cleaned}
         self.balance = {p: 0.0 for p in cleaned}
@@ -317,7 +317,7 @@ class Game:
 
     def _next_player(self) -> str:
         r = self.rounds[-1]
-        if self.rules.match == "long-game":
+        if self.format.uncovering:  # the turns alternate in the one round
             return self.players[len(r.turns) % 2]
         played = {t.player for t in r.turns}
         return next(p for p in r.players if p not in played)
@@ -350,7 +350,7 @@ class Game:
             self.pending = throw
             return
         throw.dead = True
-        if self.rules.match == "long-game" and (throw.double or (dice is None and self._double_total(total))):
+        if self.format.double_throws_again and (throw.double or (dice is None and self._double_total(total))):
             throw.extra = True
             return
         self._end_turn(turn)
@@ -372,7 +372,7 @@ class Game:
         if uncovering and kind == "shut":
             raise IllegalMove(f"{self.current_player} is uncovering tiles in the long game, not shutting them")
         if not uncovering and kind == "open":
-            if self.rules.match == "long-game":
+            if self.format.uncovering:
                 raise IllegalMove(f"{self.current_player} is shutting tiles, not uncovering them")
             raise IllegalMove("tiles are only uncovered in the long game")
         in_play = self.in_play
@@ -427,10 +427,10 @@ class Game:
                     "by itself")
         counts = dice_counts(self.rules, in_play)
         ending = {t for c in counts for t in throw_totals(c)}
-        if self.rules.match == "long-game":  # a dead double does not end the turn
+        if self.format.double_throws_again:  # a dead double does not end the turn
             ending = {t for c in counts for t in throw_totals(c) if c == 1 or not self._double_total(t)}
         if all(legal_moves(self.rules, in_play, t) for t in ending):
-            which = "every throw that would end the turn" if self.rules.match == "long-game" else "every throw"
+            which = "every throw that would end the turn" if self.format.double_throws_again else "every throw"
             return f"the turn is not over: {which} can {verb} tiles now; enter the throw"
         return None
 
@@ -444,7 +444,7 @@ class Game:
 
     def _end_turn(self, turn: Turn) -> None:
         self._progress(turn)
-        if not self.finished and self.rules.match != "long-game":
+        if not self.finished and not self.format.uncovering:
             self.board = self.rules.tile_numbers  # the next turn starts with every tile open
 
     def _progress(self, turn: Turn) -> None:
@@ -456,14 +456,15 @@ class Game:
         turn.left = self._in_play(turn.phase)  # what the turn left undone
         turn.score = points = score(rules, turn.left)
         r.scores[turn.player] = points
-        if rules.match == "long-game":
+        fmt = self.format
+        if fmt.ends == BOX_DONE:
             if turn.shut_box or turn.uncovered_box:
                 self._settle(r, (turn.player,), shut_by=turn.player if turn.shut_box else None)
                 self._finish((turn.player,))
             return
         self.totals[turn.player] += points
-        if rules.cumulative and self.totals[turn.player] >= (rules.limit or 0):
-            if rules.match == "tournament":
+        if fmt.limit_applies and self.totals[turn.player] >= (rules.limit or 0):
+            if fmt.ends == FIRST_TO_LIMIT:
                 self.loser = turn.player
                 others = [p for p in self.players if p != turn.player]
                 low = min(self.totals[p] for p in others)
@@ -478,10 +479,10 @@ class Game:
         played = {t.player for t in r.turns}
         if turn.shut_box or played >= set(r.players):
             self._settle_round(r, turn)
-            if rules.match == "round":
-                self._finish(r.winners)
-            else:
+            if fmt.rounds_repeat:
                 self._new_round()
+            else:
+                self._finish(r.winners)
 
     def _still_in(self, player: str) -> bool:
         return player not in self.eliminated and player != self.loser

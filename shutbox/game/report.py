@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shutbox.game.replay import PHASE_WORDS, Game, Round, Turn
+from shutbox.game.replay import PHASE_WORDS, SHUT, UNCOVER, Game, Round, Turn
 from shutbox.game.rules import plus
 
 
@@ -94,9 +94,9 @@ def game_result_text(game: Game) -> str:
     rules = game.rules
     who = and_list(game.winners)
     verb = "share the win" if len(game.winners) > 1 else "wins"
-    if rules.match == "tournament" and game.loser:
+    if game.loser:  # the first to reach the limit lost the match
         return f"game over: {game.loser} reached {rules.limit}; {who} {verb}"
-    if rules.match == "long-game":
+    if game.format.uncovering:
         last = game.turns[-1]
         how = "shut the box" if last.shut_box else "uncovered every tile"
         return f"game over: {last.player} {how} and wins"
@@ -114,28 +114,34 @@ def player_score(game: Game, name: str) -> int | None:
     return played[-1].score
 
 
+def player_role(game: Game, name: str) -> str | None:
+    """``shuts`` or ``uncovers`` where the format gives the players roles (the long game); else None."""
+    if not game.format.uncovering:
+        return None
+    return PHASE_WORDS[SHUT if name == game.players[0] else UNCOVER].does
+
+
 def standing_lines(game: Game) -> list[str]:
     """The scores and the match standing, a few short lines."""
     if not game.players:
         return []
-    rules = game.rules
+    rules, fmt = game.rules, game.format
     lines = []
-    if rules.match == "round":
+    if fmt.uncovering:
+        shutter, uncoverer = game.players
+        last = {p: player_score(game, p) for p in game.players}
+        lines.append(f"{shutter} shuts, {uncoverer} uncovers; left undone last turn: "
+                     f"{shutter} {_dash(last[shutter])} · {uncoverer} {_dash(last[uncoverer])}")
+    elif not fmt.limit_applies:
         scores = " · ".join(f"{p} {_dash(player_score(game, p))}" for p in game.players)
         lines.append(f"scores: {scores} (lowest wins)")
-    elif rules.cumulative:
+    else:
         parts = []
         for p in game.players:
             mark = " out" if p in game.eliminated else (" lost" if p == game.loser else "")
             parts.append(f"{p} {game.totals[p]}{mark}")
         rnd = game.current_round.number if game.current_round else 1
-        rule = "reaching it drops out" if rules.match == "drop-out" else "the first to reach it loses"
-        lines.append(f"totals (limit {rules.limit}, {rule}): {' · '.join(parts)} — round {rnd}")
-    else:
-        shutter, uncoverer = game.players
-        last = {p: player_score(game, p) for p in game.players}
-        lines.append(f"{shutter} shuts, {uncoverer} uncovers; left undone last turn: "
-                     f"{shutter} {_dash(last[shutter])} · {uncoverer} {_dash(last[uncoverer])}")
+        lines.append(f"totals (limit {rules.limit}, {fmt.limit_rule}): {' · '.join(parts)} — round {rnd}")
     if rules.stake:
         r = game.current_round
         pool = f"; pool {r.pool:.2f}" if r and not r.finished else ""

@@ -1,4 +1,4 @@
-"""Game review: every decision of a recorded game measured against the exact solver.
+"""Game review: every decision of a recorded game measured against the solver.
 
 A *decision* is a choice the rules left to the player:
 
@@ -6,6 +6,8 @@ A *decision* is a choice the rules left to the player:
 - ``dice``: one die or two, before a throw, where the one-die rule allowed both (not when one die is
   forced). The choice is read from the recorded dice; a throw recorded by its total alone tells it only
   when the total fits one number of dice (7 or more: two; 1: one), otherwise that decision is skipped.
+
+A throw not entered (an unverified end, reported without its dice) is no decision and is not graded.
 
 Values (under the game's own settings, by the solver's optimal policy for the objective):
 
@@ -16,17 +18,22 @@ Values (under the game's own settings, by the solver's optimal policy for the ob
   the throw, had that many dice been thrown and the best moves followed.
 
 ``loss`` is at least 0 and exactly 0 for a best move (ties included: the move played is then the best
-one shown). A *mistake* gives up at least :data:`MISTAKE_SHUT` of the chance to shut (``shut``), or
-raises the expected score by at least :data:`MISTAKE_SCORE` points and at least
-:data:`MISTAKE_SCORE_SHARE` of the best value (``score``).
+one shown). Each decision gets a grade and the share of the best value it kept, each player an accuracy:
+the one measure of play, defined in :mod:`shutbox.game.measure`.
 
 Match formats: each turn is measured on its own, from the tiles in play when it began: the objective
-defaults to what the match rewards (:func:`~shutbox.game.policy.hint_objective`: the long game is won
+defaults to what the match rewards (:func:`~shutbox.game.measure.default_objective`: the long game is won
 by finishing, the other formats by low scores). The long game's uncovering turns are reviewed the way
 the replay plays them: the tiles still shut are the tiles in play (they play the part the open tiles
 play when shutting), so the solver's one-turn values apply to them unchanged; ``value`` is then the
 chance of uncovering every tile in that turn. The long game's extra throw after a dead double is not
 part of the solver's model, so long-game values slightly undervalue positions (said in the notes).
+
+Beyond the exact solver's reach the values are Monte Carlo estimates. By default every legal move is
+valued with :data:`~shutbox.game.estimate.SAMPLES` simulated turns (careful, and slow for large sets:
+:func:`full_work` counts the turns a game needs); ``estimate=True`` ranks the moves by the advisor's
+rollouts instead (:func:`shutbox.game.estimate.rank_moves`: seconds a decision) and values states with
+its :data:`~shutbox.game.estimate.FINAL` turns.
 
 Nothing here does I/O; the solver is passed in (``solve(rules, objective)``), so callers may cache it.
 """
@@ -38,19 +45,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
-from shutbox.game.policy import OBJECTIVES, hint_objective
+from shutbox.game import measure
+from shutbox.game.formats import match_format
+from shutbox.game.policy import OBJECTIVES
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn
 from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves, plus, score, throw_totals
 from shutbox.model import Rules
 
-#: A ``shut`` mistake: the chance to shut the box drops by at least this (0.5 percentage points).
-MISTAKE_SHUT = 0.005
-#: A ``score`` mistake: the expected score rises by at least this many points ...
-MISTAKE_SCORE = 0.5
-#: ... and by at least this share of the best expected score (so digit scores need a proportionate loss).
-MISTAKE_SCORE_SHARE = 0.05
-#: Losses below this are float noise: the move is a best move.
-_NOISE = 1e-9
+_NOISE = measure.NOISE
 
 
 class Values(Protocol):
@@ -62,20 +64,8 @@ class Values(Protocol):
 
 
 Solve = Callable[[Rules, str], Values]
-
-
-def mistake_rule(objective: str) -> str:
-    """The mistake threshold in words."""
-    if objective == "shut":
-        return f"a mistake gives up at least {MISTAKE_SHUT * 100:g} percentage points of the chance to shut the box"
-    return (f"a mistake raises the expected score by at least {MISTAKE_SCORE:g} and by at least "
-            f"{MISTAKE_SCORE_SHARE:.0%} of the best")
-
-
-def is_mistake(objective: str, loss: float, value_best: float) -> bool:
-    if objective == "shut":
-        return loss >= MISTAKE_SHUT - _NOISE
-    return loss >= max(MISTAKE_SCORE, MISTAKE_SCORE_SHARE * abs(value_best)) - _NOISE
+#: ``progress(done, total)``: the game's throws reviewed so far, of all of them.
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -97,7 +87,13 @@ class Decision:
     value_best: float
     loss: float
     options: int  #: how many legal choices there were
-    mistake: bool
+    grade: str  #: best / good / inaccuracy / mistake / blunder (:mod:`shutbox.game.measure`)
+    kept: float  #: the share of the best choice's value the choice played kept, 0-1
+
+    @property
+    def mistake(self) -> bool:
+        """A mistake or a blunder (what the chart circles and the text stars)."""
+        return measure.is_costly(self.grade)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -109,23 +105,24 @@ class Decision:
             value = getattr(self, key)
             out[key] = list(value) if isinstance(value, tuple) else value
         out.update(value_played=self.value_played, value_best=self.value_best, loss=self.loss,
-                   options=self.options, mistake=self.mistake)
+                   options=self.options, grade=self.grade, accuracy=100.0 * self.kept, mistake=self.mistake)
         return out
 
 
 @dataclass(frozen=True)
 class Point:
-    """One step of a turn's chance to shut (the chart): after a throw, as played and with the best move."""
+    """One step of a turn's value by the review's objective (the chart): after a throw, as played and with
+    the best move for it (``shut``: the chance to finish the turn's job; ``score``: the expected final score)."""
 
     label: str  #: ``start`` or the throw (``8``)
-    played: float  #: chance to shut the box (finish the turn's job) after the move played
+    played: float  #: the value after the move played
     best: float  #: the same after the best move for that throw
-    mistake: bool = False  #: a decision at this throw (dice or move) was a mistake
+    mistake: bool = False  #: a decision at this throw (dice or move) was a mistake or a blunder
 
 
 @dataclass(frozen=True)
 class TurnTrace:
-    """A turn's chance to shut the box, throw by throw (always by the ``shut`` solution)."""
+    """A turn's value by the review's objective, throw by throw."""
 
     player: str
     turn: int
@@ -142,13 +139,20 @@ class PlayerReview:
     name: str
     decisions: int
     best: int  #: decisions where a best choice was made
+    inaccuracies: int
     mistakes: int
+    blunders: int
     loss: float  #: total loss
+    accuracy: float | None  #: 0-100, the mean share of the best value kept (None without a decision)
     worst: Decision | None  #: the costliest decision (None when nothing was lost)
 
+    def counts(self) -> dict[str, int]:
+        """``inaccuracies``, ``mistakes``, ``blunders`` (disjoint)."""
+        return {"inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders}
+
     def as_dict(self) -> dict[str, Any]:
-        return {"decisions": self.decisions, "best": self.best, "mistakes": self.mistakes, "loss": self.loss,
-                "mean_loss": self.loss / self.decisions if self.decisions else 0.0,
+        return {"decisions": self.decisions, "best": self.best, **self.counts(), "accuracy": self.accuracy,
+                "loss": self.loss, "mean_loss": self.loss / self.decisions if self.decisions else 0.0,
                 "worst": self.worst.as_dict() if self.worst else None}
 
 
@@ -163,22 +167,24 @@ class Review:
     players: dict[str, PlayerReview]
     notes: tuple[str, ...] = field(default=())
     skipped: int = 0  #: dice choices that could not be read from the record
+    estimate: bool = False  #: moves ranked by the advisor's rollouts (``review_game(..., estimate=True)``)
 
     @property
     def threshold(self) -> str:
-        return mistake_rule(self.objective)
+        return measure.threshold_text(self.objective)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "objective": self.objective,
             "exact": self.exact,
-            "mistake_rule": self.threshold,
+            "estimate": self.estimate,
+            "grades": self.threshold,
             "notes": list(self.notes),
             "decisions": [d.as_dict() for d in self.decisions],
             "players": {name: p.as_dict() for name, p in self.players.items()},
             "skipped_dice_choices": self.skipped,
             "turns": [{"player": t.player, "turn": t.turn, "round": t.round, "phase": t.phase, "result": t.result,
-                       "chance": [{"after": p.label, "played": p.played, "best": p.best, "mistake": p.mistake}
+                       "values": [{"after": p.label, "played": p.played, "best": p.best, "mistake": p.mistake}
                                   for p in t.points]}
                       for t in self.traces],
         }
@@ -241,6 +247,40 @@ class _Judge:
         return sum(p * self.after_throw(tiles, t) for t, p in throw_distribution(count))
 
 
+class _EstimateJudge(_Judge):
+    """Monte Carlo values where the exact solver does not reach: moves ranked by the advisor's rollouts, states
+    valued with the finalists' number of simulated turns (the same dice for every state)."""
+
+    def value(self, tiles: tuple[int, ...]) -> float:
+        from shutbox.game import estimate
+
+        e = estimate.state_value(self.rules, "optimal", tuple(sorted(tiles)), estimate.FINAL)
+        return e.p_shut if self.objective == "shut" else e.expected_score
+
+    def moves(self, tiles: tuple[int, ...], throw: int) -> list[tuple[tuple[int, ...], float]]:
+        from shutbox.game import estimate
+
+        ranked = estimate.rank_moves(self.rules, tuple(sorted(tiles)), throw, self.objective)
+        return [(m, e.p_shut if self.objective == "shut" else e.expected_score) for m, e in ranked]
+
+
+def full_work(game: Game) -> list[int]:
+    """Per reviewed throw, the legal moves a full review values one by one (the slow part beyond the exact
+    solver: each move a state of :data:`~shutbox.game.estimate.SAMPLES` simulated turns)."""
+    rules = game.rules
+    out = []
+    for turn in game.turns:
+        in_play = _turn_in_play(rules, turn)
+        for throw in turn.throws:
+            if throw.total is None or throw.tiles is None:
+                continue
+            n = len(legal_moves(rules, in_play, throw.total))
+            if n >= 2:
+                out.append(n)
+            in_play = tuple(t for t in in_play if t not in throw.tiles)
+    return out
+
+
 def dice_thrown(rules: Rules, in_play: tuple[int, ...], throw: Throw) -> int | None:
     """How many dice a recorded throw used, or None when the record does not say."""
     if throw.dice is not None:
@@ -277,8 +317,8 @@ def _turn_result(turn: Turn) -> str:
 class _TurnReviewer:
     """Walks one turn's throws, collecting decisions and the chart's points."""
 
-    def __init__(self, rules: Rules, judge: _Judge, chance: _Judge, turn: Turn) -> None:
-        self.rules, self.judge, self.chance, self.turn = rules, judge, chance, turn
+    def __init__(self, rules: Rules, judge: _Judge, turn: Turn, tick: Callable[[], None]) -> None:
+        self.rules, self.judge, self.turn, self.tick = rules, judge, turn, tick
         self.decisions: list[Decision] = []
         self.skipped = 0
 
@@ -286,12 +326,14 @@ class _TurnReviewer:
                   best: tuple[int, ...] | int, value_played: float, value_best: float, options: int) -> Decision:
         loss = self.judge.loss(value_played, value_best)
         objective = self.judge.objective
+        share = 1.0 if loss == 0.0 else measure.kept(objective, value_played, value_best,
+                                                     float(score(self.rules, in_play)))
         return Decision(
             player=self.turn.player, turn=self.turn.number, round=self.turn.round, phase=self.turn.phase, kind=kind,
             open=_board(self.rules, self.turn.phase, in_play), in_play=in_play, throw=throw.total,
             dice=throw.dice, played=played, best=played if loss == 0.0 else best,
             value_played=value_played, value_best=value_best, loss=loss, options=options,
-            mistake=loss > 0 and is_mistake(objective, loss, value_best))
+            grade=measure.grade(objective, loss, value_best), kept=share)
 
     def dice_choice(self, in_play: tuple[int, ...], throw: Throw) -> None:
         counts = dice_counts(self.rules, in_play)
@@ -309,36 +351,42 @@ class _TurnReviewer:
         self.decisions.append(self._decision("dice", in_play, throw, used, best, values[used], values[best],
                                              len(counts)))
 
-    def move_choice(self, in_play: tuple[int, ...], throw: Throw) -> None:
+    def move_choice(self, in_play: tuple[int, ...], throw: Throw) -> float:
+        """Review the move for ``throw`` (when there was a choice); the value the best move leaves."""
         assert throw.total is not None and throw.tiles is not None
         ranked = self.judge.moves(in_play, throw.total)
-        if len(ranked) < 2:
-            return
-        played = dict(ranked)[throw.tiles]
-        self.decisions.append(self._decision("move", in_play, throw, throw.tiles, ranked[0][0], played,
-                                             ranked[0][1], len(ranked)))
+        if not ranked:
+            return self.judge.end_value(in_play)
+        if len(ranked) >= 2:
+            played = self.judge.value(tuple(t for t in in_play if t not in throw.tiles))
+            self.decisions.append(self._decision("move", in_play, throw, throw.tiles, ranked[0][0], played,
+                                                 ranked[0][1], len(ranked)))
+        return ranked[0][1]
 
     def _mistake_since(self, index: int) -> bool:
         return any(d.mistake for d in self.decisions[index:])
 
     def run(self) -> TurnTrace:
+        judge = self.judge
         in_play = _turn_in_play(self.rules, self.turn)
-        start = self.chance.value(in_play)
+        start = judge.value(in_play)
         points = [Point("start", start, start)]
         for throw in self.turn.throws:
-            if throw.total is None:  # a dead throw reported without its dice
-                points.append(Point("end", 0.0, 0.0))
+            if throw.total is None:  # a dead throw reported without its dice: not entered, not graded
+                end = judge.end_value(in_play)
+                points.append(Point("end", end, end))
                 continue
             before = len(self.decisions)
             self.dice_choice(in_play, throw)
             if throw.tiles is None:
                 if throw.dead and not throw.extra:
-                    points.append(Point(str(throw.total), 0.0, 0.0, self._mistake_since(before)))
+                    end = judge.end_value(in_play)
+                    points.append(Point(str(throw.total), end, end, self._mistake_since(before)))
                 continue  # a dead double's extra throw, or a throw still waiting for its tiles
-            self.move_choice(in_play, throw)
-            best = self.chance.after_throw(in_play, throw.total)
+            best = self.move_choice(in_play, throw)
             in_play = tuple(t for t in in_play if t not in throw.tiles)
-            points.append(Point(str(throw.total), self.chance.value(in_play), best, self._mistake_since(before)))
+            points.append(Point(str(throw.total), judge.value(in_play), best, self._mistake_since(before)))
+            self.tick()
         t = self.turn
         return TurnTrace(t.player, t.number, t.round, t.phase, tuple(points), _turn_result(t))
 
@@ -348,45 +396,65 @@ def _player_totals(players: Sequence[str], decisions: Sequence[Decision]) -> dic
     for name in players:
         mine = [d for d in decisions if d.player == name]
         worst = max(mine, key=lambda d: d.loss, default=None)
+        grades = [d.grade for d in mine]
         out[name] = PlayerReview(
-            name=name, decisions=len(mine), best=sum(d.loss == 0.0 for d in mine),
-            mistakes=sum(d.mistake for d in mine), loss=sum(d.loss for d in mine),
+            name=name, decisions=len(mine), best=grades.count("best"), inaccuracies=grades.count("inaccuracy"),
+            mistakes=grades.count("mistake"), blunders=grades.count("blunder"), loss=sum(d.loss for d in mine),
+            accuracy=measure.accuracy(d.kept for d in mine),
             worst=worst if worst is not None and worst.loss > 0 else None)
     return out
 
 
-def review_game(game: Game, solve: Solve, objective: str | None = None) -> Review:
-    """Review every decision of ``game`` (finished or not) with ``solve(rules, objective)``."""
+def review_game(game: Game, solve: Solve, objective: str | None = None, *, estimate: bool = False,
+                progress: Progress | None = None) -> Review:
+    """Review every decision of ``game`` (finished or not) with ``solve(rules, objective)``.
+
+    ``estimate``: where the values are approximate, rank moves by the advisor's rollouts (fast) rather than
+    valuing every move in full. ``progress(done, total)`` is called after each throw with tiles moved.
+    """
     rules = game.rules
-    objective = objective or hint_objective(rules)
+    objective = objective or measure.default_objective(rules)
     if objective not in OBJECTIVES:
         raise ValueError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
     values = solve(rules, objective)
-    chance_values = values if objective == "shut" else solve(rules, "shut")
-    judge, chance = _Judge(rules, values, objective), _Judge(rules, chance_values, "shut")
+    exact = is_exact(values)
+    estimated = estimate and not exact
+    judge = _EstimateJudge(rules, values, objective) if estimated else _Judge(rules, values, objective)
+    total = sum(1 for turn in game.turns for throw in turn.throws if throw.tiles is not None)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     decisions: list[Decision] = []
     traces: list[TurnTrace] = []
     skipped = 0
     for turn in game.turns:
-        walker = _TurnReviewer(rules, judge, chance, turn)
+        walker = _TurnReviewer(rules, judge, turn, tick)
         traces.append(walker.run())
         decisions.extend(walker.decisions)
         skipped += walker.skipped
-    exact = is_exact(values) and is_exact(chance_values)
     return Review(objective, exact, tuple(decisions), tuple(traces), _player_totals(game.players, decisions),
-                  _notes(rules, objective, exact, skipped), skipped)
+                  _notes(rules, objective, exact, estimated, skipped), skipped, estimated)
 
 
-def _notes(rules: Rules, objective: str, exact: bool, skipped: int) -> tuple[str, ...]:
+def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int) -> tuple[str, ...]:
     notes = []
-    if not exact:
-        notes.append(f"values are approximate: the exact solver does not reach {rules.tiles} tiles; "
-                     "losses and mistakes are estimates")
-    if rules.match == "long-game":
+    if estimated:
+        notes.append(f"values are Monte Carlo estimates: the exact solver does not reach {rules.tiles} tiles; moves "
+                     "ranked by rollouts (every move screened, the best few refined); losses and grades are estimates")
+    elif not exact:
+        notes.append(f"values are approximate: the exact solver does not reach {rules.tiles} tiles; every move "
+                     "valued by simulated turns; losses and grades are estimates")
+    fmt = match_format(rules)
+    if fmt.uncovering:
         notes.append("long game: each turn is measured by its chance to finish the job in that turn (uncovering "
                      "turns: the shut tiles are the tiles in play); the extra throw after a dead double is not "
                      "in the solver's model")
-    elif objective == "score" and rules.match != "round":
+    elif objective == "score" and fmt.rounds_repeat:
         notes.append(f"{rules.match}: each turn is measured on its own (its expected score), not by the match "
                      "standing")
     if skipped:
@@ -433,18 +501,24 @@ def decision_line(decision: Decision, objective: str) -> str:
             f"({value_text(objective, decision.value_played)})")
     if decision.loss == 0.0:
         return head + " — best"
-    mark = "MISTAKE" if decision.mistake else "inaccuracy"
+    mark = decision.grade.upper() if decision.mistake else decision.grade
     return (head + f" — {mark}: best {choice_text(decision, 'best')} ({value_text(objective, decision.value_best)}),"
             f" {loss_text(objective, decision.loss)}")
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``1 inaccuracy, 2 mistakes, 0 blunders``."""
+    return ", ".join(f"{n} {plural if n != 1 else grade}"
+                     for grade, plural in measure.PLURAL.items() for n in [counts[plural]])
 
 
 def player_line(player: PlayerReview, objective: str) -> str:
     """A player's summary in one line."""
     if not player.decisions:
         return f"{player.name}: no decisions to review (no turn with a choice)"
-    mistakes = f"{player.mistakes} mistake{'s' if player.mistakes != 1 else ''}"
     total = f"total loss {loss_text(objective, player.loss)}" if player.loss else "nothing lost"
-    text = f"{player.name}: {player.best} of {player.decisions} decisions best, {mistakes}; {total}"
+    text = (f"{player.name}: accuracy {measure.accuracy_text(player.accuracy)}; {player.best} of "
+            f"{player.decisions} decisions best, {counts_text(player.counts())}; {total}")
     if player.worst is not None:
         w = player.worst
         where = f"throw {w.throw}" if w.kind == "move" else "dice"
@@ -471,9 +545,9 @@ def review_payload(review: Review) -> dict[str, Any]:
     return {
         "objective": review.objective,
         "exact": review.exact,
-        "mistake_rule": review.threshold,
+        "grades": review.threshold,
         "notes": list(review.notes),
-        "players": [{"name": p.name, "decisions": p.decisions, "best": p.best, "mistakes": p.mistakes,
+        "players": [{"name": p.name, "decisions": p.decisions, "best": p.best, **p.counts(), "accuracy": p.accuracy,
                      "loss": p.loss, "loss_text": loss_text(review.objective, p.loss) if p.loss else "nothing lost",
                      "line": player_line(p, review.objective)} for p in review.players.values()],
         "lines": review_summary(review),

@@ -1,0 +1,70 @@
+"""A pytest plugin (``-p tests.emulator_twin``): every ``shutbox sim … --json`` a test runs is played again
+with ``--emulator``, once with each tile input (one GPIO per tile, and a 74HC165 chain), and its result
+must be the same JSON. Used by tests/test_firmware_emulator_sim.py to hold the emulated Pico to every
+script in the suite without restating them.
+
+The two emulated runs of one script run side by side. Each comparison is logged as one JSON line to the
+file named by ``SHUTBOX_TWIN_LOG``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+INPUTS = ("gpio", "74hc165")
+
+
+def _emulated(args: tuple[str, ...], cwd: Any) -> list[subprocess.Popen[str]]:
+    return [subprocess.Popen([sys.executable, "-m", "shutbox", *args, "--emulator", "--tile-input", tile_input],
+                             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for tile_input in INPUTS]
+
+
+def _compare(args: tuple[str, ...], unix: subprocess.CompletedProcess[str], cwd: Any) -> None:
+    expected = json.loads(unix.stdout)
+    runs = _emulated(args, cwd)
+    outcomes = []
+    for tile_input, run in zip(INPUTS, runs, strict=True):
+        try:
+            out, err = run.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            out, err = run.communicate()
+        outcomes.append((tile_input, run.returncode, out, err))
+    for tile_input, code, out, err in outcomes:
+        assert code == 0, f"sim --emulator --tile-input {tile_input} {' '.join(args[1:])}: exit {code}: {err}"
+        got = json.loads(out)
+        assert got == expected, (f"sim --emulator --tile-input {tile_input} differs from the unix-port sim for "
+                                 f"{' '.join(args[1:])}:\nunix:     {unix.stdout}\nemulator: {out}")
+    log = os.environ.get("SHUTBOX_TWIN_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"args": list(args[1:]), "inputs": list(INPUTS), "same": True}) + "\n")
+
+
+def _twin(run: Callable[..., subprocess.CompletedProcess[str]]) -> Callable[..., subprocess.CompletedProcess[str]]:
+    def cli(*args: str, cwd: Any = None, check: bool = False) -> subprocess.CompletedProcess[str]:
+        proc = run(*args, cwd=cwd, check=check)
+        if args[:1] == ("sim",) and "--json" in args and "--emulator" not in args and proc.returncode == 0:
+            _compare(args, proc, cwd)
+        return proc
+
+    return cli
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: Any, request: Any) -> Any:
+    result = yield
+    if fixturedef.argname == "cli" and callable(result):
+        twin = _twin(result)
+        value, key, error = fixturedef.cached_result  # pytest hands the test what it cached
+        fixturedef.cached_result = (twin, key, error)
+        return twin
+    return result
