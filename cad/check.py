@@ -463,11 +463,10 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
                  solids: list[tuple[str, str, Any]] | None = None) -> list[Finding]:
     """Every check on a built folder (remembered by the folder's content: an unchanged rebuild is not re-checked).
 
-    ``side``: a side process (:func:`shutbox.sideprocess.side_process`) to share the work with, best given
-    :func:`warm_up` (and the part files' checks, :func:`check_files`) during the build; without it, every check
-    runs in this process. ``started``: its share, begun with :func:`start_side_checks` while the folder was
-    being written. ``solids``: the (label, kind, solid) assembly.step was just written from, used here instead of
-    reading it back (the side process's checks read the file).
+    ``side``: a process pool (:func:`shutbox.sideprocess.side_process`) that takes ``SIDE_CHECKS`` meanwhile;
+    ``started``: that share, begun with :func:`start_side_checks` while the folder was being written.
+    ``solids``: the (label, kind, solid) assembly.step was just written from, used here instead of reading it
+    back (the side process's checks read the file).
     """
     folder = Path(folder)
     manifest = _manifest(folder)
@@ -524,69 +523,32 @@ def warm_up() -> None:
 
 def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None = None,
                   started: SideChecks | None = None, solids: list[tuple[str, str, Any]] | None = None) -> list[Finding]:
-    """Every check; the findings in a fixed order. With a ``side`` process, ``SIDE_CHECKS`` run there meanwhile,
-    and the part files' checks are shared: this process takes them from the first (after its assembly checks),
-    the side process, once its share is done, from the last."""
+    """Every check; the findings in a fixed order. With a ``side`` pool, ``SIDE_CHECKS`` run there meanwhile
+    (``started``, if begun on this very manifest; else begun now); if its worker died, they run here after all."""
     _CONTEXT.clear()  # what an earlier check of this path read may be stale
     if solids is not None and side is not None:
         _context(folder, manifest)["solids"] = solids
     files = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
     names = files + [("assembly", name) for name in ASSEMBLY_CHECKS]
-    shared = [spec for spec in names if spec[0] == "assembly" and spec[1] in SIDE_CHECKS] if side else []
-    later = _side_share(folder, manifest, side, started, shared)
-    offered = _offer(folder, side, files)
-    results: dict[tuple[str, str], list[Finding]] = {}
-    for spec in [spec for spec in names if spec not in shared and spec not in files] + files:
-        results[spec] = _take(folder, spec, offered.get(spec))
-    done = _collect(later)
+    shared = [("assembly", name) for name in SIDE_CHECKS] if side is not None else []
+    later = None
+    if started is not None and started.read == {key: manifest.get(key) for key in SIDE_CHECKS_READ}:
+        later = started.future  # begun on this very folder: the files it read are the ones here
+    elif side is not None:
+        try:
+            later = side.submit(_run_checks, str(folder), shared)
+        except BrokenProcessPool:
+            later = None
+    results = {spec: _run_check(folder, spec) for spec in names[len(files):] + files if spec not in shared}
+    try:
+        done = later.result() if later is not None else None
+    except BrokenProcessPool:
+        done = None
     if done is None:  # no side process (any more): do its share here, on assembly.step as read back
         _context(folder).pop("solids", None)
         done = [_run_check(folder, spec) for spec in shared]
     results.update(zip(shared, done, strict=True))
     return [f for spec in names for f in results[spec]]
-
-
-def _collect(later: Future | None) -> list[list[Finding]] | None:
-    """The side process's findings, or None when it has none to give (none started, or it died)."""
-    if later is None:
-        return None
-    try:
-        return later.result()
-    except BrokenProcessPool:
-        return None
-
-
-def _side_share(folder: Path, manifest: dict[str, Any], side: Executor | None, started: SideChecks | None,
-                shared: list[tuple[str, str]]) -> Future | None:
-    """The side process's share: the one begun during the build if it read this manifest, else begun now."""
-    if side is None:
-        return None
-    if started is not None and started.read == {key: manifest.get(key) for key in SIDE_CHECKS_READ}:
-        return started.future  # begun on this very folder: the files it read are the ones here
-    try:
-        return side.submit(_run_checks, str(folder), shared)
-    except BrokenProcessPool:
-        return None
-
-
-def _offer(folder: Path, side: Executor | None, files: list[tuple[str, str]]) -> dict[tuple[str, str], Future]:
-    """Each file's check queued in the side process, last file first (behind its own share)."""
-    if side is None:
-        return {}
-    try:
-        return {spec: side.submit(_run_checks, str(folder), [spec]) for spec in reversed(files)}
-    except BrokenProcessPool:
-        return {}
-
-
-def _take(folder: Path, spec: tuple[str, str], offer: Future | None) -> list[Finding]:
-    """A check's findings: from the side process if it has begun it (else it is withdrawn and done here)."""
-    if offer is not None and not offer.cancel():
-        try:
-            return offer.result()[0]
-        except BrokenProcessPool:
-            pass
-    return _run_check(folder, spec)
 
 
 def _run_checks(folder: str, specs: list[tuple[str, str]],

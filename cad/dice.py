@@ -52,10 +52,14 @@ def pip_radius(size: float, value: int) -> float:
     return size * PIP_RATIO * (most / len(PIPS[value])) ** (1 / 3)
 
 
-def build_die(size: float) -> cq.Shape:
-    """One die of edge ``size`` centred on the origin."""
+def _envelope(size: float) -> cq.Shape:
+    """The die without its pips: a cube of edge ``size`` with rounded edges, centred on the origin."""
     cube = cq.Solid.makeBox(size, size, size, cq.Vector(-size / 2, -size / 2, -size / 2))
-    body = cube.fillet(size * DIE_FILLET_RATIO, cube.Edges())
+    return cube.fillet(size * DIE_FILLET_RATIO, cube.Edges())
+
+
+def _pip_tools(size: float) -> list[cq.Shape]:
+    """One cone per pip (rim on the face, apex inside), a hair proud of the face so the cut is clean."""
     q = pip_spacing(size)
     tools = []
     for value, normal in FACES.items():
@@ -65,7 +69,18 @@ def build_die(size: float) -> cq.Shape:
         for a, b in PIPS[value]:
             centre = n * (size / 2) + u * (a * q) + v * (b * q)
             tools.append(cq.Solid.makeCone(r, 0.0, r, centre + n * 0.01, -n))
-    return cut_all(body, tools)
+    return tools
+
+
+def build_die(size: float) -> cq.Shape:
+    """One die of edge ``size`` centred on the origin."""
+    return cut_all(_envelope(size), _pip_tools(size))
+
+
+def build_pips(size: float) -> cq.Shape:
+    """The pips as one body that fills ``build_die``'s holes flush with its faces: the second colour of a
+    two-colour print (a pip in a colour that contrasts with the body reads from any angle, lit or not)."""
+    return _envelope(size).intersect(cq.Compound.makeCompound(_pip_tools(size)))
 
 
 #: The face printed on the bed. With 1 down the sliced die is the most even: the slicer fills small

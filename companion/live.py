@@ -22,7 +22,7 @@ from typing import Literal
 
 from shutbox.game import events as ev
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game
-from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus
+from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus, sum_text, tiles_out
 
 VerdictKind = Literal["idle", "setup", "partial", "complete", "flag", "over"]
 
@@ -47,14 +47,9 @@ def _them(tiles: Iterable[int]) -> str:
     return "it" if len(list(tiles)) == 1 else "them"
 
 
-def _sum(tiles: Iterable[int]) -> str:
-    items = sorted(tiles)
-    return f"{plus(items)} = {sum(items)}" if len(items) > 1 else f"tile {items[0]}"
-
-
 def expected_shut(game: Game) -> frozenset[int]:
     """The tiles the game has shut on its board (what the box should show)."""
-    return frozenset(game.rules.tile_numbers) - frozenset(game.board)
+    return frozenset(tiles_out(game.rules, game.board))
 
 
 def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
@@ -116,7 +111,7 @@ def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool)
     tiles = tuple(sorted(moved))
     put_back = f"{'shut' if uncovering else 'open'} {_names(moved)} again"
     if total > throw:
-        return Verdict("flag", f"{_sum(moved)}, the throw was {throw}: {put_back}", tiles)
+        return Verdict("flag", f"{sum_text(moved)}, the throw was {throw}: {put_back}", tiles)
     state_word = "open" if uncovering else "shut"
     verb = PHASE_WORDS[game.phase].verb
     if total == throw:
@@ -132,5 +127,5 @@ def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool)
             why = f"at most {limit} tiles may be {state_word} with one throw"
         else:
             why = f"no {'shut' if uncovering else 'open'} tiles left add up to the {throw - total} missing"
-        return Verdict("flag", f"{_sum(moved)} cannot make {throw} ({why}): {put_back}", tiles)
-    return Verdict("partial", f"{_sum(moved)} of {throw}", tiles)
+        return Verdict("flag", f"{sum_text(moved)} cannot make {throw} ({why}): {put_back}", tiles)
+    return Verdict("partial", f"{sum_text(moved)} of {throw}", tiles)

@@ -14,6 +14,7 @@ from typing import TextIO
 from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, standing_lines, throw_text
+from shutbox.game.rules import rules_text
 
 #: How each message kind is marked at the start of its line.
 MARKS = {"recorded": "*", "turn": "#", "round": "#", "win": "#", "flag": "!", "refused": "!", "hint": "?",
@@ -35,7 +36,7 @@ def render(session: LiveSession) -> str:
     """The state block (no messages)."""
     rules = session.rules
     game = session.game
-    head = f"Shut the Box — {rules.match}, {rules.tiles} tiles, {rules.scoring} scoring"
+    head = f"Shut the Box — {rules_text(rules, brief=True)}"
     if session.game_id is not None:
         head += f" — game {session.game_id}"
     lines = [head]

@@ -26,6 +26,7 @@ from rich.text import Text
 from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, money, player_role, player_score, round_result_text
+from shutbox.game.rules import rules_text
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -130,7 +131,7 @@ def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] 
 def _head(session: LiveSession) -> Text:
     rules = session.rules
     head = Text("Shut the Box", style="bold #e9c98f")
-    head.append(f"  {rules.match}, {rules.tiles} tiles, {rules.scoring} scoring", style="dim")
+    head.append(f"  {rules_text(rules, brief=True)}", style="dim")
     if session.game_id is not None:
         head.append(f" · game {session.game_id}", style="dim")
     if session.boxless:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from shutbox.companion.session import LiveSession
+    from shutbox.companion.webreview import ReviewPages
 
 LOCAL = "127.0.0.1"
 MESSAGES_KEPT = 12
@@ -79,8 +80,9 @@ class WebBoard:
     """The session view behind the web page, and the server; see the module docstring."""
 
     def __init__(self, host: str, port: int, submit: Callable[[Remote], None], *,
-                 join_code: str | None = None) -> None:
+                 join_code: str | None = None, pages: ReviewPages | None = None) -> None:
         self.host = host
+        self.pages = pages  #: the review and stats pages (:mod:`shutbox.companion.webreview`)
         self.port = port
         self.submit = submit
         self.join_code = join_code if join_code is not None else (
@@ -104,6 +106,11 @@ class WebBoard:
         with self._lock:
             self._count += 1
             self.messages.append((self._count, kind, text))
+
+    @property
+    def session(self) -> LiveSession | None:
+        """The session at the table (None before it is shown)."""
+        return self._session
 
     def show(self, session: LiveSession) -> None:
         self._session = session
@@ -235,6 +242,7 @@ class WebBoard:
             Route("/api/end", self._post("end"), methods=["POST"]),
             Route("/api/undo", self._post("undo"), methods=["POST"]),
             Route("/api/shut", self._post("shut"), methods=["POST"]),
+            *(self.pages.routes(self) if self.pages is not None else ()),
         ])
 
     async def _page(self, request: Request) -> Response:

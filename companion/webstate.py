@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, player_role, player_score, round_result_text, winner
+from shutbox.game.rules import tiles_out
 
 if TYPE_CHECKING:
     from shutbox.companion.session import LiveSession
@@ -35,7 +36,7 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
         "tiles": tiles,
         "limit": rules.limit if rules.cumulative else None,
         "box": {"boxless": session.boxless, "connected": session.connected, "seen": box is not None},
-        "open": [t for t in tiles if t not in box] if box is not None else None,
+        "open": list(tiles_out(rules, box)) if box is not None else None,
         "players": [],
         "turn": None,
         "phase": None,

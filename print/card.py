@@ -19,8 +19,8 @@ from pathlib import Path
 
 from shutbox.errors import ShutboxError
 from shutbox.game import solver
-from shutbox.game.rules import legal_moves, throw_totals
-from shutbox.model import BOX_DICE, Rules
+from shutbox.game.rules import dice_words, legal_moves, per_throw_text, throw_totals, tiles_out
+from shutbox.model import Rules
 from shutbox.print.flow import height
 from shutbox.print.paper import PAPERS, Grid, grids
 from shutbox.print.summary import one_die_text, scoring_text
@@ -29,6 +29,7 @@ from shutbox.print.turns import WALK_MAX_TILES, visit_probabilities
 
 CARD_ROW = 16.0  # pt: the row height the common-positions table is planned for
 MAX_POSITIONS = 32
+VISIT_DIGITS = 12  #: visit chances are compared to this many decimals (beyond it is float rounding)
 NO_MOVE = "–"  # no tiles add up to the throw: the turn ends
 CANNOT = "·"  # the throw cannot come up with the dice thrown in that position
 TILE_SEP = "·"  # between the tiles of a position: "1·2·4"
@@ -41,7 +42,7 @@ def move_text(tiles: tuple[int, ...]) -> str:
 
 def position_text(rules: Rules, tiles: tuple[int, ...]) -> str:
     """``1·2·4`` open, or ``all but 7·9`` when fewer tiles are shut than open."""
-    shut = [t for t in rules.tile_numbers if t not in tiles]
+    shut = tiles_out(rules, tiles)
     if len(shut) < len(tiles):
         return "all but " + TILE_SEP.join(str(t) for t in shut)
     return TILE_SEP.join(str(t) for t in tiles)
@@ -97,7 +98,9 @@ def card_data(rules: Rules, objective: str, positions: int) -> CardData:
     solution = solver.solve(rules, objective)
     visits = visit_probabilities(rules, objective)
     full = solver.mask_of(rules.tile_numbers)
-    order = sorted((m for m in range(1, full) if visits[m] > 0), key=lambda m: (-visits[m], m))
+    # most visited first; chances equal but for float rounding are tied, and the tie goes to the lower mask
+    order = sorted((m for m in range(1, full) if visits[m] > 0),
+                   key=lambda m: (-round(float(visits[m]), VISIT_DIGITS), m))
     chosen: list[tuple[int, ...]] = []
     for mask in order:
         tiles = solver.tiles_of(mask)
@@ -126,10 +129,8 @@ class CardLayout:
     def header(self) -> list[Row]:
         rules, n = self.d.rules, self.n
         aim, _ = self._words()
-        dice = f"{rules.dice} dice" if rules.dice != BOX_DICE else "two dice"
-        per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
-            f"at most {rules.max_tiles_per_throw} tiles per throw")
-        lines = [f"Rules: {rules.tiles} tiles · {dice} · {per_throw} · {scoring_text(rules)}",
+        lines = [f"Rules: {rules.tiles} tiles · {dice_words(rules.dice)} · {per_throw_text(rules)} · "
+                 f"{scoring_text(rules)}",
                  one_die_text(rules),
                  f"Best play for the {'highest' if self.d.objective == 'shut' else 'lowest'} {aim}, from the "
                  "exact solver (every position and throw solved)."]

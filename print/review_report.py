@@ -95,7 +95,8 @@ def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float, ob
     ax.grid(axis="y", color="#e5e5e5", linewidth=0.5)
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles, strict=True))
-    ax.legend(unique.values(), unique.keys(), fontsize=7, loc="upper left", frameon=False)
+    ax.legend(unique.values(), unique.keys(), fontsize=7, loc="upper left" if objective == "shut" else "best",
+              frameon=False)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     fig.tight_layout()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shutbox.game.formats import match_format
-from shutbox.game.rules import one_die_when
+from shutbox.game.rules import one_die_when, per_throw_text
 from shutbox.model import BOX_DICE, Rules
 
 
@@ -25,9 +25,7 @@ def scoring_text(rules: Rules) -> str:
 def summary_lines(rules: Rules) -> list[str]:
     """Short lines naming every rule setting the pad was made for (and how the format runs, where it says)."""
     limit = f"limit {rules.limit}" if rules.limit is not None else "no limit"
-    per_throw = "any number of tiles per throw" if rules.max_tiles_per_throw is None else (
-        f"at most {rules.max_tiles_per_throw} tiles per throw")
-    format_line = f"format: {rules.match} · {limit} · {per_throw}"
+    format_line = f"format: {rules.match} · {limit} · {per_throw_text(rules)}"
     if rules.stake:
         format_line += f" · stake {rules.stake:g} per round"
     dice = f" · {rules.dice} dice" if rules.dice != BOX_DICE else ""

@@ -29,7 +29,9 @@ from scipy import sparse
 
 from shutbox.errors import ShutboxError
 from shutbox.game import solver
-from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves
+from shutbox.game.policy import strategy_dice
+from shutbox.game.rules import double_chances, legal_moves, throw_distribution
+from shutbox.game.solution import ranked_moves
 from shutbox.game.solver import mask_of, tiles_of
 from shutbox.model import Rules
 
@@ -39,42 +41,35 @@ MAX_TURNS = 2000  #: a safety bound on the long-game walk (games that long have 
 WALK_MAX_TILES = 12  #: the exact walks visit every state: up to 12 tiles that takes about a second
 
 
-def _dice_outcomes(count: int) -> list[tuple[float, int, bool]]:
-    """(probability, total, is a double) of each way ``count`` dice can fall, a double being every die
-    showing the same pips (two or more dice), as :mod:`shutbox.game.replay` reads it."""
-    totals = {0: 1.0}
-    for _ in range(count):
-        nxt: dict[int, float] = {}
-        for t, p in totals.items():
-            for face in DIE_FACES:
-                nxt[t + face] = nxt.get(t + face, 0.0) + p / len(DIE_FACES)
-        totals = nxt
-    doubles = {count * face: len(DIE_FACES) ** -count for face in DIE_FACES} if count >= 2 else {}
-    out = []
-    for total, p in sorted(totals.items()):
+@cache
+def _dice_outcomes(count: int) -> tuple[tuple[float, int, bool], ...]:
+    """(probability, total, is a double) of each way ``count`` dice can fall: the rules engine's
+    :func:`~shutbox.game.rules.throw_distribution`, each total's doubles (:func:`~shutbox.game.rules.double_chances`)
+    apart."""
+    doubles = double_chances(count)
+    out: list[tuple[float, int, bool]] = []
+    for total, p in throw_distribution(count):
         double = doubles.get(total, 0.0)
         out += [(p - double, total, False)] + ([(double, total, True)] if double else [])
-    return out
+    return tuple(out)
 
 
 def _chosen_move(rules: Rules, policy: str, solution: solver.Solution, state: int, total: int) -> int | None:
     """The state the policy leaves after ``total`` from ``state``; None when no move exists."""
-    moves = legal_moves(rules, tiles_of(state), total)  # largest tiles first
-    if not moves:
-        return None
+    tiles = tiles_of(state)
     if policy == "greedy-largest":
-        return state & ~mask_of(moves[0])
-    ranked = sorted(moves, key=lambda m: solution.key(state & ~mask_of(m)), reverse=True)
-    return state & ~mask_of(ranked[0])
+        moves = legal_moves(rules, tiles, total)  # largest tiles first
+    else:
+        moves = ranked_moves(solution, tiles, total)  # the solver's best first
+    return state & ~mask_of(moves[0]) if moves else None
 
 
 def _dice_choice(rules: Rules, policy: str, solution: solver.Solution, state: int) -> int:
-    counts = dice_counts(rules, tiles_of(state))
-    if len(counts) == 1:
-        return counts[0]
+    """How many dice the policy throws in ``state``: the solver's choice (:meth:`Solution.dice`), or the named
+    strategy's (:func:`~shutbox.game.policy.strategy_dice`)."""
     if policy == "greedy-largest":
-        return 1
-    return 1 if bool(solution.one_die[state]) else 2
+        return strategy_dice(rules, tiles_of(state))
+    return solution.dice(tiles_of(state))
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,10 @@ class Terminated(BaseException):
 
 
 def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: :class:`Terminated`, but never inside an import (as for Ctrl-C, :func:`_interrupt`)."""
+    if _importing(frame):
+        _again(signum)
+        return
     raise Terminated
 
 
@@ -199,13 +203,18 @@ def _interrupt(signum: int, frame: object) -> None:
     """Ctrl-C: KeyboardInterrupt, but never inside an import (a native module interrupted while it initialises
     fails with a misleading ImportError or crashes): there it is delivered again 50 ms later."""
     if _importing(frame):
-        import threading
-
-        timer = threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,))
-        timer.daemon = True
-        timer.start()
+        _again(signum)
         return
     raise KeyboardInterrupt
+
+
+def _again(signum: int) -> None:
+    """Deliver ``signum`` to this process again 50 ms from now."""
+    import threading
+
+    timer = threading.Timer(0.05, signal.raise_signal, (signum,))
+    timer.daemon = True
+    timer.start()
 
 
 class _signals:

@@ -4,6 +4,7 @@ Only the interpreter's own start-up comes before this module; from here on an in
 and exit status 130, never a traceback (nothing has been written yet, so there is nothing to clean up).
 """
 
+import atexit
 import os
 import signal
 import sys
@@ -19,6 +20,7 @@ def _interrupted_early(signum: int, frame: object) -> None:
 
 def main() -> int:
     """Import the CLI with Ctrl-C caught, then run it (which installs its own signal handling)."""
+    atexit.register(_leave)  # the first exit handler registered runs last, once the others are done
     try:
         previous = signal.signal(signal.SIGINT, _interrupted_early)
     except ValueError:  # not the main thread: nothing to guard
@@ -28,20 +30,20 @@ def main() -> int:
     if previous is not None:
         signal.signal(signal.SIGINT, previous)
     code = run()
-    if "OCP" in sys.modules:  # tearing down an interpreter that loaded OCCT takes most of a second
-        _leave(code)
+    _CODE.append(code)
     return code
 
 
-def _leave(code: int) -> None:
-    """Exit at once, the exit handlers run and the output flushed, unless another thread is still working
-    (then the interpreter's own shutdown waits for it)."""
-    import atexit
-    import threading
+_CODE: list[int] = []  # the command's exit status, once it has returned one
 
-    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
-        return
-    atexit._run_exitfuncs()  # noqa: SLF001 - what the interpreter would run on its way out
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+
+def _leave() -> None:
+    """After every other exit handler: leave at once, output flushed, if OCCT was loaded -- tearing down an
+    interpreter that loaded it takes most of a second. By now the interpreter has waited for the other threads."""
+    if _CODE and "OCP" in sys.modules:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(_CODE[-1])

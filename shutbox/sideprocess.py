@@ -1,8 +1,11 @@
 """A second process for independent work, when the machine has a CPU to spare for it.
 
-Spawned, not forked: CadQuery's parallel booleans leave OCCT thread pools that a forked child would
-wait on forever. The side process ignores Ctrl-C; the main process handles it (and SIGTERM, and any
-error) by stopping the side process at once before it cleans up.
+An ordinary :class:`concurrent.futures.ProcessPoolExecutor` of one worker, spawned, not forked: CadQuery's
+parallel booleans leave OCCT thread pools that a forked child would wait on forever. The worker never outlives
+the process that started it: on Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``, so also
+after a ``kill -9``), elsewhere a thread of its own watches the parent. It ignores Ctrl-C; the main process
+handles that (and SIGTERM, and any error) by killing the worker at once rather than waiting for work it no
+longer wants.
 """
 
 from __future__ import annotations
@@ -11,10 +14,14 @@ import atexit
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def cpus() -> int:
@@ -25,11 +32,34 @@ def cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _prepare() -> None:
-    """In the side process: ignore Ctrl-C, and leave at once when done (its work is all handed back by then):
-    tearing down an interpreter that loaded OCCT takes most of a second, which the main process would wait."""
+def _worker_start(parent: int) -> None:
+    """In the worker, before any work: die with ``parent``, leave Ctrl-C to it, exit at once when done."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _die_with_parent():
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    # Tearing down an interpreter that loaded OCCT takes most of a second, which the main process would wait;
+    # the worker's results are all handed back by the time it exits.
     atexit.register(_leave)
+
+
+def _die_with_parent() -> bool:
+    """Ask the kernel to kill this process when its parent dies (Linux); False where that cannot be done."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.25)
+    os._exit(1)
 
 
 def _leave() -> None:
@@ -38,62 +68,68 @@ def _leave() -> None:
     os._exit(0)
 
 
-_OPEN: list[ProcessPoolExecutor] = []  # the side process of the run, while it is open
-_ONCE: dict[str, Future] = {}  # work given to it under a name, at most once per run
-
-
-def submit_once(pool: Executor, name: str, fn: Callable[..., Any], *args: Any) -> Future:
-    """``fn(*args)`` queued in the run's side process, unless work under ``name`` was queued already."""
-    if name not in _ONCE:
-        _ONCE[name] = pool.submit(fn, *args)
-    return _ONCE[name]
-
-
 @contextmanager
 def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
-    """One spawned worker process, or None when not ``wanted`` or on a single CPU (do the work here then).
-
-    One per run: opened again while it is open (``kit`` runs ``cad``), it is the same process, its work queued
-    behind what it was given before; the outermost opening stops it.
-    """
+    """A pool of one spawned worker, started at once, or None when not ``wanted``, on a single CPU or where no
+    process can be started (then do the work here). Left normally, it waits for the work it was given; left
+    by an error, Ctrl-C or SIGTERM, it kills the worker."""
     if not wanted or cpus() < 2:
         yield None
         return
-    if _OPEN:
-        yield _OPEN[-1]
-        return
     import multiprocessing
 
-    context = multiprocessing.get_context("spawn")
-    # Started now: where no process can be started (no POSIX semaphores, a process limit), all runs here.
-    try:
-        pool = ProcessPoolExecutor(1, mp_context=context, initializer=_prepare)
+    before = set(multiprocessing.active_children())
+    try:  # where no process can be started (no POSIX semaphores, a process limit), all runs here
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
+                                   initargs=(os.getpid(),))
     except (OSError, ImportError, NotImplementedError):
         yield None
         return
     try:
-        pool.submit(os.getpid)
+        pool.submit(os.getpid)  # starts the worker now: it imports while the caller gets on
     except (OSError, RuntimeError):
         pool.shutdown(wait=False, cancel_futures=True)
         yield None
         return
-    _OPEN.append(pool)
+    workers = [p for p in multiprocessing.active_children() if p not in before]
+    previous = _kill_on_signals(workers)
     try:
         yield pool
-    except BaseException:  # an error, Ctrl-C or SIGTERM: its work is not wanted, do not wait for it
-        _stop(pool)
+    except BaseException:
+        _kill(workers)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.join(timeout=10)
         raise
     finally:
-        _OPEN.remove(pool)
-        _ONCE.clear()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     pool.shutdown(wait=True)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop the side process now, whatever it is doing."""
-    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way to stop a running task
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in workers:
-        process.terminate()
-    for process in workers:
-        process.join(timeout=10)
+def _kill(workers: list[Any]) -> None:
+    for worker in workers:
+        if worker.is_alive():
+            worker.kill()
+
+
+def _kill_on_signals(workers: list[Any]) -> dict[int, Any]:
+    """SIGTERM and Ctrl-C kill the workers at once, then go on to the handler there was: that may have to wait
+    (the CLI does not interrupt an import), the work is not wanted either way. Returns the handlers replaced."""
+    previous: dict[int, Any] = {}
+
+    def stop(signum: int, frame: Any) -> None:
+        _kill(workers)
+        handler = previous[signum]
+        if callable(handler):
+            handler(signum, frame)
+        elif handler == signal.SIG_DFL:
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
+
+    try:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            previous[signum] = signal.signal(signum, stop)
+    except ValueError:  # not the main thread: the caller's own error handling stops them
+        pass
+    return previous

@@ -63,7 +63,7 @@ def _twin(run: Callable[..., subprocess.CompletedProcess[str]]) -> Callable[...,
 def pytest_fixture_setup(fixturedef: Any, request: Any) -> Any:
     result = yield
     if fixturedef.argname == "cli" and callable(result):
-        twin = _twin(result)
+        twin = _twin(result)  # type: ignore[arg-type] - the suite's cli fixture returns run_cli
         value, key, error = fixturedef.cached_result  # pytest hands the test what it cached
         fixturedef.cached_result = (twin, key, error)
         return twin

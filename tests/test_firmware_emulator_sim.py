@@ -20,8 +20,8 @@ def test_every_sim_game_in_the_suite_scores_the_same_on_the_emulated_pico(tmp_pa
     needs_emulator()
     log = tmp_path / "twin.jsonl"
     env = dict(os.environ, SHUTBOX_TWIN_LOG=str(log))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.emulator_twin", "-q", "-x", "-p", "no:cacheprovider",
-                           *SIM_TESTS], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.emulator_twin", "-p", "no:cacheprovider", "-q",
+                           "-x", *SIM_TESTS], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     compared = [json.loads(line) for line in log.read_text().splitlines()]
     scripts = [c for c in compared if "--script" in c["args"]]

@@ -76,8 +76,8 @@ def test_review_json_of_a_game_file(cli, tmp_path):
     assert first["value_best"] == pytest.approx(0.118771, abs=1e-6) and first["mistake"] is True
     assert first["grade"] == "blunder" and first["accuracy"] == pytest.approx(100 * 0.05766 / 0.118771, abs=0.01)
     ann, bob = data["players"]["Ann"], data["players"]["Bob"]
-    assert ann["blunders"] >= 1 and 0 <= ann["accuracy"] < 100 and ann["loss"] == pytest.approx(sum(d["loss"] for d in data["decisions"]
-                                                                     if d["player"] == "Ann"))
+    assert ann["blunders"] >= 1 and 0 <= ann["accuracy"] < 100
+    assert ann["loss"] == pytest.approx(sum(d["loss"] for d in data["decisions"] if d["player"] == "Ann"))
     assert bob["decisions"] == sum(d["player"] == "Bob" for d in data["decisions"])
     assert set(data["players"]) == {"Ann", "Bob"}
 
@@ -139,8 +139,8 @@ def test_pdf_report_has_a_page_per_player_with_chart_and_mistakes(cli, tmp_path)
     reader = pypdf.PdfReader(str(pdf))
     assert len(reader.pages) == 2
     first = reader.pages[0].extract_text()
-    assert "Game review — Ann" in first and "Mistakes and blunders (" in first and "throw 8, 1 2 3 4 5 6 7 8 9 in play: shut 5 + 3" \
-        in first
+    assert "Game review — Ann" in first and "Mistakes and blunders (" in first
+    assert "throw 8, 1 2 3 4 5 6 7 8 9 in play: shut 5 + 3" in first
     assert "Game review — Bob" in reader.pages[1].extract_text()
     assert reader.pages[0].images, "the chart is missing"
     fonts = {str(f["/BaseFont"]) for p in reader.pages for f in p["/Resources"]["/Font"].get_object().values()}
@@ -210,3 +210,18 @@ def test_dice_choices_recorded_by_total_alone_are_read_when_the_total_tells():
     dice = [d for d in review.decisions if d.kind == "dice"]
     assert [d.played for d in dice] == [2] and review.skipped == 1
     assert any("not reviewed" in n for n in review.notes)
+
+
+@pytest.mark.parametrize("objective", ["shut", "score"])
+def test_the_chart_plots_the_measure_the_table_grades_by(objective):
+    review = review_game(_mistake_game(), solver.solve, objective)
+    traces = {t.turn: t for t in review.traces}
+    moves = [d for d in review.decisions if d.kind == "move"]
+    assert moves
+    for d in moves:  # each graded move is a point of its turn's chart, at the values the table shows
+        assert any(p.label == str(d.throw) and p.played == pytest.approx(d.value_played)
+                   and p.best == pytest.approx(d.value_best) and p.mistake == d.mistake
+                   for p in traces[d.turn].points), d
+    start = review.traces[0].points[0].played
+    p, e = solver.solve(Rules(), objective).state(tuple(range(1, 10)))
+    assert start == pytest.approx(p if objective == "shut" else e)

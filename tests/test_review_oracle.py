@@ -162,7 +162,12 @@ def test_hand_worked_end_of_turn_chances():
     assert (move.grade, dice.grade) == ("blunder", "blunder")
     # Accuracy: the share of the best chance kept — 3/4 and 1/3 here, every other decision a best one.
     assert (move.kept, dice.kept) == (pytest.approx(0.75), pytest.approx(1 / 3))
-    assert ann.accuracy == pytest.approx(100 * (ann.decisions - 2 + 0.75 + 1 / 3) / ann.decisions)
+    assert (move.stake, dice.stake) == (pytest.approx(2 / 9), pytest.approx(1 / 6))
+    # The game's accuracy weighs each decision by what was at stake: the chances kept over the best chances.
+    decisions = review.decisions
+    kept = sum(d.value_played for d in decisions)
+    assert ann.accuracy == pytest.approx(100 * kept / sum(d.value_best for d in decisions))
+    assert ann.accuracy == pytest.approx(100 - 100 * ann.loss / sum(d.value_best for d in decisions))
 
 
 def test_hand_worked_expected_score_of_the_last_tile():

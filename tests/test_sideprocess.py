@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-
 import pytest
 
 from shutbox.commands.kit import GENERATORS, MAIN_GENERATORS, _generate_all
@@ -51,14 +48,6 @@ def test_where_no_process_can_be_started_everything_runs_here(monkeypatch):
     assert CannotStart.shut
 
 
-def test_the_side_process_is_another_process_that_leaves_ctrl_c_to_the_main_one(monkeypatch):
-    monkeypatch.setenv("SHUTBOX_JOBS", "2")
-    with side_process() as side:
-        assert side is not None
-        assert side.submit(os.getpid).result(timeout=60) != os.getpid()
-        assert side.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
-
-
 def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, tmp_path):
     monkeypatch.setenv("SHUTBOX_JOBS", "2")
     kit = build_kit({})
@@ -75,21 +64,6 @@ def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, t
     for files in alone.values():
         for rel in files:
             assert (there / rel).stat().st_size > 0 and (here / rel).is_file()
-
-
-def test_one_side_process_per_run_opened_again_is_the_same(monkeypatch):
-    """`kit` opens the side process, `cad` inside it opens it again: one process, its work queued in turn;
-    only the outermost opening stops it."""
-    monkeypatch.setenv("SHUTBOX_JOBS", "2")
-    with side_process() as outer:
-        assert outer is not None
-        first = outer.submit(os.getpid)
-        with side_process() as inner:
-            assert inner is not None and inner is outer
-            assert inner.submit(os.getpid).result() == first.result() != os.getpid()
-        assert outer.submit(os.getpid).result() == first.result()  # still running after the inner one closed
-    with side_process() as again:  # a new run, a new process
-        assert again is not None and again is not outer
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

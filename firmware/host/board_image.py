@@ -38,7 +38,7 @@ def image_of(files: dict[str, bytes]) -> bytes:
 
 def files_of(image: bytes) -> dict[str, bytes]:
     """The files in the root folder of a LittleFS image."""
-    fs = _filesystem(bytearray(image))
+    fs = _filesystem(image)
     found: dict[str, bytes] = {}
     for name in fs.listdir("/"):
         if fs.stat(name).type == 1:  # a regular file

@@ -164,6 +164,8 @@ class EmulatedBox:
         if tile not in self.tile_numbers():
             raise ValueError(f"tile {tile} outside 1..{self.pins.tiles}")
         (self._shut.add if shut else self._shut.discard)(tile)
+        if not self.running():  # unplugged: the switch stays where it is put, read at the next power-up
+            return 0.0
         flips = self.bounces if bounces is None else bounces
         if self.pins.tile_input == "74hc165":
             gap = max(1, self.pins.debounce_ms * 1000 // (2 * max(1, flips)))
@@ -174,6 +176,8 @@ class EmulatedBox:
         if self.pins.button is None or self.wiring.button is None:
             raise ValueError("this kit has no button (--button-pin none)")
         self._button_held = pressed
+        if not self.running():
+            return 0.0
         return self._switch(self.pins.button, self.wiring.button, pressed, self.bounces)
 
     def press_button(self, hold_ms: int = PRESS_MS) -> None:

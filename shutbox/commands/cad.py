@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +13,7 @@ from shutbox.cad.export import FORMATS, BuildWatcher
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
-from shutbox.sideprocess import side_process, submit_once
+from shutbox.sideprocess import side_process
 from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
@@ -54,12 +53,11 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     check_out_folder(args.out, "cad", "manifest.json", cad_files)  # before the slow imports
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.export import is_cached
 
-    with _checking_side(kit, formats) as side, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
+    with side_process(not is_cached(kit)) as pool, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         # Checked before it is moved into place: the side process's share begins while the previews render.
-        manifest = build_cad(kit, tmp, formats, progress=not args.quiet, watcher=side)
-        findings = side.findings(tmp)
+        manifest, findings = build_checked(kit, tmp, formats, pool, progress=not args.quiet)
     failed = [f for f in findings if not f.ok]
     for f in failed:
         print(f.line(), file=sys.stderr)
@@ -119,8 +117,8 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     check_manifest(args.folder)  # a hand-made or damaged manifest is one line, before CadQuery loads
     from shutbox.cad.check import check_folder
 
-    with side_process() as side:
-        findings = check_folder(args.folder, side)
+    with side_process() as pool:
+        findings = check_folder(args.folder, pool)
     for f in findings:
         print(f.line())
     failed = sum(not f.ok for f in findings)
@@ -209,31 +207,35 @@ def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def prepare_in_side(side: Executor, kit: Kit, formats: tuple[str, ...]) -> Future:
-    """Queue :func:`prepare_side` in the run's side process (once: ``kit`` queues it first)."""
-    return submit_once(side, "cad", prepare_side, kit, formats)
-
-
-@contextmanager
-def _checking_side(kit: Kit, formats: tuple[str, ...]) -> Iterator[_Checking]:
-    """The build's side process, importing the checks and building the small parts while the box pieces are
-    built; none for an unchanged rebuild (copied from the cache, its checks remembered)."""
+def start_side_build(pool: Executor | None, kit: Kit, formats: tuple[str, ...] = FORMATS) -> Future | None:
+    """Queue :func:`prepare_side` in ``pool``'s worker, unless there is none or the CAD kit is cached already."""
     from shutbox.cad.export import is_cached
 
-    with side_process(not is_cached(kit)) as side:
-        prepared = prepare_in_side(side, kit, formats) if side is not None else None
-        yield _Checking(side, prepared, kit.printer.bed_mm)
+    return pool.submit(prepare_side, kit, formats) if pool is not None and not is_cached(kit) else None
 
 
-def write_kit_cad(kit: Kit, folder: Path) -> list[str]:
-    """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written."""
-    from shutbox.cad.export import build_cad, plan
+def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Executor | None,
+                  prepared: Future | None = None, progress: bool = True) -> tuple[dict[str, Any], list[Finding]]:
+    """The CAD build into ``folder`` and its findings; with a ``pool``, its worker builds the small parts
+    (``prepared``: begun already, else begun here) and takes its share of the checks meanwhile."""
+    from shutbox.cad.export import build_cad
+
+    if prepared is None:
+        prepared = start_side_build(pool, kit, formats)
+    watcher = _Checking(pool, prepared, kit.printer.bed_mm)
+    manifest = build_cad(kit, folder, formats, progress=progress, watcher=watcher)
+    return manifest, watcher.findings(folder)
+
+
+def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared: Future | None = None) -> list[str]:
+    """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written. ``pool``,
+    ``prepared``: the kit's side process and the CAD work it was given first (:func:`start_side_build`)."""
+    from shutbox.cad.export import plan
 
     refuse_unbuildable(kit)
     plan(kit)
-    with _checking_side(kit, FORMATS) as side:
-        build_cad(kit, folder, watcher=side)
-        failed = [f for f in side.findings(folder) if not f.ok]
+    _, findings = build_checked(kit, folder, FORMATS, pool, prepared)
+    failed = [f for f in findings if not f.ok]
     if failed:
         raise ShutboxError("CAD check failed: " + "; ".join(f.line() for f in failed))
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())

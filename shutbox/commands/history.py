@@ -70,7 +70,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.game.gamefile import game_from_dict, game_to_dict
     from shutbox.game.replay import PHASE_WORDS
     from shutbox.game.report import game_result_text, standing_lines, throw_text, tiles_text
-    from shutbox.game.rules import plus
+    from shutbox.game.rules import plus, rules_text
 
     db = _db(args)
     if not db.exists():
@@ -84,8 +84,7 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
         print(json.dumps(game_to_dict(game), indent=1))
         return 0
     rules = game.rules
-    print(f"game {row.id}: {', '.join(game.players)} — {rules.match}, {rules.tiles} tiles, one die {rules.one_die}, "
-          f"{rules.scoring} scoring" + (f", stake {rules.stake:g}" if rules.stake else ""))
+    print(f"game {row.id}: {', '.join(game.players)} — {rules_text(rules)}")
     for turn in game.turns:
         moves = []
         verb = PHASE_WORDS[turn.phase].done

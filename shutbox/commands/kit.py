@@ -6,7 +6,6 @@ import argparse
 import importlib
 import json
 import sys
-from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -35,27 +34,17 @@ GENERATORS: list[tuple[str, str]] = [
 MAIN_GENERATORS = ("cad",)
 
 
-def _generate(name: str, target: str, kit: Kit, tmp: Path) -> list[str]:
+def _generate(name: str, target: str, kit: Kit, tmp: Path, **extra: Any) -> list[str]:
     """Run one generator into its place under ``tmp``; the files it wrote, relative to ``tmp``."""
     module, func = target.split(":")
     sub = tmp / name if name != "settings" else tmp
     sub.mkdir(parents=True, exist_ok=True)
-    files = getattr(importlib.import_module(module), func)(kit, sub)
+    files = getattr(importlib.import_module(module), func)(kit, sub, **extra)
     return [str((sub / f).relative_to(tmp)) for f in files]
 
 
 def _generate_all(generators: list[tuple[str, str]], kit: Kit, tmp: str) -> dict[str, list[str]]:
     return {name: _generate(name, target, kit, Path(tmp)) for name, target in generators}
-
-
-def _prepare_cad(pool: Executor, kit: Kit) -> None:
-    """The CAD build's side-process work goes first (it builds parts the main process then finds done),
-    unless the CAD kit is cached already."""
-    from shutbox.cad.export import FORMATS, is_cached
-    from shutbox.commands.cad import prepare_in_side
-
-    if not is_cached(kit):
-        prepare_in_side(pool, kit, FORMATS)
 
 
 def write_settings(kit: Kit, folder: Path) -> list[str]:
@@ -86,10 +75,12 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
         "files": [],
     }
     with out_folder(out, "kit", "manifest.json", kit_files) as tmp, side_process() as pool:
-        # The CAD build is most of the time: the other generators run beside it when there is a CPU for them.
+        # The CAD build is most of the time: its worker's share goes first, the other generators run after it
+        # in the worker, beside the CAD build here.
+        from shutbox.commands.cad import start_side_build
+
+        prepared = start_side_build(pool, kit)
         side = [(name, target) for name, target in GENERATORS if name not in MAIN_GENERATORS] if pool else []
-        if pool:
-            _prepare_cad(pool, kit)
         later = pool.submit(_generate_all, side, kit, str(tmp)) if pool else None
         if later is not None and progress:
             print(f"shutbox kit: {', '.join(name for name, _ in side)} … (alongside)", file=sys.stderr, flush=True)
@@ -99,7 +90,8 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
                 continue
             if progress:
                 print(f"shutbox kit: {name} …", file=sys.stderr, flush=True)
-            written[name] = _generate(name, target, kit, tmp)
+            extra = {"pool": pool, "prepared": prepared} if name == "cad" else {}
+            written[name] = _generate(name, target, kit, tmp, **extra)
         if later is not None:
             try:
                 written.update(later.result())

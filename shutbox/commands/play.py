@@ -52,13 +52,15 @@ class Table:
     """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
     with ``--web``, the web scoreboard. Use as a context manager around the game."""
 
-    def __init__(self, submit: Callable[[Any], None], web: str | None, *, read_stdin: bool = True) -> None:
+    def __init__(self, submit: Callable[[Any], None], web: str | None, *, read_stdin: bool = True,
+                 db: Path | None = None) -> None:
         from shutbox.companion.terminal import TextView
         from shutbox.companion.web import WebBoard, parse_web
+        from shutbox.companion.webreview import ReviewPages
 
         self.submit = submit
         self.read_stdin = read_stdin
-        self.web = WebBoard(*parse_web(web), submit) if web is not None else None
+        self.web = WebBoard(*parse_web(web), submit, pages=ReviewPages(db)) if web is not None else None
         self.interactive = read_stdin and sys.stdin.isatty() and sys.stdout.isatty()
         self.screen: Any = None
         self.terminal: View = TextView()
@@ -107,7 +109,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if refusal is not None:
         raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
-    table = Table(events.put, args.web)
+    table = Table(events.put, args.web, db=Path(db))
     store, session, names = _resume(args, Path(db), table, boxless) if args.resume else \
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
@@ -158,6 +160,7 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
     else:
         payload = review_payload(review_game(game, cached_solve))
         payload["lines"].append(f"every decision: shutbox review {session.game_id}")
+    payload["review_url"] = f"/review?game={session.game_id}"  # the page's step-through of every decision
     session.review = payload
     if piped:
         for line in payload["lines"]:

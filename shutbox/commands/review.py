@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from shutbox.commandspec import Command, out_file_flag
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
-from shutbox.model import BOX_DICE, Kit
+from shutbox.game.rules import rules_text
+from shutbox.model import Kit
 from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
@@ -153,22 +154,13 @@ def choose_estimate(game: Game, args: argparse.Namespace) -> bool:
     return answer.strip().lower() not in ("n", "no")
 
 
-def rules_text(game: Game) -> str:
-    r = game.rules
-    forced = ", forced" if r.one_die_forced and r.one_die != "never" else ""
-    most = f", at most {r.max_tiles_per_throw} tiles a throw" if r.max_tiles_per_throw else ""
-    limit = f" to {r.limit}" if r.limit else ""
-    dice = f", {r.dice} dice" if r.dice != BOX_DICE else ""
-    return f"{r.match}{limit}, {r.tiles} tiles{dice}, one die {r.one_die}{forced}{most}, {r.scoring} scoring"
-
-
 def review_lines(game: Game, review: Review, name: str) -> list[str]:
     """The readable review: header, each turn's decisions, the players' summaries."""
     from shutbox.game.replay import PHASE_WORDS
     from shutbox.game.report import and_list
     from shutbox.game.review import decision_line, objective_text, player_line
 
-    lines = [f"review of {name}: {and_list(game.players)} — {rules_text(game)}",
+    lines = [f"review of {name}: {and_list(game.players)} — {rules_text(game.rules)}",
              f"measured by {objective_text(review.objective)}; {review.threshold}"]
     lines += [f"note: {n}" for n in review.notes]
     by_turn: dict[int, list[Any]] = {}

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     shown: Table | None = None
     try:
         with SimTable(kit, store, notes, hint=args.hint, emulator=args.emulator) as sim:
-            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty())
+            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty(), db=args.db)
             shown.open_web()
             if not args.json:  # --json: only the notes (and the page), then one object
                 shown.open_input(sim.session.help)
@@ -93,6 +93,10 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
             else:
                 sim.play(actions, str(args.script))
+            if shown.web is not None:  # the page shows the review summary and links its step-through
+                from shutbox.commands.play import show_review
+
+                show_review(sim.session, piped=False)
             if shown.web is not None and shown.interactive:
                 sim.linger(f"the game is over; the scoreboard stays at {shown.web.url} until you press Enter")
             game = sim.session.game

@@ -9,7 +9,7 @@ import re
 from shutbox.commandspec import Command
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
-from shutbox.game.rules import IllegalMove, check_total, dice_words, parse_tiles, score
+from shutbox.game.rules import IllegalMove, check_total, dice_words, parse_tiles, rules_text, score
 from shutbox.model import Kit, Rules
 from shutbox.usertext import quoted
 
@@ -55,13 +55,6 @@ def _settings(rules: Rules) -> dict[str, Any]:
     return dataclasses.asdict(Setup.of(rules))
 
 
-def _describe(rules: Rules) -> str:
-    forced = ", forced" if rules.one_die_forced and rules.one_die != "never" else ""
-    most = f"; at most {rules.max_tiles_per_throw} tiles per throw" if rules.max_tiles_per_throw else ""
-    return (f"{rules.tiles} tiles, {dice_words(rules.dice)}; one die: {rules.one_die}{forced}{most}; "
-            f"scoring: {rules.scoring}")
-
-
 def _method_json(advisor: Any) -> dict[str, Any]:
     """``exact`` and ``method`` for a JSON answer."""
     return {"exact": advisor.exact, "method": advisor.method}
@@ -98,7 +91,7 @@ def run_solve(args: argparse.Namespace, kit: Kit | None) -> int:
         print(json.dumps(out))
         return 0
     policy = "optimal, " + args.objective if args.strategy == "optimal" else args.strategy
-    print(f"{_describe(rules)}")
+    print(rules_text(rules, match=False))
     print(f"open tiles:           {_tiles_text(open_tiles)}")
     print(f"policy:               {policy}")
     print(f"method:               {advisor.method}")
@@ -155,7 +148,7 @@ def run_advise(args: argparse.Namespace, kit: Kit | None) -> int:
 
         print(json.dumps(out))
         return 0
-    print(f"{_describe(rules)}")
+    print(rules_text(rules, match=False))
     print(f"open tiles: {_tiles_text(open_tiles)}; throw: {total}; objective: {args.objective}")
     print(f"method: {advisor.method}" + ("" if advisor.exact else " (approximate: values ± one standard error)"))
     if not rows:

@@ -9,10 +9,12 @@
 - **Grades** (:func:`grade`): ``best`` (nothing lost), ``good`` (less than an inaccuracy), ``inaccuracy``,
   ``mistake``, ``blunder`` by the loss (:data:`THRESHOLDS`; for the score a share of the best value too,
   so digit scores need a proportionate loss). Counts per player are disjoint, as on a chess site.
-- **Accuracy** (:func:`kept`, :func:`accuracy`): per decision the share of the best decision's value the
-  move played kept — the chance it left over the best chance; for the score, the expected points still
-  to come off the score (the score if the turn ended now minus the expected final score) over the
-  best's — and per player per game the mean of those shares, 0–100%.
+- **Accuracy** (:func:`gains`, :func:`accuracy`): the share of the best decisions' value the player kept,
+  0–100%. A decision's value is the chance it leaves (``shut``), or the expected points still to come off
+  the score from it (``score``: the score if the turn ended before the decision minus the expected final
+  score). Per decision the share is value kept over the best value; per player per game it is the sum of
+  the values kept over the sum of the best values, so a decision counts as much as there was at stake
+  (a last tile worth a sixth of a point weighs little beside the turn's first move).
 """
 
 from __future__ import annotations
@@ -72,25 +74,33 @@ def is_costly(name: str) -> bool:
     return GRADES.index(name) >= GRADES.index("mistake")
 
 
-def kept(objective: str, value_played: float, value_best: float, baseline: float) -> float:
-    """The share (0–1) of the best decision's value the played one kept.
+def gains(objective: str, value_played: float, value_best: float, baseline: float) -> tuple[float, float]:
+    """(value kept, best value) of a decision, both at least 0 and the first at most the second.
 
-    ``shut``: value_played / value_best (chances). ``score``: (baseline - value_played) / (baseline - value_best),
-    ``baseline`` being the score if the turn ended before the decision. Nothing to gain: 1.
+    ``shut``: the chances. ``score``: baseline - the expected score, ``baseline`` being the score if the
+    turn ended before the decision.
     """
     if objective == "shut":
-        gain_played, gain_best = value_played, value_best
+        played, best = value_played, value_best
     else:
-        gain_played, gain_best = baseline - value_played, baseline - value_best
-    if gain_best <= NOISE * (1.0 + abs(baseline)):
-        return 1.0
-    return min(1.0, max(0.0, gain_played / gain_best))
+        played, best = baseline - value_played, baseline - value_best
+    best = max(best, 0.0)
+    return min(max(played, 0.0), best), best
 
 
-def accuracy(shares: Iterable[float]) -> float | None:
-    """A player's accuracy in a game, 0–100: the mean kept share of their decisions (None without one)."""
-    values = list(shares)
-    return 100.0 * sum(values) / len(values) if values else None
+def share(kept: float, best: float) -> float:
+    """A decision's share of the best value kept, 0–1 (1 when nothing was at stake)."""
+    return kept / best if best > NOISE else 1.0
+
+
+def accuracy(decisions: Iterable[tuple[float, float]]) -> float | None:
+    """A player's accuracy in a game, 0–100, from each decision's (value kept, best value): the sum kept
+    over the sum at stake (100 when nothing was at stake; None without a decision)."""
+    pairs = list(decisions)
+    if not pairs:
+        return None
+    best = sum(b for _, b in pairs)
+    return 100.0 * sum(k for k, _ in pairs) / best if best > NOISE else 100.0
 
 
 def threshold_text(objective: str) -> str:

@@ -63,10 +63,13 @@ from shutbox.game.rules import (
     check_move,
     check_total,
     dice_counts,
+    is_double,
     legal_moves,
+    only_a_double,
     plus,
     score,
     throw_totals,
+    tiles_out,
 )
 from shutbox.model import Rules
 
@@ -91,6 +94,12 @@ PHASE_WORDS = {
 }
 
 
+def tiles_in_play(rules: Rules, phase: str, board: tuple[int, ...]) -> tuple[int, ...]:
+    """The tiles a player in ``phase`` works on while ``board`` is open: the open tiles, or (uncovering) the
+    shut ones. It is its own inverse: given the tiles in play, it returns the open tiles."""
+    return tiles_out(rules, board) if phase == UNCOVER else board
+
+
 @dataclass
 class Throw:
     """One throw of a turn and what it did."""
@@ -105,7 +114,7 @@ class Throw:
     @property
     def double(self) -> bool:
         """Every die shows the same pips (two or more dice)."""
-        return self.dice is not None and len(self.dice) >= 2 and len(set(self.dice)) == 1
+        return self.dice is not None and is_double(self.dice)
 
 
 @dataclass
@@ -273,9 +282,7 @@ class Game:
         return self._in_play(self.phase)
 
     def _in_play(self, phase: str) -> tuple[int, ...]:
-        if phase == UNCOVER:
-            return tuple(t for t in self.rules.tile_numbers if t not in self.board)
-        return self.board
+        return tiles_in_play(self.rules, phase, self.board)
 
     def dice_counts(self) -> tuple[int, ...]:
         """How many dice the current player may throw next."""
@@ -356,9 +363,8 @@ class Game:
         self._end_turn(turn)
 
     def _double_total(self, total: int) -> bool:
-        """A total only a double can show: every die a six, or every die a one while one die cannot show it."""
-        d = self.rules.dice
-        return total == 6 * d or (total == d and (d > 6 or self.dice_counts() == (d,)))
+        """A total only a double can show, with the current player's tiles in play."""
+        return only_a_double(self.rules, self.in_play, total)
 
     def _verb(self) -> str:
         return PHASE_WORDS[self.phase].verb

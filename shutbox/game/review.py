@@ -42,14 +42,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Protocol
 
 from shutbox.game import measure
 from shutbox.game.formats import match_format
 from shutbox.game.policy import OBJECTIVES
-from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn
-from shutbox.game.rules import DIE_FACES, dice_counts, legal_moves, plus, score, throw_totals
+from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn, tiles_in_play
+from shutbox.game.rules import dice_counts, legal_moves, plus, score, throw_distribution, throw_totals
 from shutbox.model import Rules
 
 _NOISE = measure.NOISE
@@ -89,6 +88,7 @@ class Decision:
     options: int  #: how many legal choices there were
     grade: str  #: best / good / inaccuracy / mistake / blunder (:mod:`shutbox.game.measure`)
     kept: float  #: the share of the best choice's value the choice played kept, 0-1
+    stake: float  #: the best choice's value (:func:`shutbox.game.measure.gains`): what the accuracy weighs it by
 
     @property
     def mistake(self) -> bool:
@@ -190,20 +190,6 @@ class Review:
         }
 
 
-@cache
-def throw_distribution(count: int) -> tuple[tuple[int, float], ...]:
-    """(total, probability) of every total ``count`` dice can show."""
-    ways: dict[int, int] = {0: 1}
-    for _ in range(count):
-        nxt: dict[int, int] = {}
-        for total, n in ways.items():
-            for face in DIE_FACES:
-                nxt[total + face] = nxt.get(total + face, 0) + n
-        ways = nxt
-    whole = len(DIE_FACES) ** count
-    return tuple((t, ways[t] / whole) for t in throw_totals(count) if t in ways)
-
-
 def is_exact(values: Values) -> bool:
     """Are a solution's values exact? (an approximate solution says ``exact = False``)"""
     return bool(getattr(values, "exact", True))
@@ -292,16 +278,12 @@ def dice_thrown(rules: Rules, in_play: tuple[int, ...], throw: Throw) -> int | N
 
 
 def _turn_in_play(rules: Rules, turn: Turn) -> tuple[int, ...]:
-    if turn.phase == UNCOVER:
-        return tuple(t for t in rules.tile_numbers if t not in turn.start_open)
-    return turn.start_open
+    return tiles_in_play(rules, turn.phase, turn.start_open)
 
 
 def _board(rules: Rules, phase: str, in_play: tuple[int, ...]) -> tuple[int, ...]:
     """The open tiles on the board when ``in_play`` are the tiles in play."""
-    if phase == UNCOVER:
-        return tuple(t for t in rules.tile_numbers if t not in in_play)
-    return in_play
+    return tiles_in_play(rules, phase, in_play)
 
 
 def _turn_result(turn: Turn) -> str:
@@ -326,14 +308,15 @@ class _TurnReviewer:
                   best: tuple[int, ...] | int, value_played: float, value_best: float, options: int) -> Decision:
         loss = self.judge.loss(value_played, value_best)
         objective = self.judge.objective
-        share = 1.0 if loss == 0.0 else measure.kept(objective, value_played, value_best,
-                                                     float(score(self.rules, in_play)))
+        kept, stake = measure.gains(objective, value_played, value_best, float(score(self.rules, in_play)))
+        if loss == 0.0:
+            kept = stake
         return Decision(
             player=self.turn.player, turn=self.turn.number, round=self.turn.round, phase=self.turn.phase, kind=kind,
             open=_board(self.rules, self.turn.phase, in_play), in_play=in_play, throw=throw.total,
             dice=throw.dice, played=played, best=played if loss == 0.0 else best,
             value_played=value_played, value_best=value_best, loss=loss, options=options,
-            grade=measure.grade(objective, loss, value_best), kept=share)
+            grade=measure.grade(objective, loss, value_best), kept=measure.share(kept, stake), stake=stake)
 
     def dice_choice(self, in_play: tuple[int, ...], throw: Throw) -> None:
         counts = dice_counts(self.rules, in_play)
@@ -400,7 +383,7 @@ def _player_totals(players: Sequence[str], decisions: Sequence[Decision]) -> dic
         out[name] = PlayerReview(
             name=name, decisions=len(mine), best=grades.count("best"), inaccuracies=grades.count("inaccuracy"),
             mistakes=grades.count("mistake"), blunders=grades.count("blunder"), loss=sum(d.loss for d in mine),
-            accuracy=measure.accuracy(d.kept for d in mine),
+            accuracy=measure.accuracy((d.kept * d.stake, d.stake) for d in mine),
             worst=worst if worst is not None and worst.loss > 0 else None)
     return out
 

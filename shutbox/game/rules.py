@@ -12,7 +12,7 @@ e.g. ``6 + 4 = 10, the throw was 7`` or ``one die is not allowed: tile 8 is stil
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from shutbox.errors import ShutboxError
 from shutbox.model import Rules
@@ -41,6 +41,18 @@ def _or_list(items: Sequence[object], word: str = "or") -> str:
 def plus(tiles: Iterable[int]) -> str:
     """``6 + 4`` for the tiles 6 and 4, largest first."""
     return " + ".join(str(t) for t in sorted(tiles, reverse=True))
+
+
+def sum_text(tiles: Iterable[int]) -> str:
+    """``6 + 4 = 10`` for two tiles or more, ``tile 6`` for one."""
+    items = sorted(tiles)
+    return f"{plus(items)} = {sum(items)}" if len(items) > 1 else f"tile {sum(items)}"
+
+
+def tiles_out(rules: Rules, tiles: Iterable[int]) -> tuple[int, ...]:
+    """The box's tiles not in ``tiles``, ascending: the shut tiles of a set of open ones, and the other way round."""
+    present = set(tiles)
+    return tuple(t for t in rules.tile_numbers if t not in present)
 
 
 def high_tiles(rules: Rules) -> tuple[int, ...]:
@@ -132,9 +144,66 @@ def throw_totals(count: int) -> range:
     return range(count, 6 * count + 1)
 
 
+@cache
+def throw_distribution(count: int) -> tuple[tuple[int, float], ...]:
+    """(total, chance) of every total ``count`` fair dice can show, ascending (exact counts of the ways,
+    divided once). The one dice distribution: the solver, reviews and the strategy card's walks read it."""
+    ways: dict[int, int] = {0: 1}
+    for _ in range(count):
+        nxt: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in DIE_FACES:
+                nxt[total + face] = nxt.get(total + face, 0) + n
+        ways = nxt
+    whole = len(DIE_FACES) ** count
+    return tuple((t, ways[t] / whole) for t in throw_totals(count))
+
+
+def is_double(dice: Sequence[int]) -> bool:
+    """A double: every die shows the same pips (two or more dice)."""
+    return len(dice) >= 2 and len(set(dice)) == 1
+
+
+@cache
+def double_chances(count: int) -> dict[int, float]:
+    """Per total, the chance that ``count`` dice show it as a double (:func:`is_double`); none for one die."""
+    if count < 2:
+        return {}
+    return {count * face: len(DIE_FACES) ** -count for face in DIE_FACES}
+
+
+def only_a_double(rules: Rules, open_tiles: Iterable[int], total: int) -> bool:
+    """A throw recorded by ``total`` alone was a double: only every die a six shows it, or every die a one
+    while one die cannot show it (more than six dice, or one die not allowed with these tiles in play)."""
+    d = rules.dice
+    return total == 6 * d or (total == d and (d > 6 or dice_counts(rules, open_tiles) == (d,)))
+
+
 def dice_words(count: int) -> str:
     """``one die``, ``two dice``, ``6 dice``."""
     return {1: "one die", 2: "two dice"}.get(count, f"{count} dice")
+
+
+def per_throw_text(rules: Rules) -> str:
+    """``any number of tiles per throw`` or ``at most 2 tiles per throw``."""
+    most = rules.max_tiles_per_throw
+    return "any number of tiles per throw" if most is None else f"at most {most} tiles per throw"
+
+
+def rules_text(rules: Rules, *, brief: bool = False, match: bool = True) -> str:
+    """A rule set in one line, as every command and screen words it: ``drop-out to 45, 9 tiles, two dice,
+    one die high-shut, at most 2 tiles per throw, sum scoring, stake 1``. ``brief``: the match, the tiles and
+    the scoring only (a screen's head); ``match=False`` leaves the match format out (what the solver ignores)."""
+    parts = [f"{rules.match}" + (f" to {rules.limit}" if rules.limit and not brief else "")] if match else []
+    parts.append(f"{rules.tiles} tiles")
+    if not brief:
+        forced = ", forced" if rules.one_die_forced and rules.one_die != "never" else ""
+        parts += [dice_words(rules.dice), f"one die {rules.one_die}{forced}"]
+        parts += [per_throw_text(rules)] if rules.max_tiles_per_throw is not None else []
+    parts.append(f"{rules.scoring} scoring")
+    if rules.stake and not brief and match:
+        parts.append(f"stake {rules.stake:g}")
+    return ", ".join(parts)
 
 
 def check_dice(rules: Rules, open_tiles: Iterable[int], dice: Sequence[int], left: str = "open") -> int:
@@ -246,10 +315,8 @@ def check_move(rules: Rules, open_tiles: Iterable[int], throw: int, tiles: Itera
     for t in chosen:
         if t not in available:
             raise IllegalMove(f"tile {t} is already {state_word}")
-    total = sum(chosen)
-    if total != throw:
-        sums = f"{plus(chosen)} = {total}" if len(chosen) > 1 else f"tile {total}"
-        raise IllegalMove(f"{sums}, the throw was {throw}")
+    if sum(chosen) != throw:
+        raise IllegalMove(f"{sum_text(chosen)}, the throw was {throw}")
     limit = rules.max_tiles_per_throw
     if limit is not None and len(chosen) > limit:
         raise IllegalMove(

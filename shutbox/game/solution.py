@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shutbox.game.policy import Setup
-from shutbox.game.rules import dice_counts, legal_moves
+from shutbox.game.policy import Setup, strategy_dice
+from shutbox.game.rules import legal_moves
 from shutbox.model import Rules
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
@@ -70,14 +70,19 @@ class MoveValue:
     score_stderr: float = 0.0
 
 
-def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
-    """Every legal move for ``throw`` with ``open_tiles`` open, best first under the solution's objective."""
-    rules = solution.setup.rules
-    moves = legal_moves(rules, open_tiles, throw)  # largest tiles first: the final tie-break
+def ranked_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> list[tuple[int, ...]]:
+    """Every legal move for ``throw`` with ``open_tiles`` open, best first under the solution's policy; ties keep
+    the rules engine's order (largest tiles first). The one move choice of hints, advice and the card's walks."""
+    moves = legal_moves(solution.setup.rules, open_tiles, throw)  # largest tiles first: the final tie-break
     start = mask_of(open_tiles)
-    ranked = sorted(moves, key=lambda m: solution.key(start & ~mask_of(m)), reverse=True)
+    return sorted(moves, key=lambda m: solution.key(start & ~mask_of(m)), reverse=True)
+
+
+def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
+    """Every legal move for ``throw`` with ``open_tiles`` open and its value, best first (:func:`ranked_moves`)."""
+    start = mask_of(open_tiles)
     out = []
-    for m in ranked:
+    for m in ranked_moves(solution, open_tiles, throw):
         after = start & ~mask_of(m)
         out.append(MoveValue(m, tiles_of(after), float(solution.p_shut[after]),
                              float(solution.expected_score[after])))
@@ -129,8 +134,7 @@ class Advisor:
         """How many dice the policy throws next (the approximate policy: one die whenever allowed)."""
         if self.solution is not None:
             return self.solution.dice(open_tiles)
-        counts = dice_counts(self.rules, tuple(open_tiles))
-        return 1 if 1 in counts else counts[0]
+        return strategy_dice(self.rules, tuple(open_tiles))
 
     def rank_moves(self, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:
         """Every legal move for ``throw``, best first under the objective."""

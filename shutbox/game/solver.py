@@ -9,8 +9,9 @@ then a grouped reduction (``np.maximum.at``, ``np.bincount``).
 
 Before each throw the player picks one die or all ``rules.dice`` dice where the one-die rule allows a
 choice; after it they pick a move (a set of open tiles adding up to the throw, at most
-``max_tiles_per_throw``). The chance of each total of D dice is the D-fold convolution of one die's
-(independent fair dice; a domino or card drawn instead of a throw is assumed to fall the same way).
+``max_tiles_per_throw``). The chance of each total of D dice is the rules engine's
+(:func:`~shutbox.game.rules.throw_distribution`: independent fair dice; a domino or card drawn instead of a
+throw is assumed to fall the same way).
 
 Objectives:
 
@@ -45,11 +46,11 @@ import numpy as np
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import (
-    DIE_FACES,
     legal_moves,
     move_preference,
     one_die_allowed,
     score,
+    throw_distribution,
     throw_totals,
 )
 from shutbox.game.solution import (  # noqa: F401 - the values' classes live there (numpy-free), re-exported here
@@ -71,16 +72,13 @@ _CHUNK = 1 << 22  #: most (state, move) pairs handled in one vectorised block
 
 
 def throw_chances(count: int, highest: int | None = None) -> np.ndarray:
-    """The chance of each total 1..``highest`` (default 6 x count) with ``count`` fair dice (index 0 = total 1)."""
-    one = np.zeros(7)
-    one[list(DIE_FACES)] = 1 / len(DIE_FACES)
-    dist = np.array([1.0])
-    for _ in range(count):
-        dist = np.convolve(dist, one)
+    """The chance of each total 1..``highest`` (default 6 x count) with ``count`` fair dice (index 0 = total 1),
+    from the rules engine's :func:`~shutbox.game.rules.throw_distribution`."""
     top = highest if highest is not None else throw_totals(count)[-1]
     out = np.zeros(top)
-    n = min(top, len(dist) - 1)
-    out[:n] = dist[1:n + 1]
+    for total, chance in throw_distribution(count):
+        if total <= top:
+            out[total - 1] = chance
     return out
 
 

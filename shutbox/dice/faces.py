@@ -1,0 +1,223 @@
+"""A die face around a pip: the even region of the pip's ring colour that holds it, and the face's value.
+
+The region is grown in a window around the pip (colour within a tolerance of the ring's; a die's
+shaded rounded edges and the gap between touching dice stop it) and its holes filled. Its moments
+map it to a unit square (any view of a flat square is, near enough, an affine image of it), where the
+pips it holds must sit on one of the six patterns, evenly sized, with no unexplained hole left.
+Anything less makes the face unread, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from shutbox.dice.pips import Pip
+
+#: Largest colour distances (``face_colours``) from the pip's ring for a pixel to be the same face, in the order
+#: tried (a face that runs into the table at one is grown again at the next).
+TOLERANCES = (24.0, 15.0, 9.0)
+#: Lightness is compared as a ratio: a die's side face is its top face's colour, less lit (``face_colours``).
+LIGHTNESS_GAIN = 80.0
+#: Window half size around a seed pip, in pip radii.
+WINDOW_RADII = 16.0
+#: Valid faces: value -> the grid points its pips sit on, in each of the pattern's two quarter turns.
+PATTERNS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
+    1: (frozenset({(0, 0)}),),
+    2: (frozenset({(-1, -1), (1, 1)}), frozenset({(-1, 1), (1, -1)})),
+    3: (frozenset({(-1, -1), (0, 0), (1, 1)}), frozenset({(-1, 1), (0, 0), (1, -1)})),
+    4: (frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1)}),),
+    5: (frozenset({(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)}),),
+    6: (frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)}),
+        frozenset({(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)})),
+}
+#: Pip grid spacing in units of the visible face's side (rounded edges make the flat face look smaller).
+SPACING_RANGE = (0.2, 0.42)
+#: Largest distance of a pip from its grid point, in face sides.
+MAX_OFFSET = 0.075
+
+
+@dataclass
+class Face:
+    """A grown face: its outline and shape, the pips inside it, and its value if it reads as one."""
+
+    box: tuple[int, int, int, int]  #: x, y, w, h in the work image
+    centre: tuple[float, float]
+    side: float  #: the side of the square of the same moments, px
+    aspect: float  #: minor over major axis of its moments (1 seen square on)
+    minor_angle: float  #: direction of its foreshortening, radians
+    pips: list[int] = field(default_factory=list)  #: indices into the pip list
+    value: int | None = None
+    why: str = ""  #: why it is unread
+    leaked: bool = False  #: the region ran out of its window (face as the table or a neighbour)
+
+
+def face_colours(bgr: np.ndarray) -> np.ndarray:
+    """The picture in the space faces are grown in: Lab, lightness as a log (equal steps are equal ratios of
+    light, so a black die's dim side face stands apart from its top as a white die's does), lightly smoothed."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    table = (LIGHTNESS_GAIN * np.log(np.arange(256, dtype=np.float32) + 12.0)).astype(np.float32)
+    out = lab.astype(np.float32)
+    out[..., 0] = table[lab[..., 0]]
+    return out
+
+
+def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
+    """The face around pip ``seed`` (``lab``: ``face_colours``), read or with the reason it is not; None if there
+    is no face-like region."""
+    p = pips[seed]
+    height, width = lab.shape[:2]
+    reach = WINDOW_RADII * p.radius
+    x0, y0 = max(0, int(p.x - reach)), max(0, int(p.y - reach))
+    x1, y1 = min(width, int(p.x + reach) + 1), min(height, int(p.y + reach) + 1)
+    window = lab[y0:y1, x0:x1]
+    distance = np.linalg.norm(window - np.float32(p.face_lab), axis=2)
+    grown = None
+    for tolerance in TOLERANCES:  # tighter, for a face whose colour is close to the table's
+        grown = _region(p, distance < tolerance, (x0, y0, x1, y1), (width, height))
+        if grown is None or not grown[2]:
+            break
+    if grown is None:
+        return None
+    region, outline, leaked = grown
+    bx, by, bw, bh = cv2.boundingRect(outline)
+    filled = np.zeros_like(region)
+    cv2.drawContours(filled, [outline], -1, 1, thickness=cv2.FILLED)
+    moments = cv2.moments(filled, binaryImage=True)
+    area = moments["m00"]
+    if area < 30:
+        return None
+    cx, cy = moments["m10"] / area, moments["m01"] / area
+    cov = np.array([[moments["mu20"], moments["mu11"]], [moments["mu11"], moments["mu02"]]]) / area
+    values, vectors = np.linalg.eigh(cov)
+    side = math.sqrt(12 * math.sqrt(max(values[0], 1e-9) * values[1]))
+    face = Face((x0 + bx, y0 + by, bw, bh), (x0 + cx, y0 + cy), side, math.sqrt(max(values[0], 0) / values[1]),
+                math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked)
+    inside = [i for i, q in enumerate(pips) if _inside(filled, q.x - x0, q.y - y0) and q.dark == p.dark]
+    face.pips = inside
+    if leaked:
+        face.why = "face runs into its surroundings"
+        return face
+    _read(face, pips, filled, region, outline, cov, (x0, y0))
+    return face
+
+
+def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: tuple[int, int]
+            ) -> tuple[np.ndarray, np.ndarray, bool] | None:
+    """The region of ``near`` pixels around pip ``p`` (opened, so thin bridges to the table break), its convex
+    outline, and whether it runs out of the window (the face as the table, or a neighbour of the same colour)."""
+    x0, y0, x1, y1 = window
+    k = max(3, int(p.radius * 0.8) | 1)
+    mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, labels = cv2.connectedComponents(mask, connectivity=4)
+    label = _ring_label(p, labels, x0, y0)
+    if label == 0:
+        return None
+    region = (labels == label).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = cv2.convexHull(max(contours, key=cv2.contourArea))  # a face is convex: pips on its rim are in
+    bx, by, bw, bh = cv2.boundingRect(outline)
+    width, height = size
+    leaked = bx == 0 and x0 > 0 or by == 0 and y0 > 0 or bx + bw >= x1 - x0 and x1 < width \
+        or by + bh >= y1 - y0 and y1 < height or bw >= x1 - x0 - 1 or bh >= y1 - y0 - 1
+    return region, outline, leaked
+
+
+def _ring_label(p: Pip, labels: np.ndarray, x0: int, y0: int) -> int:
+    """The region label most of the pip's ring falls in (0: none)."""
+    t = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    votes: dict[int, int] = {}
+    for scale in (1.6, 2.0):
+        xs = np.clip(np.rint(p.x - x0 + p.major * scale * np.cos(t)), 0, labels.shape[1] - 1).astype(np.intp)
+        ys = np.clip(np.rint(p.y - y0 + p.major * scale * np.sin(t)), 0, labels.shape[0] - 1).astype(np.intp)
+        for value in labels[ys, xs]:
+            votes[int(value)] = votes.get(int(value), 0) + 1
+    votes.pop(0, None)
+    if not votes:
+        return 0
+    label, n = max(votes.items(), key=lambda kv: kv[1])
+    return label if n >= 16 else 0
+
+
+def _inside(mask: np.ndarray, x: float, y: float) -> bool:
+    xi, yi = int(round(x)), int(round(y))
+    return 0 <= yi < mask.shape[0] and 0 <= xi < mask.shape[1] and bool(mask[yi, xi])
+
+
+def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, outline: np.ndarray,
+          cov: np.ndarray, origin: tuple[int, int]) -> None:
+    """Set ``face.value`` if the face and its pips pass every check, else ``face.why``."""
+    n = len(face.pips)
+    if not 1 <= n <= 6:
+        face.why = f"{n} pips"
+        return
+    if face.aspect < 0.5:
+        face.why = "seen too edge-on"
+        return
+    # whiten: the face's moments become those of a unit square centred on the origin
+    values, vectors = np.linalg.eigh(cov)
+    whiten = (vectors / np.sqrt(12 * values)) @ vectors.T
+    centre = np.array(face.centre) - origin
+    ring = (outline.reshape(-1, 2).astype(np.float64) - centre) @ whiten.T
+    (_, _), (rw, rh), rect_angle = cv2.minAreaRect(ring.astype(np.float32))
+    square_area = cv2.contourArea(ring.astype(np.float32))
+    if rw * rh <= 0 or square_area / (rw * rh) < 0.86 or not 0.85 <= rw / rh <= 1.18:
+        face.why = f"not square {square_area:.2f} {rw:.2f} {rh:.2f}"
+        return
+    a = math.radians(rect_angle)
+    turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    spots = np.array([[pips[i].x, pips[i].y] for i in face.pips]) - origin - centre
+    z = spots @ whiten.T @ turn.T
+    radii = np.array([pips[i].radius for i in face.pips]) / face.side
+    if radii.max() > 1.35 * radii.min():
+        face.why = "pips of unequal size"
+        return
+    biggest = 0.27 if n == 1 else 0.17
+    if not 0.035 <= float(radii.mean()) <= biggest:
+        face.why = "pips out of proportion to the face"
+        return
+    value = _pattern(z)
+    if value is None:
+        face.why = "pips not on a die's pattern"
+        return
+    if _stray_holes(filled, region, [pips[i] for i in face.pips], origin, face.side):
+        face.why = "a mark on the face that is not a pip"
+        return
+    face.value = value
+
+
+def _pattern(z: np.ndarray) -> int | None:
+    """The value whose pattern the pips (in unit-square face coordinates) sit on, if any."""
+    n = len(z)
+    if n == 1:
+        return 1 if float(np.hypot(*z[0])) <= MAX_OFFSET * 1.2 else None
+    for step in np.arange(SPACING_RANGE[0], SPACING_RANGE[1] + 1e-9, 0.01):
+        grid = np.rint(z / step)
+        if np.abs(grid).max() > 1:
+            continue
+        points = frozenset((int(u), int(v)) for u, v in grid)
+        if len(points) != n or points not in PATTERNS[n]:
+            continue
+        offset = np.hypot(*(z - grid * step).T)
+        if float(offset.max()) <= MAX_OFFSET:
+            return n
+    return None
+
+
+def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin: tuple[int, int],
+                 side: float) -> bool:
+    """Is there a hole in the face, not a pip, as large as a third of a pip (a pip missed, a mark, a glint)?"""
+    k = max(3, int(side * 0.1) | 1)
+    inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    holes = (inner & (1 - region)).astype(np.uint8)
+    for p in pips:
+        cv2.ellipse(holes, ((p.x - origin[0], p.y - origin[1]), (p.major * 3.2, p.minor * 3.2),
+                            math.degrees(p.angle)), 0, thickness=cv2.FILLED)
+    least = math.pi * min(p.minor * p.major for p in pips) / 3
+    thin = max(3, int(min(p.minor for p in pips)) | 1)  # a crease or a rim's shading is thin; a missed pip is not
+    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin)))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    return any(stats[i, cv2.CC_STAT_AREA] >= least for i in range(1, count))

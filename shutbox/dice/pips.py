@@ -1,0 +1,149 @@
+"""Pip-like spots: small, solid, elliptical regions that stand out from an even ring around them.
+
+Morphological hats give the candidates (dark and light spots smaller than a kernel, at three scales);
+each is kept if its shape is a filled ellipse and the ring just outside it is one even colour that
+contrasts with the spot: a pip on a die face, not a fleck on a textured table or a die's dark edge.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Least contrast, in grey levels, between a spot and the ring around it.
+MIN_CONTRAST = 32.0
+#: A ring this uneven (spread over contrast) is not a die face around a pip.
+MAX_RING_SPREAD = 0.45
+#: Narrowest spot, minor over major axis (a pip seen at 35 degrees above the table).
+MIN_ASPECT = 0.45
+RING_ANGLES = 24
+#: The hats' square kernel, px: spots narrower than this are found at each scale.
+HAT_SIZE = 23
+#: Hat levels the spots are cut at: a low one for faint pips, higher ones where a textured or noisy table
+#: joins the low level's spots into one sheet.
+SPOT_LEVELS = (20, 40, 70, 110)
+
+
+@dataclass(frozen=True)
+class Pip:
+    """A pip candidate: an ellipse (centre, half axes, major axis angle), its polarity and the face around it."""
+
+    x: float
+    y: float
+    major: float  #: half axis, px
+    minor: float  #: half axis, px
+    angle: float  #: of the major axis, radians
+    dark: bool  #: darker than its face
+    contrast: float
+    face_lab: tuple[float, float, float]  #: the ring's median colour (OpenCV 8-bit Lab)
+
+    @property
+    def radius(self) -> float:
+        return math.sqrt(self.major * self.minor)
+
+
+def find_pips(gray: np.ndarray, lab: np.ndarray, min_radius: float = 1.8) -> list[Pip]:
+    """The pip candidates in a grey image (with its Lab twin), one per spot.
+
+    Spots are found in the black-hat (dark spots) and top-hat (light spots) of the image and of its half
+    and quarter sizes, so pips from a few pixels to a close-up's wide ones are found alike; each spot's
+    outline is where it is half as deep as at its deepest.
+    """
+    found: list[Pip] = []
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    level = gray
+    factor = 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT_SIZE, HAT_SIZE))
+    while min(level.shape) >= 48 and factor <= 4:
+        for dark, op in ((True, cv2.MORPH_BLACKHAT), (False, cv2.MORPH_TOPHAT)):
+            hat = cv2.morphologyEx(level, op, kernel)
+            for points in _spots(hat):
+                pip = _candidate(points * factor + (factor - 1) / 2, len(points) * factor ** 2, gray, lab,
+                                 min_radius, dark)
+                if pip is not None and (factor == 1 or pip.minor * 2 >= HAT_SIZE * factor / 4):
+                    found.append(pip)
+        level = cv2.resize(level, (level.shape[1] // 2, level.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        factor *= 2
+    return _one_per_spot(found)
+
+
+def _spots(hat: np.ndarray) -> list[np.ndarray]:
+    """Each spot deeper than a level, as its pixels (x, y) where it is over half its depth."""
+    spots = []
+    for level in SPOT_LEVELS:
+        _, binary = cv2.threshold(hat, level, 255, cv2.THRESH_BINARY)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        for i in range(1, count):
+            x, y, w, h, area = stats[i]
+            if area < 4 or w > HAT_SIZE * 1.5 or h > HAT_SIZE * 1.5:
+                continue
+            patch = hat[y:y + h, x:x + w]
+            mine = labels[y:y + h, x:x + w] == i
+            peak = float(patch[mine].max())
+            ys, xs = np.nonzero(mine & (patch >= max(level, peak / 2)))
+            spots.append(np.column_stack([xs + x, ys + y]))
+    return spots
+
+
+def _ellipse(points: np.ndarray) -> tuple[float, float, float, float, float] | None:
+    """Centre, half axes and angle of the ellipse with the region's moments, or None for a degenerate region."""
+    pts = points.astype(np.float64)
+    cx, cy = pts.mean(axis=0)
+    cov = np.cov(pts.T) + np.eye(2) / 12  # a pixel's own spread
+    values, vectors = np.linalg.eigh(cov)
+    if values[0] <= 0:
+        return None
+    major, minor = 2 * math.sqrt(values[1]), 2 * math.sqrt(values[0])
+    angle = math.atan2(vectors[1, 1], vectors[0, 1])
+    return float(cx), float(cy), major, minor, angle
+
+
+def _ring(image: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float,
+          scale: float) -> np.ndarray:
+    """Pixels of ``image`` on the ellipse scaled by ``scale`` (nearest, clipped to the image)."""
+    t = np.linspace(0, 2 * math.pi, RING_ANGLES, endpoint=False)
+    ca, sa = math.cos(angle), math.sin(angle)
+    u, v = major * scale * np.cos(t), minor * scale * np.sin(t)
+    xs = np.clip(np.rint(cx + u * ca - v * sa), 0, image.shape[1] - 1).astype(np.intp)
+    ys = np.clip(np.rint(cy + u * sa + v * ca), 0, image.shape[0] - 1).astype(np.intp)
+    return image[ys, xs]
+
+
+def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray, min_radius: float,
+               dark: bool) -> Pip | None:
+    if len(points) < 4:
+        return None
+    ellipse = _ellipse(points)
+    if ellipse is None:
+        return None
+    cx, cy, major, minor, angle = ellipse
+    if minor < min_radius * 0.8 or minor / major < MIN_ASPECT:
+        return None
+    if area >= 12 and not 0.75 <= area / (math.pi * major * minor) <= 1.25:
+        return None
+    inside = float(np.median(np.concatenate([_ring(gray, cx, cy, major, minor, angle, s) for s in (0.0, 0.3, 0.55)])))
+    ring = np.concatenate([_ring(gray, cx, cy, major, minor, angle, s) for s in (1.45, 1.8)]).astype(np.float32)
+    outside = float(np.median(ring))
+    contrast = abs(outside - inside)
+    if contrast < MIN_CONTRAST or dark != (inside < outside):
+        return None
+    lo, hi = np.percentile(ring, [10, 90])
+    if hi - lo > MAX_RING_SPREAD * contrast:
+        return None
+    nearest = float(ring.min()) if dark else float(ring.max())
+    if abs(nearest - inside) < 0.35 * contrast:
+        return None  # the spot runs into something as dark (light) as itself: not an island on a face
+    face = np.median(np.concatenate([_ring(lab, cx, cy, major, minor, angle, s) for s in (1.45, 1.8)]), axis=0)
+    return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])))
+
+
+def _one_per_spot(pips: list[Pip]) -> list[Pip]:
+    """Of nested candidates sharing a centre and a size, the largest (a pip is found at more than one level)."""
+    kept: list[Pip] = []
+    for pip in sorted(pips, key=lambda p: -p.major * p.minor):
+        if all(math.hypot(pip.x - k.x, pip.y - k.y) > k.minor or k.radius > 1.6 * pip.radius for k in kept):
+            kept.append(pip)
+    return kept
