@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from shutbox.bounded import parse_json
 from shutbox.companion.session import Remote
-from shutbox.companion.webguard import BACKLOG, Guard, guarded_app, guarded_protocol
+from shutbox.companion.webguard import BACKLOG, LISTEN_QUEUE, Guard, guarded_app, guarded_protocol
 from shutbox.companion.webstate import table_state
 from shutbox.errors import ShutboxError
 from shutbox.model import MAX_DICE
@@ -194,7 +194,7 @@ class WebBoard:
                 self._loop = asyncio.get_running_loop()
                 self._loop.set_exception_handler(self.guard.loop_exception)
                 started.set()
-                await self._server.serve(sockets=[sock])
+                await asyncio.gather(self._server.serve(sockets=[sock]), self._widen_queue(sock))
 
             asyncio.run(serve())
 
@@ -202,6 +202,15 @@ class WebBoard:
         self._thread.start()
         started.wait(5)
         return self
+
+    async def _widen_queue(self, sock: socket.socket) -> None:
+        """Once serving, let the kernel queue :data:`LISTEN_QUEUE` connections (asyncio accepts BACKLOG at a time)."""
+        while self._server is not None and not self._server.started and not self._server.should_exit:
+            await asyncio.sleep(0.01)
+        try:
+            sock.listen(LISTEN_QUEUE)
+        except OSError:
+            pass
 
     def stop(self) -> None:
         """Close the event streams and stop serving; posts still waiting for the session are answered now."""
@@ -224,6 +233,9 @@ class WebBoard:
         if self._socket is not None:
             self._socket.close()
         self._loop = None
+        summary = self.guard.summary()
+        if summary is not None:
+            self.guard.say("summary", summary)
 
     def __enter__(self) -> WebBoard:
         return self.start()

@@ -36,8 +36,10 @@ WANTED_FILES = 8192
 MAX_CONNECTIONS = 4096
 #: Files kept for the game whatever the crowd (its database, lock, port, solver cache, pseudo-terminal …).
 KEPT_FILES = 48
-#: Connections the server accepts in one go (its listen backlog): each costs a file until it is refused.
+#: Connections the server accepts in one go (asyncio's accept batch): each costs a file until it is refused.
 BACKLOG = 16
+#: Connections the kernel queues for the server meanwhile (its listen backlog once serving; they cost no file).
+LISTEN_QUEUE = 1024
 #: Seconds a new connection may stay silent before it is closed.
 FIRST_REQUEST_S = 10.0
 #: Wrong join codes one client may send within :data:`WRONG_WINDOW_S` seconds.
@@ -135,8 +137,8 @@ class Guard:
         if len(self._admitted) >= self.limit and self._silent:
             oldest = next(iter(self._silent))
             self.evicted += 1
-            self.say("idle", f"web: {self.limit} connections at once, the oldest silent ones are closed to make room "
-                             f"({self.evicted} so far) — the game goes on")
+            self.say("idle", f"web: {self.limit} connections at once (this process may open {self.files} files); the "
+                             "oldest silent ones are closed to make room — the game goes on")
             self.release(oldest)
             oldest.close_silently()
         if len(self._admitted) >= self.limit:
@@ -162,6 +164,13 @@ class Guard:
     def open(self) -> int:
         """Connections being served now."""
         return len(self._admitted)
+
+    def summary(self) -> str | None:
+        """What the crowd cost, for the terminal when the server stops; None if there was no crowd."""
+        if not self.evicted and not self.refused:
+            return None
+        return (f"web: {self.evicted} silent connections closed to make room and {self.refused} answered 503 "
+                f"(at most {self.peak} at once, limit {self.limit})")
 
     # -- join codes ------------------------------------------------------------------------------
 
