@@ -91,16 +91,31 @@ def _read_only_media(path: Path) -> bool:
         return False
 
 
+#: Largest WAL-mode database read into memory to be read without leaving files beside it, in bytes.
+MAX_SNAPSHOT = 256 * 1024 * 1024
+
+
 def connect_read_only(path: Path | str) -> sqlite3.Connection:
     """A read-only SQLite connection to an existing shutbox game database, checked; ShutboxError if not.
 
-    Opened with ``mode=ro`` (and ``immutable=1`` where the folder cannot be written, e.g. read-only
-    media, so a WAL database still opens): nothing is ever created, migrated or written. The file must
-    be a shutbox game database of a schema this shutbox reads. For ``history``, ``review`` and ``stats``.
+    Nothing is ever created, migrated or written, and nothing is left beside the file:
+
+    - a database in rollback-journal mode (how every writer leaves it, :meth:`GameStore.close`) is opened with
+      ``mode=ro``;
+    - a WAL database whose writer is at work (its ``-wal`` and ``-shm`` are there) is opened with ``mode=ro``,
+      sharing them: the moves saved a moment ago are seen;
+    - a WAL database without them (left by an older shutbox) would make SQLite create ``-wal`` and ``-shm`` even
+      for a read-only open, so it is read into memory (checked to be unchanged while it was read);
+    - where the folder cannot be written at all (read-only media) ``immutable=1`` is the fallback.
+
+    The file must be a shutbox game database of a schema this shutbox reads. For ``history``, ``review``, ``stats``.
     """
     path = Path(path)
     if not path.is_file():
         raise ShutboxError(f"{_where(path)}: no such game database (games are saved by `shutbox play`)")
+    snapshot = _wal_snapshot(path)
+    if snapshot is not None:
+        return snapshot
     uri = f"{path.resolve().as_uri()}?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)
@@ -119,6 +134,39 @@ def connect_read_only(path: Path | str) -> sqlite3.Connection:
             db.close()
             raise
     return db
+
+
+def _is_wal(head: bytes) -> bool:
+    """Does a database file's header say WAL mode (file format read/write versions 2)?"""
+    return len(head) >= 20 and head.startswith(b"SQLite format 3\x00") and head[18] == 2 and head[19] == 2
+
+
+def _wal_snapshot(path: Path) -> sqlite3.Connection | None:
+    """A WAL database with no ``-wal``/``-shm`` beside it, read into memory (query-only); None for any other file."""
+    side = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
+    for _ in range(3):
+        try:
+            before = path.stat()
+            with open(path, "rb") as f:
+                if not _is_wal(f.read(20)) or any(p.exists() for p in side) or before.st_size > MAX_SNAPSHOT:
+                    return None
+                f.seek(0)
+                data = bytearray(f.read(MAX_SNAPSHOT + 1))
+            after = path.stat()
+        except OSError:
+            return None
+        if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size) or any(p.exists() for p in side):
+            continue  # a writer began meanwhile: read again (or, next time round, share its files)
+        data[18] = data[19] = 1  # the copy is read as a rollback-journal database
+        db = sqlite3.connect(MEMORY, isolation_level=None)
+        try:
+            db.deserialize(bytes(data))
+            db.execute("PRAGMA query_only = 1")
+        except sqlite3.Error as exc:
+            db.close()
+            raise ShutboxError(f"{_where(path)}: not a shutbox game database ({shown(str(exc), 120)})") from None
+        return db
+    return None
 
 
 def _check_header(db: sqlite3.Connection, path: Path) -> int:
@@ -320,6 +368,14 @@ class GameRow:
     events: int
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A stored game whose row cannot be read (``shutbox history`` names it and lists the others)."""
+
+    id: object  #: as stored (normally an int)
+    problem: str
+
+
 class GameStore:
     """Games and their events in one SQLite file; every write is its own committed transaction.
 
@@ -333,6 +389,7 @@ class GameStore:
         self._locks: _GameLocks | None = None
         self._version = SCHEMA_VERSION
         self._next: dict[int, int] = {}  #: game -> the seq its next event must get (games claimed here)
+        self._wrote = False  #: this store has written (and so set WAL mode, put back to rollback on close)
         if read_only:
             self.db = connect_read_only(self.path)
             self._version = _check_header(self.db, self.path)
@@ -376,6 +433,14 @@ class GameStore:
         return 0
 
     def close(self) -> None:
+        """Let go of the games and the file. A store that wrote leaves the file in rollback-journal mode (when no
+        other connection is using it), so a later read-only open needs no ``-wal``/``-shm`` beside it."""
+        if self._wrote and str(self.path) != MEMORY:
+            try:
+                self.db.execute("PRAGMA busy_timeout = 0")
+                self.db.execute("PRAGMA journal_mode = DELETE")  # checkpoints; refused while others read or write
+            except sqlite3.Error:
+                pass
         if self._locks is not None:
             self._locks.close()
         self.db.close()
@@ -400,6 +465,9 @@ class GameStore:
             if self._version < SCHEMA_VERSION:
                 _upgrade(self.db)
                 self._version = SCHEMA_VERSION
+            if not self._wrote and str(self.path) != MEMORY:
+                self.db.execute("PRAGMA journal_mode = WAL")  # while this store writes: readers never wait
+            self._wrote = True
             with closing(self.db.cursor()) as cur:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -521,6 +589,16 @@ class GameStore:
 
     def games(self) -> list[GameRow]:
         return [_row(row, self.path) for row in self._rows(_SELECT + " ORDER BY g.id")]
+
+    def listing(self) -> list[GameRow | Unreadable]:
+        """Every game in order; one whose row is damaged is an :class:`Unreadable` naming it, the others are read."""
+        found: list[GameRow | Unreadable] = []
+        for row in self._rows(_SELECT + " ORDER BY g.id"):
+            try:
+                found.append(_row(row, self.path))
+            except ShutboxError as exc:
+                found.append(Unreadable(row[0], str(exc)))
+        return found
 
     def latest_unfinished(self) -> GameRow | None:
         rows = self._rows("SELECT MAX(id) FROM games WHERE finished IS NULL")

@@ -194,11 +194,14 @@ def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) \
     if not db.exists():
         raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
     store = GameStore(db)
-    row = store.latest_unfinished()
-    if row is None:
+    try:
+        row = store.latest_unfinished()
+        if row is None:
+            raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
+        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless), None
+    except BaseException:  # refused: let go of the game (and its lock file) before saying why
         store.close()
-        raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless), None
+        raise
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
