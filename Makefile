@@ -1,15 +1,24 @@
-# The two commands the README promises: `make kit` and `make test`.
+# The two commands the README promises: `make kit` and `make test`; `make check` is the quick tier.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Every install is held to the versions CI tested (regenerate with `make constraints`).
+PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 
-.PHONY: kit test bench lint clean typecheck firmware-typecheck
+.PHONY: kit test check bench lint clean typecheck firmware-typecheck constraints
 
 kit: $(VENV)/.installed
 	$(BIN)/shutbox kit --out out/
 
+# Everything: every test, the slow ones (CAD builds, browsers, long simulations) too. .ci/run runs this.
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
+
+# Lint, type-check and the fast tests (not marked slow): under a minute.
+check: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(MAKE) --no-print-directory typecheck
+	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: $(VENV)/.installed-dev
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
@@ -28,17 +37,24 @@ firmware-typecheck: $(VENV)/.installed-dev
 		-r firmware/stubs-requirements.txt
 	$(BIN)/pyright -p firmware/pyrightconfig.json
 
-$(VENV)/.installed: pyproject.toml
+# The whole kit: the scorekeeper and the CAD generator (`pip install .` alone leaves the CAD out).
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP_INSTALL) -e '.[cad]'
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml
+$(VENV)/.installed-dev: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(PIP_INSTALL) -e '.[cad,dev]'
 	touch $@ $(VENV)/.installed
+
+# Pin what the current venv holds (after `make test` passed in it) as the versions CI tests.
+constraints: $(VENV)/.installed-dev
+	{ echo "# The versions CI tested: \`make kit\` and \`make test\` install with \`pip install -c constraints.txt\`."; \
+	  echo "# Regenerate from a tested venv with \`make constraints\`."; \
+	  $(BIN)/python -m pip freeze --exclude-editable; } > constraints.txt
 
 clean:
 	rm -rf out $(VENV)

@@ -100,25 +100,6 @@ def lookup(key: str) -> Path | None:
     return entry
 
 
-def mark(entry: Path, name: str, value: Any) -> None:
-    """Record ``value`` under ``name`` in a cache entry (e.g. its checks passed); kept out of the hashed files."""
-    try:
-        path = entry / f"{name}.mark.json"
-        tmp = entry / f".{name}.tmp{os.getpid()}"
-        tmp.write_text(json.dumps(value), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
-
-
-def marked(entry: Path, name: str) -> Any:
-    """The value :func:`mark` recorded, or None."""
-    try:
-        return json.loads((entry / f"{name}.mark.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def store(key: str, folder: Path) -> Path:
     """Move a sealed entry ``folder`` into the cache; return the folder that now holds the files.
 

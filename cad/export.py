@@ -89,7 +89,7 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
     folder = cache.new_entry_dir()
     if entry is not None:  # same part, another format asked for: reuse the solids
         for item in entry.iterdir():
-            if item.is_file() and item.name != cache.ENTRY and not item.name.endswith(".mark.json"):
+            if item.is_file() and item.name != cache.ENTRY:
                 shutil.copy2(item, folder / item.name)
         printed = cq.Shape.importBrep(str(folder / "print.brep"))
     else:
@@ -113,8 +113,8 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
 
 
 def cache_inputs(kit: Kit) -> dict[str, Any]:
-    """Every setting, less the ones that change no output (the cache's own size limit)."""
-    data = kit_as_dict(kit)
+    """Every setting, less the ones that change no output (the cache's own size limit, the scorekeeper's)."""
+    data = {k: v for k, v in kit_as_dict(kit).items() if k != "play"}
     return {**data, "cad": {k: v for k, v in data["cad"].items() if k != "cache_limit_mb"}}
 
 

@@ -5,10 +5,11 @@
 
 - ``GET /`` the page; ``GET /api/state`` the state (:func:`shutbox.companion.webstate.table_state`);
   ``GET /api/events`` server-sent events, one ``data:`` line of the same JSON on every change;
-- ``POST /api/throw`` ``{"dice": [a, b]}``, ``POST /api/end``, ``POST /api/undo``, ``POST /api/shut``
-  ``{"tiles": [...]}`` (box-less play) are handed to the session as typed lines (:class:`Remote`), so
-  they pass the same checks, land in the same record and cause the same messages. The answer is
-  ``{"ok", "messages", "state"}``: 200 when taken, 409 when refused, 400 for a malformed body.
+- ``POST /api/throw`` ``{"dice": [a, b]}``, ``POST /api/end`` (the page's End button), ``POST /api/undo``,
+  ``POST /api/shut`` ``{"tiles": [...]}`` (box-less play) are read into command objects
+  (:func:`shutbox.companion.reading.from_post`) and handed to the session (:class:`Remote`), so they
+  meet the same referee, land in the same record and cause the same messages as typed ones. The answer
+  is ``{"ok", "messages", "state"}``: 200 when taken, 409 when refused, 400 for a malformed body.
 
 Sharing: on 127.0.0.1 (the default) the page may post freely. Bound to any other address, a join
 code is made up; every POST without it (header ``X-Join-Code``, or ``?code=`` in the page's URL) is
@@ -19,6 +20,7 @@ addressed to this computer by name (no DNS rebinding).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import secrets
 import socket
@@ -32,18 +34,17 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from shutbox.bounded import parse_json
+from shutbox.companion.reading import from_post
 from shutbox.companion.session import Remote
 from shutbox.companion.webguard import BACKLOG, LISTEN_QUEUE, Guard, guarded_app, guarded_protocol
 from shutbox.companion.webstate import table_state
 from shutbox.errors import ShutboxError
-from shutbox.model import MAX_DICE
-from shutbox.usertext import shown
 
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from shutbox.companion.session import LiveSession
+    from shutbox.companion.livestate import LiveState
     from shutbox.companion.webreview import ReviewPages
 
 LOCAL = "127.0.0.1"
@@ -95,7 +96,7 @@ class WebBoard:
         self.state: dict[str, Any] = {}
         self.state_json = "{}"
         self.changes = 0  #: how many distinct states were published
-        self._session: LiveSession | None = None
+        self._session: LiveState | None = None
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listeners: set[asyncio.Queue[str | None]] = set()
@@ -115,12 +116,12 @@ class WebBoard:
             self.messages.append((self._count, kind, text))
 
     @property
-    def session(self) -> LiveSession | None:
-        """The session at the table (None before it is shown)."""
+    def session(self) -> LiveState | None:
+        """The state of the table (its game and game id; None before it is shown)."""
         return self._session
 
-    def show(self, session: LiveSession) -> None:
-        self._session = session
+    def show(self, state: LiveState) -> None:
+        self._session = state
         self.refresh()
 
     def refresh(self) -> None:
@@ -145,7 +146,7 @@ class WebBoard:
     def set_review(self, review: dict[str, Any] | None) -> None:
         """Show the players' review summaries (issue 14's hook) on the page."""
         if self._session is not None:
-            self._session.review = review
+            self._session = dataclasses.replace(self._session, review=review)
         self.refresh()
 
     def _broadcast(self, text: str | None) -> None:
@@ -332,12 +333,12 @@ class WebBoard:
                     return JSONResponse({"ok": False, "error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
             try:
                 body = parse_json(raw.decode("utf-8"), "the body") if action in ("throw", "shut") else None
-                text = line_for(action, body)
+                command = from_post(action, body)
             except (ValueError, ShutboxError) as exc:
                 return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
             if self.closing:
                 return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
-            item = Remote(text)
+            item = Remote(command)
             self._pending[id(item)] = item
             try:
                 if self.closing:  # stop() began meanwhile (it answers what it found pending; not this one)
@@ -373,23 +374,7 @@ class WebBoard:
         return None
 
 
+
 def _client(request: Request) -> str:
     """Who sent ``request``, for the join-code rate limit: its address."""
     return request.client.host if request.client is not None else "?"
-
-
-def line_for(action: str, body: Any) -> str:
-    """The typed line a POST stands for; ValueError naming what is wrong with the body."""
-    if action in ("end", "undo"):
-        return action
-    key = "dice" if action == "throw" else "tiles"
-    values = body.get(key) if isinstance(body, dict) else None
-    if not isinstance(values, list) or not values or len(values) > 60 or \
-            not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10_000 for v in values):
-        example = '{"dice": [3, 5]}' if action == "throw" else '{"tiles": [3, 5]}'
-        raise ValueError(f"expected {example}, not {shown(json.dumps(body), 80)}")
-    if action == "throw":
-        if len(values) > MAX_DICE:
-            raise ValueError(f"'dice' holds at most {MAX_DICE} dice, not {len(values)}")
-        return " ".join(str(v) for v in values)
-    return "tiles " + " ".join(str(v) for v in values)

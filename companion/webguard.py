@@ -209,7 +209,8 @@ class Guard:
             return 403, "a join code is needed to play from this device (spectators only watch)", 0.0
         if not same_code(given, expected):
             self.wrong_code(client)
-            return 403, "wrong join code; ask for the code shown on the scorekeeper's screen", 0.0
+            return 403, ("wrong join code: the scorekeeper's screen shows the right one (\"players join with code "
+                         "…\", with a QR code to scan)"), 0.0
         return None
 
     # -- the server's event loop -----------------------------------------------------------------

@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from shutbox.errors import ShutboxError
 
@@ -31,12 +31,19 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from shutbox.companion.web import WebBoard
+    from shutbox.companion.session import LiveSession
     from shutbox.game.replay import Game
     from shutbox.game.review import Decision, Review
 
 #: Reviews kept in memory, by game and record length.
 REVIEWS_KEPT = 16
+
+
+class Board(Protocol):
+    """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the table's session."""
+
+    @property
+    def session(self) -> LiveSession | None: ...
 
 
 def step(decision: Decision, objective: str) -> dict[str, Any]:
@@ -82,9 +89,9 @@ class ReviewPages:
         self.db = Path(db) if db is not None else None
         self._reviews: OrderedDict[tuple[int | None, int], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
-        self.board: WebBoard | None = None
+        self.board: Board | None = None
 
-    def routes(self, board: WebBoard) -> list[Any]:
+    def routes(self, board: Board) -> list[Any]:
         from starlette.routing import Route
 
         self.board = board

@@ -87,7 +87,9 @@ class _Parser(argparse.ArgumentParser):
                        and a.split("=", 1)[0] not in self._option_string_actions]
             if unknown:
                 message = f"unrecognized arguments: {' '.join(unknown)}"
-        self.exit(2, safe_line(f"{self.prog}: error: {message}") + "\n")
+        from shutbox.suggest import helpful
+
+        self.exit(2, safe_line(f"{self.prog}: error: {helpful(self, message, _ARGV)}") + "\n")
 
 
 #: The command line being parsed (for :meth:`_Parser.error`).
@@ -178,6 +180,12 @@ def _run(argv: Sequence[str] | None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    if args.command_spec.extra is not None:
+        from shutbox.commandspec import missing_extra
+
+        refusal = missing_extra(args.command_spec.extra)
+        if refusal:
+            raise ShutboxError(f"{args.command_spec.name}: {refusal}")
     kit = None
     if args.command_spec.settings:
         from shutbox.config import resolve

@@ -26,6 +26,24 @@ FIRMWARE_SETTINGS: tuple[str, ...] = ("rules.tiles", "sensors.kind", "firmware")
 
 Run = Callable[[argparse.Namespace, "Kit | None"], int]
 
+#: The optional parts of the install (pyproject.toml's extras) and the modules that show one is installed.
+EXTRAS: dict[str, tuple[str, ...]] = {"cad": ("cadquery", "OCP", "trimesh")}
+
+
+def missing_extra(extra: str) -> str | None:
+    """The one-line refusal of a command whose optional part ``extra`` is not installed, or None if it is."""
+    from importlib.util import find_spec
+
+    for module in EXTRAS[extra]:
+        try:
+            found = find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            return (f"this command needs the {extra.upper()} generator, which is not installed ({module} is "
+                    f"missing); install it with: pip install 'shutbox[{extra}]' (or `make kit`)")
+    return None
+
 
 @dataclass(frozen=True)
 class Command:
@@ -39,6 +57,7 @@ class Command:
     arguments: Callable[[argparse.ArgumentParser], None] | None = None  #: adds the command's own flags
     actions: tuple[Command, ...] = ()
     action_metavar: str = "ACTION"
+    extra: str | None = None  #: the optional part of the install it needs (a key of :data:`EXTRAS`)
 
     def takes(self, setting: Setting) -> bool:
         """Does this command accept ``setting``'s flag?"""

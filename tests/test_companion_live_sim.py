@@ -129,7 +129,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
     throw 5 4
     shut 6 2 1
     """
-    result = sim(cli, tmp_path, script, *FAST)
+    result = sim(cli, tmp_path, script, "--throws", "required", *FAST)  # typed throws: moves without one are flagged
     flags = [m["text"] for m in result["messages"] if m["kind"] == "flag"]
     refused = [m["text"] for m in result["messages"] if m["kind"] == "refused"]
     assert flags == [

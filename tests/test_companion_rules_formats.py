@@ -118,11 +118,11 @@ def test_a_new_format_is_played_reported_printed_and_shown(new_format: Rules, tm
         session = LiveSession(rules, store, _Silent(), boxless=True)
         session.handle(Connected("/dev/test"))
         session.start(("Ann", "Bob"))
-        state = table_state(session)
+        state = table_state(session.state)
         assert state["rules"]["match"] == rules.match
         assert state["limit"] == (30 if fmt.limit_applies else None)
         assert [p["role"] for p in state["players"]] == [None, None]
-        assert "Ann" in to_ansi(screen(session, []), 100)
+        assert "Ann" in to_ansi(screen(session.state, []), 100)
     finally:
         store.close()
 
@@ -131,7 +131,7 @@ class _Silent:
     def note(self, kind: str, text: str) -> None:
         pass
 
-    def show(self, session: object) -> None:
+    def show(self, state: object) -> None:
         pass
 
 

@@ -241,16 +241,17 @@ def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
 
-#: Every section but the rules' play settings and the firmware wiring: the tile count and the physical kit.
-CAD_SETTINGS = ("rules.tiles", *(s for s in EVERY_SECTION if s not in {"rules", "firmware"}))
+#: Every section but the rules' play settings, the scorekeeper's and the firmware wiring: the tile count and the
+#: physical kit.
+CAD_SETTINGS = ("rules.tiles", *(s for s in EVERY_SECTION if s not in {"rules", "firmware", "play"}))
 
 COMMANDS = (
     Command("cad", "build the printable box, tiles and dice (STL, 3MF, STEP)",
             "Build every printable part for the kit into --out: one file per part per format, assembly.step, PNG "
             "previews, build.md and manifest.json; then check the result. `shutbox cad check DIR` re-checks a "
-            "built folder.", run, CAD_SETTINGS, _arguments, action_metavar="[check]", actions=(
+            "built folder.", run, CAD_SETTINGS, _arguments, action_metavar="[check]", extra="cad", actions=(
                 Command("check", "verify a folder built by `shutbox cad`",
                         "Verify meshes, bed fit, assembly interference, clearances and numbers.", run_check, (),
-                        _check_arguments),
+                        _check_arguments, extra="cad"),
             )),
 )

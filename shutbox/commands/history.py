@@ -93,12 +93,16 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
         moves = []
         verb = PHASE_WORDS[turn.phase].done
         for t in turn.throws:
+            if t.total is None and t.tiles is not None:
+                moves.append(f"{verb} {plus(t.tiles)} with no throw entered")
+                continue
             if t.total is None:
                 moves.append("ended unverified: a throw with no move, not entered")
                 continue
             thrown = throw_text(list(t.dice) if t.dice else None, t.total)
             moves.append(thrown + (f" → {verb} {plus(t.tiles)}" if t.tiles else " (no move)" if t.dead else ""))
         end = ("SHUT THE BOX" if turn.shut_box else f"score {turn.score}") if turn.ended else "in progress"
+        end += " (unverified)" if turn.unverified else ""
         print(f"  round {turn.round}, turn {turn.number}: {turn.player} ({turn.phase}) — {'; '.join(moves) or '-'}"
               f" — left {tiles_text(turn.left)} — {end}")
     for line in standing_lines(game):

@@ -119,5 +119,6 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 COMMANDS = (
     Command("kit", "build the whole kit into a folder",
-            "Build the whole kit (every generator) into --out with a manifest.json.", run, EVERY_SECTION, _arguments),
+            "Build the whole kit (every generator) into --out with a manifest.json.", run, EVERY_SECTION, _arguments,
+            extra="cad"),
 )

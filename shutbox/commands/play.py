@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from shutbox.commands import add_port_argument
 from shutbox.commandspec import Command
@@ -71,11 +71,12 @@ class Table:
 
         return Views(self.terminal, self.web) if self.web is not None else self.terminal
 
-    def open_web(self) -> None:
-        """Start serving (ShutboxError when the address cannot be used) and say where."""
+    def open_web(self, out: TextIO | None = None) -> None:
+        """Start serving (ShutboxError when the address cannot be used) and say where (on ``out``, default
+        stdout)."""
         if self.web is not None:
             self.web.start()
-            self.web.announce(lambda line: print(line, flush=True))
+            self.web.announce(lambda line: print(line, file=out or sys.stdout, flush=True))
 
     def open_input(self, help_text: str) -> None:
         """Start taking typed lines: the live screen on a terminal, else lines from stdin."""
@@ -110,7 +111,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
     table = Table(events.put, args.web, db=Path(db))
-    store, session, names = _resume(args, Path(db), table, boxless) if args.resume else \
+    store, session, names = _resume(args, kit, Path(db), table, boxless) if args.resume else \
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
     link: BoxLink | None = None
@@ -122,7 +123,8 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
         heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
         if session is None:
             store = GameStore(db)
-            session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless)
+            session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless,
+                                  throws=kit.play.throws_for(boxless))
         _begin(session, table, names, heard)
         _play(session, events)
         show_review(session, piped=not table.interactive)
@@ -165,7 +167,7 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
     if piped:
         for line in payload["lines"]:
             session.view.note("info", line)
-    session.view.show(session)
+    session.show()
     return list(payload["lines"])
 
 
@@ -181,7 +183,7 @@ def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: l
         session.start(names)
 
 
-def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) \
+def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless: bool) \
         -> tuple[GameStore, LiveSession, None]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
@@ -198,7 +200,8 @@ def _resume(args: argparse.Namespace, db: Path, table: Table, boxless: bool) \
         row = store.latest_unfinished()
         if row is None:
             raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless), None
+        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
+                                         throws=kit.play.throws_for(boxless)), None
     except BaseException:  # refused: let go of the game (and its lock file) before saying why
         store.close()
         raise
@@ -268,8 +271,10 @@ def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[
 
 COMMANDS = (
     Command("play", "keep score live from the box",
-            "Play on the box while the computer keeps score: type each throw ('3 5', or '4' for one die); the "
-            "tiles you shut on the box become the moves (--port none: no box, type or tap the tiles). Every event "
-            "is saved before it is shown; --resume continues the latest unfinished game; --web serves a live "
-            "scoreboard for phones and a TV.", run_play, ("rules",), _arguments),
+            "Play on the box while the computer keeps score: the tiles you shut on the box are the moves and its "
+            "button ends the turn (throws optional; a throw typed first, '3 5' or '4' for one die, is checked "
+            "against them). --throws required (the default with --port none: no box, type or tap the tiles) "
+            "takes every throw typed first. Every event is saved before it is shown; --resume continues the "
+            "latest unfinished game; --web serves a live scoreboard for phones and a TV.", run_play, ("rules", "play"),
+            _arguments),
 )

@@ -68,6 +68,11 @@ def table_lines(board: list[PlayerStats], collected: Collected, objectives: dict
         lines.append(f"{rank:>3}  {name:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
                      f"{accuracy_text(s.accuracy):>8} {s.inaccuracies:>6} {s.mistakes:>5} {s.blunders:>6}  "
                      f"{_scores_text(s)}")
+    unverified = sum(s.turns_unverified for s in board)
+    if unverified:
+        verified = sum(s.turns_verified for s in board)
+        lines.append(f"turns: {verified} verified, {unverified} unverified (no throw entered; not reviewed): "
+                     + " · ".join(f"{s.name} {s.turns_verified}/{s.turns_unverified}" for s in board))
     if collected.unfinished:
         lines.append(f"{collected.unfinished} unfinished game{'s' if collected.unfinished != 1 else ''} not counted")
     for problem in collected.unreadable:
@@ -79,13 +84,15 @@ def csv_text(board: list[PlayerStats]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "player", "games", "wins", "win_rate", "boxes_shut", "decisions", "mistakes", "mean_loss",
-                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES), "accuracy", "inaccuracies", "blunders"])
+                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES), "accuracy", "inaccuracies", "blunders",
+                "turns_verified", "turns_unverified"])
     for rank, s in enumerate(board, start=1):
         means = s.mean_score()
         w.writerow([rank, csv_cell(s.name), s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
                     "" if s.mean_loss is None else f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
                     *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES),
-                    "" if s.accuracy is None else f"{s.accuracy:.2f}", s.inaccuracies, s.blunders])
+                    "" if s.accuracy is None else f"{s.accuracy:.2f}", s.inaccuracies, s.blunders,
+                    s.turns_verified, s.turns_unverified])
     return buf.getvalue()
 
 

@@ -35,6 +35,9 @@ valued with :data:`~shutbox.game.estimate.SAMPLES` simulated turns (careful, and
 rollouts instead (:func:`shutbox.game.estimate.rank_moves`: seconds a decision) and values states with
 its :data:`~shutbox.game.estimate.FINAL` turns.
 
+Unverified turns (throws optional: tiles moved, or the turn ended, with no throw entered) are not graded:
+there is no throw to measure a move against. The notes count them.
+
 Nothing here does I/O; the solver is passed in (``solve(rules, objective)``), so callers may cache it.
 """
 
@@ -414,18 +417,25 @@ def review_game(game: Game, solve: Solve, objective: str | None = None, *, estim
 
     decisions: list[Decision] = []
     traces: list[TurnTrace] = []
-    skipped = 0
+    skipped = unverified = 0
     for turn in game.turns:
+        if turn.unverified:  # tiles moved or the turn ended with no throw entered: nothing to grade against
+            unverified += 1
+            continue
         walker = _TurnReviewer(rules, judge, turn, tick)
         traces.append(walker.run())
         decisions.extend(walker.decisions)
         skipped += walker.skipped
     return Review(objective, exact, tuple(decisions), tuple(traces), _player_totals(game.players, decisions),
-                  _notes(rules, objective, exact, estimated, skipped), skipped, estimated)
+                  _notes(rules, objective, exact, estimated, skipped, unverified), skipped, estimated)
 
 
-def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int) -> tuple[str, ...]:
+def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int,
+           unverified: int = 0) -> tuple[str, ...]:
     notes = []
+    if unverified:
+        notes.append(f"{unverified} unverified turn{'s' if unverified != 1 else ''} not reviewed: "
+                     f"{'they were' if unverified != 1 else 'it was'} played with no throw entered (throws optional)")
     if estimated:
         notes.append(f"values are Monte Carlo estimates: the exact solver does not reach {rules.tiles} tiles; moves "
                      "ranked by rollouts (every move screened, the best few refined); losses and grades are estimates")

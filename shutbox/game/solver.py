@@ -354,15 +354,6 @@ def solve(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> S
     return _solve(Setup.of(rules), objective, strategy)
 
 
-def clear_cache() -> None:
-    """Forget solved tables (for benchmarks)."""
-    _solve.cache_clear()
-    _tables.cache_clear()
-    scores.cache_clear()
-    _one_die.cache_clear()
-    _popcount_order.cache_clear()
-
-
 def advisor(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> Advisor:
     """The exact solution where the solver takes the size, else the stated Monte Carlo method."""
     if exact(rules):
