@@ -376,3 +376,11 @@ def test_stats_csv_writes_a_formula_looking_name_as_text(cli, tmp_path, name):
     rows = list(csv.reader((tmp_path / "t.csv").open(encoding="utf-8")))
     names = sorted(row[1] for row in rows[1:])
     assert names == sorted(["'" + name, "Bob"]), names
+
+
+def test_a_long_game_pad_beyond_its_measured_sets_names_the_tiles_asked_for(cli, tmp_path):
+    """Issue 29, fault 17: 54 tiles with 9 dice was refused as "--dice 9 with --tiles 12", a pair nobody asked for."""
+    proc = cli("scorepad", "--match", "long-game", "--tiles", "54", "--dice", "9", "--out", "pad.pdf", cwd=tmp_path)
+    one_line_error(proc, "--tiles 54: long-game pads are measured up to 12 tiles", "from 9 to 12")
+    assert "--tiles 12" not in proc.stderr and "--dice 9" not in proc.stderr
+    assert not (tmp_path / "pad.pdf").exists()
