@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shutbox.bounded import whole_within
 from shutbox.errors import ShutboxError
+from shutbox.game.events import MAX_PLAYERS
 from shutbox.game.formats import TILE_ROWS, TOTAL_ROWS, TURN_ROWS, match_format
 from shutbox.game.report import counted
 from shutbox.model import Rules
@@ -84,9 +86,12 @@ def _players(rules: Rules, players: int | None, names: str | None) -> tuple[int,
     return len(parsed), parsed
 
 
+#: The most each count of a pad request may be, before the paper is asked (it usually allows fewer).
+COUNT_LIMITS = {"--players": MAX_PLAYERS, "--rounds": SEARCH_LIMIT, "--per-page": MAX_PER_PAGE, "--pages": MAX_PAGES}
+
+
 def _at_least_one(flag: str, value: int) -> None:
-    if value < 1:
-        raise ShutboxError(f"{flag} {value}: allowed: a whole number >= 1")
+    whole_within(value, flag, 1, COUNT_LIMITS[flag])
 
 
 def _check_counts(rules: Rules, players: int, rounds: int | None, paper: str, per_page: int, pages: int) -> None:
@@ -98,8 +103,6 @@ def _check_counts(rules: Rules, players: int, rounds: int | None, paper: str, pe
         _at_least_one("--rounds", rounds)
     _at_least_one("--per-page", per_page)
     _at_least_one("--pages", pages)
-    if pages > MAX_PAGES:
-        raise ShutboxError(f"--pages {pages}: allowed: 1 to {MAX_PAGES}")
     fmt = match_format(rules)
     fixed = fmt.fixed_players
     if fixed is not None and players != fixed:
