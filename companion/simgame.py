@@ -146,7 +146,6 @@ class SimTable:
     def demo(self, players: list[str], rng: random.Random, pause_s: float) -> None:
         """Play a whole game with random dice, choosing the solver's best move, at ``pause_s`` per step."""
         from shutbox.game import solver
-        from shutbox.game.solver import mask_of
 
         self.session.start(players)
         game = self.session.game
@@ -166,9 +165,7 @@ class SimTable:
                     if (tile in self.box.shut_tiles) != (tile in want):
                         self.flip(tile, tile in want)
                         self.settle(pause_s / 4)
-            counts = game.dice_counts()
-            # where the rules give the choice, throw as many dice as the solver's policy does
-            dice_count = 1 if counts == (1,) or (1 in counts and bool(solution.one_die[mask_of(game.in_play)])) else 2
+            dice_count = solution.dice(game.in_play)  # as many dice as the solver's policy throws
             self.type(" ".join(str(rng.randint(1, 6)) for _ in range(dice_count)))
             game = self._game()
             throw = game.pending

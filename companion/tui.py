@@ -41,6 +41,7 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 TILE_OPEN = "bold #2a1a0c on #e9c98f"
 TILE_SHUT = "#6d5a44 on #2b1e12"
 TILES_PER_ROW = 12
+THROW_STYLE = "bold #f0b43c"  #: the throw stands out (as on the page: the move colour)
 
 
 def tiles_row(session: LiveState) -> RenderableType:
@@ -201,14 +202,14 @@ def _throw_and_verdict(session: LiveState) -> list[Text]:
     lines = []
     if game is not None and game.pending is not None and not game.finished:
         p = game.pending
-        throw = Text("throw  ", style="dim")
+        throw = Text("throw  ", style="bold")
         if p.dice and len(p.dice) > 1:
             throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
-                         + f" = {p.total}", style="bold")
+                         + f" = {p.total}", style=THROW_STYLE)
         elif p.dice:
-            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style="bold")
+            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style=THROW_STYLE)
         else:
-            throw.append(str(p.total), style="bold")
+            throw.append(str(p.total), style=THROW_STYLE)
         lines.append(throw)
     verdict = session.verdict
     if game is not None and game.finished:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from shutbox.companion.session import LiveSession
+    from shutbox.companion.livestate import LiveState
     from shutbox.game.replay import Game
     from shutbox.game.review import Decision, Review
 
@@ -40,10 +40,11 @@ REVIEWS_KEPT = 16
 
 
 class Board(Protocol):
-    """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the table's session."""
+    """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the state of the table
+    (its game and game id)."""
 
     @property
-    def session(self) -> LiveSession | None: ...
+    def session(self) -> LiveState | None: ...
 
 
 def step(decision: Decision, objective: str) -> dict[str, Any]:

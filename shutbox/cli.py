@@ -101,6 +101,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="shutbox",
         description="Shut the Box kit: printable box, score pads, firmware and a scorekeeper.",
+        epilog="Start playing: `shutbox sim --demo` (no hardware: watch a game), `shutbox play --port none "
+               "--players \"Ann,Bob\"` (a plain wooden box: type the throws and tiles), `shutbox play` (a wired "
+               "box). Afterwards: `shutbox review ID`, `shutbox stats`. `shutbox CMD --help` for each command.",
     )
     parser.add_argument("--version", action="version", version=f"shutbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -13,9 +13,12 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
 from shutbox.model import Rules
+from tests.emulator_support import needs_emulator
 
 FAST = ["--debounce-ms", "5", "--scan-ms", "1"]
 ASK = "press again to end with nothing shut"
@@ -167,3 +170,15 @@ def test_the_throws_setting_is_declared_once_for_flags_and_the_settings_file(cli
     assert texts(result, "refused") == ["put the box right first: tile 5 shut with no throw: open it again and "
                                         "enter the throw first"]
     assert not result["turns"][0]["ended"] and not result["turns"][0]["unverified"]
+
+
+@pytest.mark.slow
+def test_the_button_on_the_emulated_pico_ends_hands_free_turns(cli, tmp_path):
+    """The built firmware on MicroPython's RP2040 port in an emulated Pico (``sim --emulator``): the same
+    hands-free game, two presses in a row included, scores as on the unix port."""
+    needs_emulator()
+    script = "players Ann Bob\nshut 9 8 7\npress\nopen all\npress\npress\n"
+    result = sim(cli, tmp_path, script, "--emulator")
+    assert scores(result) == {"Ann": 21, "Bob": 45} and result["winner"] == "Ann"
+    assert [t["unverified"] for t in result["turns"]] == [True, True]
+    assert texts(result, "refused") == [ASK]

@@ -211,6 +211,16 @@ def test_the_demo_plays_a_whole_game(cli, match):
     assert not [m for m in result["messages"] if m["kind"] in ("flag", "refused")]
 
 
+def test_the_demo_throws_the_dice_the_rules_give(cli):
+    """With three dice the demo throws three (or one), as the solver's policy does: it once threw two."""
+    proc = cli("sim", "--demo", "--speed", "400", "--seed", "7", "--dice", "3", "--json", *FAST)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["finished"]
+    throws = [t["dice"] for turn in result["turns"] for t in turn["throws"] if t["dice"]]
+    assert throws and {len(d) for d in throws} <= {1, 3} and 3 in {len(d) for d in throws}
+
+
 def test_the_demo_shows_the_terminal_interface(cli):
     proc = cli("sim", "--demo", "--speed", "400", "--seed", "1", *FAST)
     assert proc.returncode == 0, proc.stderr

@@ -64,6 +64,11 @@ def test_only_the_model_and_the_domain_ask_a_format_by_its_name() -> None:
     assert offenders == {}
 
 
+def test_the_web_page_asks_the_state_not_the_format_name() -> None:
+    page = (REPO / "companion" / "webpage.html").read_text(encoding="utf-8")
+    assert [name for name in DISTINCT_NAMES if f'"{name}"' in page or f"'{name}'" in page] == []
+
+
 def test_the_name_check_finds_a_comparison(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('def f(rules, t):\n    a = rules.match == "round"\n    b = t[rules.match]\n'

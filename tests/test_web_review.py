@@ -88,6 +88,7 @@ def test_unknown_or_malformed_games_are_answered_plainly(saved):
     assert huge.status_code == 400
 
 
+@pytest.mark.slow
 def test_the_step_through_moves_by_keys_buttons_and_the_move_list(chromium, saved):
     steps = httpx.get(saved.url + "/api/review/1", timeout=60).json()["steps"]
     page = chromium.new_page()
@@ -128,6 +129,7 @@ def test_the_step_through_moves_by_keys_buttons_and_the_move_list(chromium, save
     page.close()
 
 
+@pytest.mark.slow
 def test_the_stats_page_shows_the_leaderboard(chromium, saved):
     board = httpx.get(saved.url + "/api/stats", timeout=60).json()
     page = chromium.new_page()
@@ -138,9 +140,11 @@ def test_the_stats_page_shows_the_leaderboard(chromium, saved):
     assert page.inner_text("#statshead").startswith("2 finished games; decisions measured by the expected score")
     assert "1 unfinished not counted" in page.inner_text("#statsnote")
     assert page.get_attribute("#navstats", "class") == "here"
+    page.wait_for_selector("#navlive.hidden", state="attached")  # no game at this table: no live page to go to
     page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "query"), [({"width": 390, "height": 844}, ""),
                                               ({"width": 1920, "height": 1080}, "&tv=1")], ids=["phone", "tv"])
 def test_readable_on_a_phone_and_on_a_tv(chromium, saved, size, query):
@@ -176,6 +180,7 @@ def test_a_game_kept_in_memory_is_reviewed_from_the_table():
     assert stats["games"] == 1 and stats["kept"] == "memory" and stats["leaderboard"][0] == "Bob"
 
 
+@pytest.mark.slow
 def test_the_live_page_links_the_step_through_after_the_game(chromium, tmp_path):
     with LiveTable(build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1}), tmp_path / "games.sqlite3",
                    ["Ann", "Bob"]) as table:
@@ -190,3 +195,50 @@ def test_the_live_page_links_the_step_through_after_the_game(chromium, tmp_path)
         page.wait_for_url("**/review?game=1**")
         page.wait_for_function("document.getElementById('title').textContent === 'Review — game 1'")
         page.close()
+
+
+def test_unverified_turns_are_not_stepped_through(tmp_path):
+    from shutbox.game import events as ev
+
+    game = Game(Rules()).add_players("Ann", "Bob")
+    game.throw(5, 3).shut(3, 5).throw(6, 6).shut(9, 2, 1).throw(6, 6).shut(8, 4).throw(1, 1)  # Ann: graded
+    game.apply(ev.shut(9, 8, unverified=True))  # Bob's turn, no throw entered: nothing to grade it against
+    assert game.turns[-1].unverified
+    pages = ReviewPages(None)
+    pages.board = SimpleNamespace(session=SimpleNamespace(game=game, game_id=4))  # type: ignore[assignment]
+    document = pages.review(4)
+    assert document["steps"] and {s["player"] for s in document["steps"]} == {"Ann"}
+    assert any("unverified turn" in n for n in document["notes"])
+
+
+@pytest.mark.slow
+def test_stats_web_serves_the_pages_of_every_saved_game_until_ctrl_c(cli, saved, tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "stats", "--db", str(saved.db), "--web", "0"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("stats: http://127.0.0.1:") and first.rstrip().endswith("/stats")
+        base = first.split()[1].removesuffix("/stats")
+        assert "review of any game" in proc.stdout.readline()
+        assert httpx.get(base + "/api/stats", timeout=60).json()["games"] == 2
+        assert httpx.get(base + "/api/review/1", timeout=60).json()["steps"]
+        assert httpx.get(base + "/review", timeout=10).status_code == 200
+        refused = httpx.post(base + "/api/end", json={}, timeout=10)
+        assert refused.status_code == 409 and "only the review and stats pages" in refused.text
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 130
+        assert proc.stderr is not None and proc.stderr.read().strip() == "shutbox: interrupted"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"\x00garbage" * 100)
+    for db, message in ((tmp_path / "none.sqlite3", "no such game database"), (junk, "not a shutbox game database")):
+        out = cli("stats", "--db", str(db), "--web", "0")
+        assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1, out.stderr

@@ -303,3 +303,16 @@ def test_a_port_in_use_is_one_line_and_nothing_is_written(cli, tmp_path):
     assert proc.returncode == 2
     assert proc.stderr == f"shutbox: error: --web 127.0.0.1:{port}: cannot listen there (Address already in use)\n"
     assert not (tmp_path / "g.sqlite3").exists()
+
+
+def test_the_long_game_page_shows_each_players_role(chromium, tmp_path):
+    """The page asks the state, not the format's name, whether the players have roles."""
+    kit = build_kit({**FAST_KIT, "rules.match": "long-game"})
+    with LiveTable(kit, tmp_path / "games.sqlite3", ["Ann", "Bob"]) as live:
+        page = chromium.new_page()
+        page.goto(live.local_url)
+        page.wait_for_selector("#standbody td")
+        assert page.locator("#standhead th").all_inner_texts()[:3] == ["player", "role", "left last turn"]
+        assert [c.strip() for c in page.locator("#standbody td:nth-child(2)").all_inner_texts()] == ["shuts",
+                                                                                                   "uncovers"]
+        page.close()

@@ -32,6 +32,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("folder", type=Path, help="folder written by `shutbox cad --out`")
+    c.add_argument("--slice", action="store_true", help="also slice every part with PrusaSlicer, support on: "
+                   "no support, no bridge over 45 mm")
 
 
 def refuse_unbuildable(kit: Kit, what: str = "the CAD") -> None:
@@ -119,6 +121,10 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with side_process() as pool:
         findings = check_folder(args.folder, pool)
+    if args.slice:
+        from shutbox.cad.sliced import check_sliced
+
+        findings += check_sliced(args.folder)
     for f in findings:
         print(f.line())
     failed = sum(not f.ok for f in findings)

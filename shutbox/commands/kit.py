@@ -109,8 +109,24 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     manifest = build_kit_folder(kit, args.out)
     out = path_text(args.out)
     print(f"wrote {len(manifest['files'])} files to {out}/ (listed in {out}/manifest.json)")
-    print(f"next: the build guide {out}/cad/build.md; no box yet? watch a game: shutbox sim --demo")
+    print(f"next: the build guide {out}/cad/build.md; no box yet? watch a game: {invoked_as()} sim --demo")
     return 0
+
+
+def invoked_as() -> str:
+    """How to type ``shutbox`` again: ``shutbox`` when that is on the PATH, else the path it was run by
+    (``make kit`` runs ``.venv/bin/shutbox``)."""
+    import os
+    import shutil
+
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) != "shutbox":  # python -m shutbox, or embedded
+        return "shutbox"
+    found = shutil.which("shutbox")
+    if found is not None and os.path.realpath(found) == os.path.realpath(argv0):
+        return "shutbox"
+    relative = os.path.relpath(argv0)
+    return argv0 if relative.startswith("..") else relative
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:

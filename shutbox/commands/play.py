@@ -118,7 +118,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     try:
         if not boxless:
             link = BoxLink(args.port, rules.tiles, events.put)
-            link.start()  # a port that cannot be opened stops here, before anything is written
+            _start_link(link)  # a port that cannot be opened stops here, before anything is written
         table.open_web()  # so does an address that cannot be listened on
         heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
         if session is None:
@@ -147,8 +147,21 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     return 0
 
 
-def show_review(session: LiveSession, piped: bool) -> list[str]:
-    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines."""
+def _start_link(link: Any) -> None:
+    """Open the box's port; with no box found, also say how to play without one."""
+    from shutbox.firmware.host.deploy import NoBoard
+
+    try:
+        link.start()
+    except NoBoard as exc:
+        raise ShutboxError(f"{exc}; no wired box? `--port none` plays without one (type the throws and the "
+                           "tiles you shut)") from None
+
+
+def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[str]:
+    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines.
+
+    ``kept``: the game is in a database file (else in memory: say how to keep the next one for a review)."""
     from shutbox.game import solver
     from shutbox.game.review import review_game, review_payload
     from shutbox.solvercache import cached_solve
@@ -161,7 +174,9 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
         payload: dict[str, Any] = {"lines": lines, "players": [], "exact": False}
     else:
         payload = review_payload(review_game(game, cached_solve))
-        payload["lines"].append(f"every decision: shutbox review {session.game_id}")
+        payload["lines"].append(f"every decision: shutbox review {session.game_id}" if kept else
+                                "every decision: this game is kept in memory only; with --db FILE the next one is "
+                                "saved for `shutbox review ID --db FILE`")
     payload["review_url"] = f"/review?game={session.game_id}"  # the page's step-through of every decision
     session.review = payload
     if piped:

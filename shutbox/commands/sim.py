@@ -95,10 +95,10 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
             else:
                 sim.play(actions, str(args.script))
-            if shown.web is not None:  # the page shows the review summary and links its step-through
+            if shown.web is not None or shown.interactive:  # the summary on the screen and the page
                 from shutbox.commands.play import show_review
 
-                show_review(sim.session, piped=False)
+                show_review(sim.session, piped=False, kept=args.db is not None)
             game = sim.session.game
             assert game is not None
             if shown.web is not None and (args.demo or shown.interactive):

@@ -33,6 +33,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", type=out_file_flag("--csv", ".csv"), metavar="FILE.csv",
                    help="also write the leaderboard as CSV")
+    p.add_argument("--web", metavar="[HOST:]PORT", help="instead, serve the stats and review pages of every saved "
+                   "game on PORT (127.0.0.1 unless HOST is given, e.g. 0.0.0.0:8000 for phones and a TV), until "
+                   "Ctrl-C")
 
 
 def _scores_text(s: PlayerStats) -> str:
@@ -126,6 +129,8 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.solvercache import cached_solve
 
     db = Path(args.db) if args.db is not None else default_db_path()
+    if args.web is not None:
+        return serve_pages(db, args.web)
     if args.db is None and not db.exists():
         print(f"no games saved yet ({path_text(db)} does not exist)")
         return 0
@@ -149,6 +154,41 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
     print("\n".join(table_lines(board, collected, objectives)))
     if args.csv is not None:
         print(f"table written to {path_text(args.csv)}")
+    return 0
+
+
+def serve_pages(db: Path, web: str) -> int:
+    """Serve the review and stats pages of ``db`` (read-only) until interrupted; posts are refused."""
+    import threading
+
+    from shutbox.companion.archive import Archive
+    from shutbox.companion.web import WebBoard, parse_web
+    from shutbox.companion.webreview import ReviewPages
+    from shutbox.usertext import shown
+
+    host, port = parse_web(web)
+    if not db.exists():
+        raise ShutboxError(f"--db {shown(str(db), 200)}: no such game database (play a game first)")
+    with Archive(db):  # a file that is not a game database is one line now, not an error on the page
+        pass
+
+    def refuse(item: Any) -> None:
+        item.reply.set_result((False, [("refused", "no game is being played here: only the review and stats "
+                                                    "pages are served")]))
+
+    with WebBoard(host, port, refuse, pages=ReviewPages(db)) as board:
+        base = board.spectator_url.rstrip("/")
+        print(f"stats: {base}/stats", flush=True)
+        print(f"review of any game: {base}/review (Ctrl-C stops)", flush=True)
+        if board.join_code is not None:  # on the network: a QR code of the stats page for the phones
+            import io
+
+            import segno
+
+            qr = io.StringIO()
+            segno.make(f"{base}/stats", error="m").terminal(out=qr, compact=True)
+            print(qr.getvalue().rstrip("\n"), flush=True)
+        threading.Event().wait()
     return 0
 
 

@@ -259,6 +259,8 @@ def full_work(game: Game) -> list[int]:
     rules = game.rules
     out = []
     for turn in game.turns:
+        if turn.unverified:  # not reviewed (see review_game)
+            continue
         in_play = _turn_in_play(rules, turn)
         for throw in turn.throws:
             if throw.total is None or throw.tiles is None:
@@ -408,6 +410,8 @@ def review_game(game: Game, solve: Solve, objective: str | None = None, *, estim
     judge = _EstimateJudge(rules, values, objective) if estimated else _Judge(rules, values, objective)
     total = sum(1 for turn in game.turns for throw in turn.throws if throw.tiles is not None)
     done = 0
+    if progress is not None:
+        progress(0, total)
 
     def tick() -> None:
         nonlocal done

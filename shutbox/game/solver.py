@@ -54,6 +54,7 @@ from shutbox.game.rules import (
     throw_totals,
 )
 from shutbox.game.solution import (  # noqa: F401 - the values' classes live there (numpy-free), re-exported here
+    TIE,
     Advisor,
     MoveValue,
     Solution,
@@ -67,7 +68,7 @@ from shutbox.model import Rules, least_dice
 EXACT_MAX_TILES = 20
 #: The most (state, move) pairs the exact solver takes: 18 tiles with 6 dice has 68,609,024.
 EXACT_MAX_PAIRS = 70_000_000
-_TOL = 1e-12
+_TOL = TIE  #: the solution's tolerance (:func:`~shutbox.game.solution.better`)
 _CHUNK = 1 << 22  #: most (state, move) pairs handled in one vectorised block
 
 
@@ -227,7 +228,8 @@ def one_die_mask(setup: Setup) -> np.ndarray:
 
 
 def _better(a: np.ndarray, b: np.ndarray, than_a: np.ndarray, than_b: np.ndarray) -> np.ndarray:
-    """Lexicographic (a, b) > (than_a, than_b), with a tolerance for float noise."""
+    """Lexicographic (a, b) > (than_a, than_b), with a tolerance for float noise: :func:`solution.better`
+    for whole arrays."""
     tol = _TOL * (1.0 + np.abs(than_a))
     return (a > than_a + tol) | ((a >= than_a - tol) & (b > than_b + _TOL * (1.0 + np.abs(than_b))))
 
