@@ -174,6 +174,8 @@ def _parse_and_resolve(argv: list[str]) -> int:
 
 PATHS = ["/", "/api/state", "/api/events", "/api/throw", "/api/shut", "/api/end", "/api/undo", "/api/nothing",
          "/api/throw?code=%C3%A9", "/api/throw?code=%FF%FE", "/%00", "/api/../api/state", "/review", "/stats",
+         "/api/games", "/api/stats", "/api/review/1", "/api/review/0", "/api/review/99999999999999999999999",
+         "/api/review/%C2%B2", "/api/review/-1", "/api/review/1e3",
          "/api/throw?" + "a=1&" * 500, "/" + "x" * 5000]
 BODIES = [b"", b"{}", b'{"dice": [3, 4]}', b'{"dice": [6, 6, 6, 6, 6, 6, 6, 6, 6, 6]}', b'{"dice": [0]}',
           b'{"dice": [1e300]}', b'{"dice": [NaN]}', b'{"dice": "3 4"}', b'{"tiles": [7]}', b'{"tiles": [99999999999]}',
@@ -220,6 +222,8 @@ def test_fuzz_the_web_api(tmp_path, record_property):
     assert alive == 200 and state.get("players"), "the scoreboard still answers"
     assert statuses.get(500, 0) == 0, statuses
     assert tracebacks == 0, err[-3000:]
+    failed = [line for line in err.splitlines() if line.startswith("web:") and " failed (" in line]
+    assert not failed, failed  # the guard caught an error of the app: a bug, even if answered 503
     assert events >= 1
 
 
