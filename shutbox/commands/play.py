@@ -42,7 +42,7 @@ def add_web_argument(p: argparse.ArgumentParser) -> None:
 
 
 def parse_players(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",")]
+    names = [n.strip(" ") for n in text.split(",")]  # only spaces: a U+2028 at an end is refused
     if not any(names):
         raise ShutboxError(f"--players {text!r}: give the player names, comma separated, e.g. \"Ann,Bob\"")
     return names
@@ -211,12 +211,15 @@ def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: SessionDisplay,
     if not db.exists():
         raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
     store = GameStore(db)
-    row = store.latest_unfinished()
-    if row is None:
+    try:
+        row = store.latest_unfinished()
+        if row is None:
+            raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
+        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
+                                         throws=kit.play.throws_for(boxless)), None
+    except BaseException:  # refused: let go of the game (and its lock file) before saying why
         store.close()
-        raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
-                                     throws=kit.play.throws_for(boxless)), None
+        raise
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
