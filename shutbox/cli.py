@@ -180,6 +180,9 @@ def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     _ARGV[:] = argv
+    for arg in argv:  # argparse drops a "--" given as a value (`--db=--`) and hands the command an empty list
+        if arg.startswith("--") and arg.endswith("=--") and len(arg) > 3:
+            raise ShutboxError(f"{safe_line(arg, 80)}: '--' is not a value; give {safe_line(arg[:-3], 60)} a value")
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

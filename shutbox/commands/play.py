@@ -46,13 +46,13 @@ def add_web_argument(p: argparse.ArgumentParser) -> None:
 
 
 def parse_players(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",")]
+    names = [n.strip(" ") for n in text.split(",")]  # only spaces: a U+2028 at an end is refused
     if not any(names):
         raise ShutboxError(f"--players {text!r}: give the player names, comma separated, e.g. \"Ann,Bob\"")
     return names
 
 
-class Table:
+class SessionDisplay:
     """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
     with ``--web``, the web scoreboard. Use as a context manager around the game."""
 
@@ -128,7 +128,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if refusal is not None:
         raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
-    table = Table(events.put, args.web, db=Path(db))
+    table = SessionDisplay(events.put, args.web, db=Path(db))
     store, session, names = _resume(args, kit, Path(db), table, boxless) if args.resume else \
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
@@ -206,7 +206,7 @@ def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[st
     return list(payload["lines"])
 
 
-def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: list[Any]) -> None:
+def _begin(session: LiveSession, table: SessionDisplay, names: list[str] | None, heard: list[Any]) -> None:
     """Show the session, hand it what the box said so far, and start the new game (or say which goes on)."""
     table.open_input(session.help)
     session.view = table.view
@@ -218,7 +218,7 @@ def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: l
         session.start(names)
 
 
-def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless: bool) \
+def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: SessionDisplay, boxless: bool) \
         -> tuple[GameStore, LiveSession, None]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
@@ -231,12 +231,15 @@ def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless:
     if not db.exists():
         raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
     store = GameStore(db)
-    row = store.latest_unfinished()
-    if row is None:
+    try:
+        row = store.latest_unfinished()
+        if row is None:
+            raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
+        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
+                                         throws=kit.play.throws_for(boxless)), None
+    except BaseException:  # refused: let go of the game (and its lock file) before saying why
         store.close()
-        raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
-                                     throws=kit.play.throws_for(boxless)), None
+        raise
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
@@ -266,7 +269,7 @@ def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
         session.handle(item)
 
 
-def _linger(session: LiveSession, events: queue.Queue[Any], table: Table) -> None:
+def _linger(session: LiveSession, events: queue.Queue[Any], table: SessionDisplay) -> None:
     """After the game: keep the scoreboard up until Enter (or the end of the input); the page's posts are
     still answered (the game is over)."""
     from shutbox.companion.session import InputClosed, Remote, Typed
