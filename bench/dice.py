@@ -60,6 +60,7 @@ def accuracy(root: Path) -> bool:
     groups: dict[str, list[tuple[list[int], list[int], int]]] = {}
     for name, label in sorted(labels.items()):
         image = cv2.imread(str(root / name))
+        assert image is not None, name
         reading = read_dice(image)
         groups.setdefault(name.split("/")[0], []).append((label["dice"], reading.values, len(reading.unsure)))
     ok = True
@@ -96,7 +97,9 @@ def speed(root: Path, scratch: Path) -> bool:
         sorted(p for p in (root / "composite").glob("*.jpg"))[:SPEED_PICTURES // 2]
     files = []
     for i, path in enumerate(names):
-        big = cv2.resize(cv2.imread(str(path)), (1280, 720), interpolation=cv2.INTER_CUBIC)
+        picture = cv2.imread(str(path))
+        assert picture is not None, path
+        big = cv2.resize(picture, (1280, 720), interpolation=cv2.INTER_CUBIC)
         target = scratch / f"{i:03d}.jpg"
         target.write_bytes(cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
         files.append(target.read_bytes())
@@ -105,6 +108,7 @@ def speed(root: Path, scratch: Path) -> bool:
         t0 = time.thread_time()
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         t1 = time.thread_time()
+        assert image is not None
         w1 = time.perf_counter()
         read_dice(image)
         t2 = time.thread_time()
@@ -126,7 +130,7 @@ def speed(root: Path, scratch: Path) -> bool:
 def main() -> int:
     import tempfile
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     p.add_argument("--set", type=Path, default=SET)
     p.add_argument("--speed-only", action="store_true")
     args = p.parse_args()

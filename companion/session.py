@@ -232,7 +232,7 @@ class LiveSession:
         elif isinstance(item, InputClosed):
             self.stop()
         elif isinstance(item, CameraRead | PhotoPost):
-            enter_dice(self, item)
+            enter_dice(self, item)  # pyright: ignore[reportArgumentType]  (camera.py names this class lazily)
         else:
             self.apply(item)
 

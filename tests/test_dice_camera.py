@@ -146,7 +146,9 @@ def test_play_with_the_camera_reads_the_tray_and_enters_the_throw(tmp_path: Path
                              "--db", str(db), "--camera", str(tmp_path / "%03d.png")],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+    stdout = proc.stdout
+    assert stdout is not None
+    reader = threading.Thread(target=lambda: lines.extend(iter(stdout.readline, "")), daemon=True)
     reader.start()
     deadline = time.monotonic() + 60
     while not any("camera" in line and "throw" in line.lower() for line in lines) and time.monotonic() < deadline:

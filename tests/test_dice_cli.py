@@ -23,7 +23,9 @@ def _readable(count: int) -> list[str]:
 
     out = []
     for name in sorted(LABELS):
-        if LABELS[name]["dice"] and read_dice(cv2.imread(str(SET / name))).values == LABELS[name]["dice"]:
+        image = cv2.imread(str(SET / name))
+        assert image is not None
+        if LABELS[name]["dice"] and read_dice(image).values == LABELS[name]["dice"]:
             out.append(name)
         if len(out) == count:
             return out
@@ -52,6 +54,7 @@ def test_annotate_writes_a_png_of_the_picture(tmp_path: Path):
     out = tmp_path / "drawn.png"
     run_cli("dice", str(SET / name), "--annotate", str(out), check=True)
     drawn, original = cv2.imread(str(out)), cv2.imread(str(SET / name))
+    assert drawn is not None and original is not None
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert drawn.shape == original.shape and (drawn != original).any()
     assert [p.name for p in tmp_path.iterdir()] == ["drawn.png"]  # nothing half-written left beside it

@@ -66,8 +66,8 @@ def test_a_die_drawn_flat_reads_and_a_broken_pattern_does_not():
             cv2.circle(image, (int(200 + u * 32), int(200 + v * 32)), 10, (20, 20, 20), cv2.FILLED, cv2.LINE_AA)
         return cv2.GaussianBlur(image, (3, 3), 0)
 
-    five = [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)]
+    five: list[tuple[float, float]] = [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)]
     assert read_dice(die(five)).as_dict() == {"dice": [5], "unsure": 0}
-    assert read_dice(die([(-1, -1), (1, 1)])).as_dict() == {"dice": [2], "unsure": 0}
+    assert read_dice(die([(-1.0, -1.0), (1.0, 1.0)])).as_dict() == {"dice": [2], "unsure": 0}
     broken = read_dice(die([(-1, -1), (-1, 1), (0.55, 0.1), (1, -1), (1, 1)]))
     assert broken.values == [] and len(broken.unsure) == 1

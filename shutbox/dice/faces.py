@@ -64,7 +64,7 @@ def face_colours(bgr: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
     table = (LIGHTNESS_GAIN * np.log(np.arange(256, dtype=np.float32) + 12.0)).astype(np.float32)
     out = lab.astype(np.float32)
-    out[..., 0] = table[lab[..., 0]]
+    out[..., 0] = np.take(table, lab[..., 0].astype(np.intp))
     return out
 
 
@@ -110,7 +110,7 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     x0, y0 = max(0, int(p.x - reach)), max(0, int(p.y - reach))
     x1, y1 = min(width, int(p.x + reach) + 1), min(height, int(p.y + reach) + 1)
     window = lab[y0:y1, x0:x1]
-    distance = np.linalg.norm(window - np.float32(p.face_lab), axis=2)
+    distance = np.linalg.norm(window - np.asarray(p.face_lab, np.float32), axis=2)
     first: Face | None = None
     for tolerance in TOLERANCES:  # tighter: a face close to the table's colour, or to its die's lit side
         face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height))

@@ -8,7 +8,7 @@ contrasts with the spot: a pip on a die face, not a fleck on a textured table or
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -76,7 +76,7 @@ def find_pips(gray: np.ndarray, lab: np.ndarray, min_radius: float = 1.8) -> lis
     return _one_per_spot(found)
 
 
-def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: tuple[int, ...] = SPOT_LEVELS,
+def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: Sequence[int] = SPOT_LEVELS,
            origin: tuple[int, int] = (0, 0)) -> None:
     """Offer ``accept`` each spot deeper than a level, as its pixels (x, y) where it is over half its depth; a
     region not accepted is cut again at the next level within its own box (a sheet of noisy table, or a pip

@@ -20,6 +20,7 @@ import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -338,10 +339,10 @@ def render_scene(dice: list[Placed], meshes: dict[str, tuple[list[tuple[trimesh.
     return small[..., :3], small[..., 3]
 
 
-_WINDOW: list[object] = []
+_WINDOW: list[Any] = []
 
 
-def _window():
+def _window() -> Any:
     if not _WINDOW:
         rendering = _vtk()[3]
         window = rendering.vtkRenderWindow()
@@ -409,7 +410,7 @@ def composite(rgb: np.ndarray, alpha: np.ndarray, rng: np.random.Generator) -> n
     base = photo_table(rng, (width, height))
     a = alpha.astype(np.float32) / 255
     shift = rng.uniform(-12, 12, 2)
-    m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], dtype=np.float32)
     shadow = cv2.warpAffine(cv2.GaussianBlur(a, (0, 0), rng.uniform(4, 10)), m, (width, height))
     base *= (1 - rng.uniform(0.35, 0.6) * shadow)[..., None]
     img = base * (1 - a[..., None]) + rgb.astype(np.float32) * a[..., None]
@@ -419,7 +420,7 @@ def composite(rgb: np.ndarray, alpha: np.ndarray, rng: np.random.Generator) -> n
         yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
         gx, gy, r = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(8, 40)
         img += (rng.uniform(60, 140) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)))[..., None]
-    src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    src = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
     jitter = rng.uniform(-0.06, 0.06, (4, 2)).astype(np.float32) * [width, height]
     warp = cv2.getPerspectiveTransform(src, (src + jitter).astype(np.float32))
     img = cv2.warpPerspective(img, warp, (width, height), borderMode=cv2.BORDER_REFLECT)
@@ -472,7 +473,7 @@ def _touching(dice: list[Placed]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     p.add_argument("--renders", type=int, default=640)
     p.add_argument("--composites", type=int, default=60)
     p.add_argument("--out", type=Path, default=HERE)
