@@ -185,3 +185,12 @@ def test_history_show_lists_the_readings_and_writes_their_pictures(table, tmp_pa
     pictures[0].write_bytes(b"mine")
     refused = run_cli("history", "show", str(session.game_id), "--db", str(db), "--readings", str(tmp_path / "seen"))
     assert refused.returncode == 2 and "not replaced" in refused.stderr and pictures[0].read_bytes() == b"mine"
+
+
+def test_review_lists_the_throws_read_from_pictures(table):
+    session, view, store = table
+    image, want = two_dice_picture()
+    assert enter_reading(session, reading_of(image))
+    reviewed = run_cli("review", str(session.game_id), "--db", str(store.path), check=True)
+    assert "throws read from pictures" in reviewed.stdout
+    assert f"read by the camera: {' + '.join(map(str, want))}" in reviewed.stdout

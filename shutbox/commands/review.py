@@ -71,6 +71,20 @@ def load_reviewed_game(spec: str, db: Path | None) -> tuple[Game, str]:
     return load_game(Path(spec)), Path(spec).name
 
 
+def kept_reading_lines(spec: str, db: Path | None) -> list[str]:
+    """For a saved game: its throws read from pictures (the camera's, a phone's), to look at a disputed turn."""
+    if not re.fullmatch(r"[+-]?\d+", spec.strip()) or Path(spec).exists():
+        return []
+    from shutbox.commands.history import reading_lines
+    from shutbox.companion.store import default_db_path, open_read_only
+
+    with open_read_only(db or default_db_path()) as store:
+        readings = store.readings(int(spec))
+    lines = reading_lines(readings)
+    return ["throws read from pictures (`shutbox history show ID --readings DIR` writes them):", *
+            (f"  {line}" for line in lines)] if lines else []
+
+
 def review_of(game: Game, objective: str | None, estimate: bool = False, quiet: bool = True) -> Review:
     """The review with the solver's tables cached on disk; a size the solver refuses is one error line.
 
@@ -194,7 +208,7 @@ def run_review(args: argparse.Namespace, kit: Kit | None) -> int:
                         "finished": game.finished, "winners": list(game.winners)}, **review.as_dict()}
         print(json.dumps(out))
     else:
-        print("\n".join(review_lines(game, review, name)))
+        print("\n".join(review_lines(game, review, name) + kept_reading_lines(args.game, args.db)))
         if args.pdf is not None:
             print(f"report written to {path_text(args.pdf)}")
     return 0
