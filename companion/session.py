@@ -41,7 +41,7 @@ from shutbox.companion.wording import game_resumed, game_started, help_text, rec
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.protocol import Bye, Hello, Snapshot
 from shutbox.game.gamefile import rules_from_settings
-from shutbox.game.replay import Game
+from shutbox.game.replay import CheckedMove, Game
 from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import Rules
 
@@ -188,11 +188,6 @@ class LiveSession:
         session.done = game.finished
         return session
 
-    @property
-    def box_word(self) -> str:
-        """What the players move the tiles on: ``the box``, or for box-less play ``the board``."""
-        return "the board" if self.boxless else "the box"
-
     def start(self, names: Iterable[str]) -> None:
         """Begin a new game with these players (saved as the game's first event)."""
         game = self.ledger.start(names)  # IllegalMove: empty, repeated or wrong number of names
@@ -312,7 +307,7 @@ class LiveSession:
 
     # -- recording -----------------------------------------------------------------------------
 
-    def _commit(self, events: tuple[dict[str, Any], ...]) -> None:
+    def _commit(self, events: tuple[dict[str, Any] | CheckedMove, ...]) -> None:
         """Check and save the events (IllegalMove leaves everything unchanged), then say what they did."""
         changes = self.ledger.commit(events)
         game = self.game
@@ -330,11 +325,11 @@ class LiveSession:
         game = self.game
         while True:
             verdict = self.referee.judge(game)
-            if verdict is None or verdict.kind != "complete" or verdict.event is None:
+            if verdict is None or verdict.kind != "complete" or verdict.checked is None:
                 break
             try:
-                self._commit((verdict.event,))
-            except IllegalMove as exc:  # the referee checks moves first; this is a safety net
+                self._commit((verdict.checked,))  # ruled on once, by the game, in the verdict
+            except IllegalMove as exc:  # a move the game allowed cannot fail; this is a safety net
                 self.referee.verdict = verdict = Verdict("flag", f"{exc}: put {plus(verdict.tiles)} back",
                                                          verdict.tiles)
                 break
