@@ -72,6 +72,7 @@ def findings(built):
     return check_folder(built[0])
 
 
+@pytest.mark.slow
 def test_build_reports_progress_and_its_own_check(built):
     _, proc = built
     assert re.search(r"\[1/\d+\].*box-tiles-1-4", proc.stderr)
@@ -129,6 +130,7 @@ def test_assembly_holds_separate_named_solids(built):
     assert all(len(_placed(c).Solids()) == 1 for c in assy.children)
 
 
+@pytest.mark.slow
 def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
     slicer = require_tool("prusa-slicer")
     out, _ = built
@@ -253,6 +255,7 @@ def test_cad_check_command(cli, built):
     assert proc.returncode == 2 and "no manifest.json" in proc.stderr
 
 
+@pytest.mark.slow
 def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, manifest):
     import cadquery as cq
 
@@ -282,6 +285,7 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
     assert solid_at(lay.length - 1.0, usb_y + USB_WIDTH / 2 + 1.0, 8.0)
 
 
+@pytest.mark.slow
 def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built, monkeypatch):
     from shutbox.sideprocess import side_process
 
@@ -295,6 +299,7 @@ def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built
     assert len(alone) > 150 and all(f.ok for f in alone)
 
 
+@pytest.mark.slow
 def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(built, monkeypatch):
     """The side process's share, begun as soon as assembly.step is written, finds what a check of the finished
     folder finds; begun from a manifest other than the one written, it is not used (the share runs again)."""
