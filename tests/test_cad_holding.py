@@ -110,6 +110,7 @@ def test_fastener_check_catches_a_countersink_off_its_part(default_kit):
     assert found and not any(f.ok for f in found)
 
 
+@pytest.mark.slow
 def test_gate_is_printed_top_down_and_its_countersinks_sit_inside_it(default_kit):
     _, lay, split, _, _, printed = default_kit
     for gate in gates(lay, split.xs):
@@ -207,6 +208,7 @@ def test_keys_and_pockets_carry_lead_in_and_elephants_foot_relief(bed):
         assert mouth > inside + 1.0  # the pocket's mouth flares out
 
 
+@pytest.mark.slow
 def test_end_turn_button_has_its_hole_panel_and_room_and_is_in_the_parts_list(default_kit):
     from shutbox.cad.holding import check_button
     from shutbox.cad.layout import button_name
