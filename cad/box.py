@@ -31,6 +31,7 @@ from shutbox.cad.layout import (
     GROOVE,
     HOLLOW_RIB,
     JOINT_DEPTH,
+    MEMBRANE,
     ROOF_SLOPE,
     SCREW_CLEAR,
     SCREW_HEAD,
@@ -124,15 +125,17 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
     sy, x0, x1 = lay.switch_y, lay.wall, lay.length - lay.wall
     tool = cq.Solid.makeBox(x1 - x0, sy - y0, lay.hollow_roof + 1.0, cq.Vector(x0, y0, -1.0))
     back, gate = lay.back_roof, lay.gate_roof
-    slope_start = lay.lane_end - (back - gate) / ROOF_SLOPE
-    profile = [(sy - 0.1, -1.0), (sy - 0.1, back), (slope_start, back), (lay.lane_end, gate), (y1, gate), (y1, -1.0)]
+    # Behind the spine: a skin under the lane floor, stepping down over the gate wall to one under the gate pockets.
+    step = lay.lane_end - HOLLOW_RIB / 2
+    profile = [(sy - 0.1, -1.0), (sy - 0.1, back), (step, back), (step, gate), (y1, gate), (y1, -1.0)]
     tool = tool.fuse(shape_of(cq.Workplane("YZ").workplane(offset=x0).polyline(profile).close().extrude(x1 - x0)))
     # Inside the box's rounded corners, so the hollow never breaks through the outer wall.
     if CORNER_RADIUS - lay.wall > 0.5:
         inner = _rounded_block(lay.wall, lay.length - lay.wall, lay.wall, lay.width - lay.wall, -2.0,
                                lay.height, CORNER_RADIUS - lay.wall)
         tool = tool.intersect(inner)
-    keep = _spine(lay, cuts) + _hollow_blocks(lay, gate_list, cuts) + [tab_block(lay, key) for key in tabs]
+    keep = (_spine(lay, cuts) + _cross_ribs(lay, cuts) + _hollow_blocks(lay, gate_list, cuts)
+            + [tab_block(lay, key) for key in tabs])
     return tool.cut(*keep).clean()
 
 
@@ -155,6 +158,39 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
         x0, x1 = trunk_span(lay)
         rib = HOLLOW_RIB
         keep.append(gabled_channel_x(x0 - rib, x1 + rib, sy, GROOVE + 2 * rib, GROOVE + rib))
+    return keep
+
+
+def _rib_xs(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
+    """x of the cross ribs under the deck: between every two lanes (a cut's doubled rib stands in for its own)."""
+    xs = [lay.wall + lay.pitch * k for k in range(1, lay.tiles)]
+    if lay.sensors:  # beside the wire channel to the bay, never in it
+        branch, clear = lay.cavity[0] + GROOVE, GROOVE / 2 + HOLLOW_RIB
+        xs = [branch - clear if abs(x - branch) < clear else x for x in xs]
+    return [x for x in xs if all(abs(x - c) > lay.wall for c in cuts)]
+
+
+def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
+    """What keeps every bridge of the hollow's roofs short whichever way the slicer lays it: a rib across the
+    hollow (along y) between every two lanes, and the gate wall along x under the lanes' back ends (where the
+    roof steps down to the gate pockets'), each arched between the others and the walls."""
+    tall = lay.height + 2.0
+    w, rib, sy = lay.wall, HOLLOW_RIB, lay.switch_y
+    trunk = GROOVE / 2 + 2 * HOLLOW_RIB
+    wall_y = lay.lane_end - rib
+    keep: list[cq.Shape] = []
+    xs = _rib_xs(lay, cuts)
+    for x in xs:
+        shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
+        posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk),
+                 (wall_y, wall_y + rib)]
+        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
+        keep.append(shape.cut(*arches).clean() if arches else shape)
+    gate_wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
+    posts = [(-1.0, w), (lay.length - w, lay.length + 1.0)]
+    posts += [(x - rib / 2, x + rib / 2) for x in xs] + [(x - w, x + w) for x in cuts]
+    arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof)
+    keep.append(gate_wall.cut(*arches).clean() if arches else gate_wall)
     return keep
 
 
@@ -234,10 +270,7 @@ def _bay_walls(lay: Layout) -> list[cq.Shape]:
     w0 = lay.wall
     cavity = gabled_channel_x(cx0 - w0, cx1 + w0, (cy0 + cy1) / 2, cy1 - cy0 + 2 * w0, lay.cavity_height + t - w0)
     usb = gabled_channel_x(cx1 - 1.0, lay.length, lay.usb_y, USB_WIDTH + 2 * w0, lay.usb_height + t - w0)
-    top = lay.cover_pilot[1] + SCREW_PILOT / 2 + lay.wall  # over the pilot hole's conical tip
-    bosses = [cq.Solid.makeCylinder(BOSS_RADIUS, top + 1.0, cq.Vector(ox + sx, oy + sy, -1.0))
-              for sx, sy in lay.screw_points()]
-    return [seat, taper, cavity, usb, *bosses]
+    return [seat, taper, cavity, usb, *flange_beams(lay)]
 
 
 def trunk_span(lay: Layout) -> tuple[float, float]:
@@ -255,7 +288,9 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     branch_x = cx0 + GROOVE
     trunk_x0, trunk_x1 = trunk_span(lay)
     tools.append(gabled_channel_x(trunk_x0, trunk_x1, lay.switch_y, GROOVE, GROOVE))
-    tools.append(gabled_channel_y(lay.switch_y, cy0 + 1.0, branch_x, GROOVE, GROOVE))
+    # The branch to the bay is taller than the trunk it leaves: the trunk's gable ends on the branch's upright
+    # walls (two gables of one height would meet in valleys only 35 degrees steep).
+    tools.append(gabled_channel_y(lay.switch_y, cy0 + 1.0, branch_x, GROOVE, GROOVE * 1.5 + 0.5))
     tools.append(gabled_channel_x(cx0, cx1, (cy0 + cy1) / 2, cy1 - cy0, lay.cavity_height))
     # Cover seat: straight for the cover's thickness, then walls closing in (45 degrees or steeper)
     # onto the cavity, so the seat has no flat ceiling to print.
@@ -268,15 +303,15 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
         .rect(w + 2 * g, h + 2 * g).workplane(offset=rise).rect(cx1 - cx0, cy1 - cy0).loft()
     )
-    # Each screw goes into a boss the taper spares: a 45-degree funnel from the cover up to a column with
-    # WALL_MIN of plastic round the pilot hole.
-    top = COVER_THICKNESS + rise + 1.0
-    bosses = [screw_boss(ox + sx, oy + sy, COVER_THICKNESS, top) for sx, sy in lay.screw_points()]
-    tools += [seat, taper.cut(*bosses).clean()]
-    tools.append(gabled_channel_x(cx1 - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height))
-    _, pilot_top = lay.cover_pilot
+    # The screws go into the slabs and columns the taper spares, with WALL_MIN of plastic round the pilot holes.
+    tools += [seat, taper.cut(*flange_beams(lay)).clean()]
+    tools.append(usb_opening(lay, lay.length + 1.0))
     for sx, sy in lay.screw_points():
-        tools.append(coned_hole(ox + sx, oy + sy, SCREW_PILOT / 2, -1.0, pilot_top))
+        # From over the slab's bridge (the screw pierces its first layers: a hole in a bridge would hang in the air)
+        # out through the column's top into the hollow (no closed void).
+        z0 = COVER_THICKNESS + MEMBRANE
+        hole = cq.Solid.makeCylinder(SCREW_PILOT / 2, column_top(lay) + 1.0 - z0, cq.Vector(ox + sx, oy + sy, z0))
+        tools.append(hole)
     return tools
 
 
@@ -297,13 +332,36 @@ def button_tools(lay: Layout) -> list[cq.Shape]:
             teardrop_x(inner - BUTTON_BODY, inner, yb, zb, BUTTON_NUT / 2)]
 
 
-def screw_boss(x: float, y: float, z0: float, z1: float) -> cq.Shape:
-    """A pilot hole's boss hanging from above: a 45-degree cone from the hole's size at ``z0``, then a column."""
-    r0 = SCREW_PILOT / 2
-    flare = BOSS_RADIUS - r0
-    cone = cq.Solid.makeCone(r0, BOSS_RADIUS, flare, cq.Vector(x, y, z0))
-    column = cq.Solid.makeCylinder(BOSS_RADIUS, z1 - z0 - flare, cq.Vector(x, y, z0 + flare - 1e-3))
-    return cone.fuse(column).clean()
+def column_top(lay: Layout) -> float:
+    """z of the top of the columns round the cover screws (a wall over the screw's reach)."""
+    return lay.cover_pilot[1] + SCREW_PILOT / 2 + lay.wall
+
+
+def flange_beams(lay: Layout) -> list[cq.Shape]:
+    """What the cover screws go into: a slab across each end flange of the cover's seat, its underside a bridge
+    from one side of the seat to the other (the USB opening runs over the far one), and a column on it round each
+    screw (a boss hanging from above would start as an island in the air)."""
+    ox, oy = lay.cover_origin
+    w, h = lay.cover_size
+    g, t = COVER_GAP, lay.wall * SQRT2
+    top = column_top(lay)
+    slab = lay.usb_floor - COVER_THICKNESS
+    out = [cq.Solid.makeBox(COVER_FLANGE_X + g, h + 2 * (g + t), slab, cq.Vector(x, oy - g - t, COVER_THICKNESS))
+           for x in (ox - g, ox + w - COVER_FLANGE_X)]
+    out += [cq.Solid.makeCylinder(BOSS_RADIUS, top - COVER_THICKNESS, cq.Vector(ox + sx, oy + sy, COVER_THICKNESS))
+            for sx, sy in lay.screw_points()]
+    return out
+
+
+def usb_opening(lay: Layout, x1: float, grow: float = 0.0) -> cq.Shape:
+    """The USB opening from the cavity out through the end wall to ``x1``, its floor on the flange slab (grown by
+    ``grow`` on its upright sides and roof: the walls round it)."""
+    x0 = lay.cavity[1] - 1.0
+    t = grow * SQRT2
+    channel = gabled_channel_x(x0, x1, lay.usb_y, USB_WIDTH + 2 * grow, lay.usb_height + t - grow)
+    floor = lay.usb_floor - (grow if grow else 0.0)
+    return channel.cut(cq.Solid.makeBox(x1 - x0 + 2.0, USB_WIDTH + 2 * grow + 2.0, floor + 1.0,
+                                        cq.Vector(x0 - 1.0, lay.usb_y - USB_WIDTH / 2 - grow - 1.0, -1.0)))
 
 
 def tab_keys(lay: Layout, cuts: tuple[float, ...], ycuts: tuple[float, ...]) -> list[Key]:

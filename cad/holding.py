@@ -146,11 +146,9 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
         SCREW_PILOT,
         TAB_THICKNESS,
         USB_CLEAR,
-        USB_WIDTH,
         WALL_MIN,
         gates,
     )
-    from shutbox.cad.shapes import gabled_channel_x
 
     boxes = [shape for _, kind, shape in solids if kind == "box"]
     known: dict[int, list[Any]] = {}
@@ -174,15 +172,14 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
         for i, (x, y) in enumerate(gate.screw_points(lay), 1):
             holes.append((f"{gate.name} screw {i}", x, y, z0, z1, gate_parts, lay.height,
                           lay.height - lay.gate_floor))
-    from shutbox.cad.box import tab_keys
+    from shutbox.cad.box import tab_keys, usb_opening
     from shutbox.cad.split import tab_screw
 
     for i, key in enumerate(tab_keys(lay, cuts, ycuts), 1):  # from below through a tray piece's tab
         x, y = tab_screw(lay, key)
         z0, z1 = lay.tab_pilot
         holes.append((f"tab screw {i}", x, y, z0, z1, boxes, 0.0, TAB_THICKNESS))
-    usb = (gabled_channel_x(lay.cavity[1] - 1.0, lay.length + 1.0, lay.usb_y, USB_WIDTH, lay.usb_height)
-           if lay.sensors else None)
+    usb = usb_opening(lay, lay.length + 1.0) if lay.sensors else None
     for label, x, y, z0, z1, held, face, thick in holes:
         def measure(x: float = x, y: float = y, z0: float = z0, z1: float = z1, held: list[Any] = held,
                     face: float = face, thick: float = thick) -> list[float]:

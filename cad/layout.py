@@ -37,6 +37,9 @@ COVER_THICKNESS = 2.0
 COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screws
 COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
+FLANGE_SLAB = 2.0  # the slab over each end flange of the cover (a bridge across the seat) the screws go into
+MEMBRANE = 0.6  # plastic a screw pierces at the foot of a pilot hole that starts over a bridge
+BAY_CORNER = 3.0  # the cover's seat this far in from the end wall: a whole wall round the box's rounded corner
 STANDOFF = 3.0  # board standoff height on the cover
 PIN_DIAMETER = 1.8  # pins through the board's mounting holes (Pico: 2.1 mm holes)
 PIN_TIP = 2.5  # how far the pins stand above the standoffs
@@ -193,11 +196,11 @@ class Layout:
         return self.gate_floor - DECK_SKIN
 
     def roof_at(self, y: float) -> float:
-        """z of the hollow's roof at ``y`` (under the deck): from behind the spine it slopes down at ROOF_SLOPE to
-        reach ``gate_roof`` where the gate pockets start."""
+        """z of the hollow's roof at ``y`` (under the deck): behind the spine it steps down to ``gate_roof`` over the
+        gate wall, under the lanes' back ends."""
         if y < self.switch_y:
             return self.hollow_roof
-        return min(self.back_roof, self.gate_roof + max(0.0, self.lane_end - y) * ROOF_SLOPE)
+        return self.back_roof if y < self.lane_end - HOLLOW_RIB / 2 else self.gate_roof
 
     @property
     def button_at(self) -> tuple[float, float]:
@@ -241,7 +244,7 @@ class Layout:
     def cavity(self) -> tuple[float, float, float, float]:
         """x0, x1, y0, y1 of the controller cavity (open at the bottom)."""
         s = self.kit.sensors
-        x1 = self.length - self.wall - COVER_FLANGE_X
+        x1 = self.length - self.wall - COVER_FLANGE_X - BAY_CORNER
         x0 = x1 - (s.board_length_mm + 4.0)
         y1 = self.width - self.wall - COVER_FLANGE_Y - 1.0
         y0 = y1 - self.cavity_width
@@ -286,9 +289,14 @@ class Layout:
 
     @property
     def cover_pilot(self) -> tuple[float, float]:
-        """z range of the cover screws' pilot holes with full walls (a 45-degree funnel leads in below)."""
-        start = COVER_THICKNESS + BOSS_RADIUS - SCREW_PILOT / 2
+        """z range of the cover screws' pilot holes with full walls, in the flange beams."""
+        start = COVER_THICKNESS
         return (start, COVER_SCREW + PILOT_EXTRA)
+
+    @property
+    def usb_floor(self) -> float:
+        """z of the USB opening's floor: the top of the flange slab the cover screws go into."""
+        return COVER_THICKNESS + FLANGE_SLAB
 
     @property
     def usb_y(self) -> float:

@@ -22,8 +22,10 @@ SLICER = "prusa-slicer"
 PLA_DENSITY = 1.24  # g/cm3, for the grams PrusaSlicer reports
 #: PrusaSlicer's built-in defaults with the 0.2 mm layers and 15% infill of its stock profiles.
 DEFAULT_ARGS: tuple[str, ...] = ("--layer-height", "0.2", "--first-layer-height", "0.2", "--fill-density", "15%")
-#: Auto support under the 45-degree rule: overhangs flatter than 40 degrees from horizontal get support.
-SUPPORT_CHECK_ARGS: tuple[str, ...] = ("--support-material-auto", "--support-material-threshold", "40")
+#: Support switched on as a user does (auto, 40-degree threshold): PrusaSlicer adds none without
+#: ``--support-material``, whatever the other two say.
+SUPPORT_CHECK_ARGS: tuple[str, ...] = ("--support-material", "--support-material-auto",
+                                       "--support-material-threshold", "40")
 #: Extrusions that are not the part itself.
 NOT_THE_PART = ("Skirt/Brim", "Custom", "Wipe")
 

@@ -12,19 +12,24 @@ latest snapshot of the box, so an unplug, a replug or a restart of the scorekeep
 - Tiles that overshoot the throw, a partial move no open tile can complete, a scored tile
   reopened (or, uncovering, a tile shut), tiles moved with no throw, or a move the rules refuse
   (too many tiles) are *flagged* with the reason; putting the offending tiles back clears the flag.
+- Throws optional (``optional=True``): tiles moved with no throw entered are no fault but the turn's moves
+  (kind ``unverified``, with their ``unverified`` event, held by the referee until the turn ends), and a
+  move that shuts (or uncovers) every tile in play is ``complete`` at once. ``started`` says the box was
+  set up for the turn already (the referee remembers it), so tiles moved before any event of the turn are
+  moves, not a board still to be put right.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from shutbox.game import events as ev
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game
 from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus, sum_text, tiles_out
 
-VerdictKind = Literal["idle", "setup", "partial", "complete", "flag", "over"]
+VerdictKind = Literal["idle", "setup", "partial", "complete", "unverified", "flag", "over"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class Verdict:
     kind: VerdictKind
     message: str
     tiles: tuple[int, ...] = ()
-    event: dict[str, object] | None = None
+    event: dict[str, Any] | None = None
 
 
 def _names(tiles: Iterable[int]) -> str:
@@ -52,15 +57,16 @@ def expected_shut(game: Game) -> frozenset[int]:
     return frozenset(tiles_out(game.rules, game.board))
 
 
-def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
-    """The verdict for the box showing ``box_shut`` tiles shut, given the game so far."""
+def judge(game: Game, box_shut: Iterable[int], *, optional: bool = False, started: bool = False) -> Verdict:
+    """The verdict for the box showing ``box_shut`` tiles shut, given the game so far (``optional``,
+    ``started``: see the module docstring)."""
     if game.finished:
         return Verdict("over", "the game is over")
     if not game.players:
         return Verdict("idle", "waiting for players")
     box = frozenset(box_shut)
     board_shut = expected_shut(game)
-    if game.current_turn is None:
+    if game.current_turn is None and not (optional and started):
         return _between_turns(game, box, board_shut)
     uncovering = game.phase == UNCOVER
     # Tiles moved the wrong way: a scored tile reopened, or (uncovering) a tile shut.
@@ -72,6 +78,11 @@ def judge(game: Game, box_shut: Iterable[int]) -> Verdict:
     words = PHASE_WORDS[game.phase]
     undo = "shut" if uncovering else "open"
     if pending is None or pending.total is None:
+        if moved and optional:
+            tiles = tuple(sorted(moved))
+            event = ev.uncover(*tiles, unverified=True) if uncovering else ev.shut(*tiles, unverified=True)
+            kind: VerdictKind = "complete" if moved == set(game.in_play) else "unverified"
+            return Verdict(kind, f"{words.done} {plus(moved)} with no throw entered (unverified)", tiles, event)
         if moved:
             return Verdict("flag", f"{_names(moved)} {words.done} with no throw: "
                                    f"{undo} {_them(moved)} again and enter the throw first", tuple(sorted(moved)))

@@ -264,10 +264,12 @@ class SimBox:
             self._control(self._button_command(pressed))
 
     def press_button(self, hold_s: float = PRESS_S) -> None:
-        """Press the button for ``hold_s`` seconds, then release it."""
+        """Press the button for ``hold_s`` seconds, then release it and leave it released as long (so a press
+        right after counts too: the release must pass the firmware's debounce)."""
         self.set_button(True)
         time.sleep(hold_s)
         self.set_button(False)
+        time.sleep(hold_s)
 
     def bounce(self, tile: int, shut: bool, flips: int = 6, gap_s: float = 0.002) -> None:
         """Change a tile with a bouncing contact: ``flips`` quick toggles, then the final level."""

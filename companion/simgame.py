@@ -24,7 +24,7 @@ from shutbox.companion.store import MEMORY, GameStore
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.game.policy import hint_objective
-from shutbox.game.replay import UNCOVER
+from shutbox.game.replay import UNCOVER, Game
 from shutbox.game.rules import IllegalMove
 from shutbox.model import Kit
 
@@ -43,7 +43,7 @@ class SimTable:
         self.wait_s = EMULATOR_WAIT_S if emulator else WAIT_S
         self.events: queue.Queue[Any] = queue.Queue()
         self.link: BoxLink | None = None
-        self.session = LiveSession(kit.rules, store, view, hint=hint)
+        self.session = LiveSession(kit.rules, store, view, hint=hint, throws=kit.play.throws_for(boxless=False))
 
     def __enter__(self) -> SimTable:
         self.box.start()
@@ -90,13 +90,20 @@ class SimTable:
             self.session.handle(item)
 
     def linger(self, text: str) -> None:
-        """After the game: keep the session (and the web scoreboard) going until a line is typed."""
+        """After the game: keep the session (and the web scoreboard) going until a line is typed, the input
+        ends, or Ctrl-C."""
         self.session.view.note("info", text)
-        while True:
-            item = self.events.get()
-            if isinstance(item, (Typed, InputClosed)):
-                return
-            self.session.handle(item)
+        try:
+            while True:
+                try:
+                    item = self.events.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                if isinstance(item, (Typed, InputClosed)):
+                    return
+                self.session.handle(item)
+        except KeyboardInterrupt:
+            return
 
     def flip(self, tile: int, shut: bool) -> None:
         """Move one tile on the box and wait until the session has seen it there."""
@@ -109,9 +116,9 @@ class SimTable:
 
     def press(self) -> None:
         """Press the box's button and wait until the session has seen the press count change."""
-        before = self.session._presses
+        before = self.session.button.presses
         self.box.press_button()
-        self.pump(lambda: self.session._presses not in (None, before), "the button press")
+        self.pump(lambda: self.session.button.presses not in (None, before), "the button press")
 
     # -- scripts -------------------------------------------------------------------------------
 
@@ -139,7 +146,6 @@ class SimTable:
     def demo(self, players: list[str], rng: random.Random, pause_s: float) -> None:
         """Play a whole game with random dice, choosing the solver's best move, at ``pause_s`` per step."""
         from shutbox.game import solver
-        from shutbox.game.solver import mask_of
 
         self.session.start(players)
         game = self.session.game
@@ -147,30 +153,40 @@ class SimTable:
         rules = game.rules
         solution = solver.solve(rules, hint_objective(rules))
         for _ in range(MAX_DEMO_STEPS):
-            if game.finished or self.session.done:
+            if self._game().finished or self.session.done:
                 break
             self.settle(pause_s)
-            if game.current_turn is None:  # set the board the next turn starts from
+            game = self._game()  # read afresh each step: the page may have undone something meanwhile
+            if game.finished or self.session.done:
+                break
+            if game.pending is None:  # set the board the next turn starts from (or put back what an undo left)
                 want = expected_shut(game)
                 for tile in rules.tile_numbers:
                     if (tile in self.box.shut_tiles) != (tile in want):
                         self.flip(tile, tile in want)
                         self.settle(pause_s / 4)
-            counts = game.dice_counts()
-            # where the rules give the choice, throw as many dice as the solver's policy does
-            dice_count = 1 if counts == (1,) or (1 in counts and bool(solution.one_die[mask_of(game.in_play)])) else 2
+            dice_count = solution.dice(game.in_play)  # as many dice as the solver's policy throws
             self.type(" ".join(str(rng.randint(1, 6)) for _ in range(dice_count)))
-            if game.pending is None or game.pending.total is None:
+            game = self._game()
+            throw = game.pending
+            if throw is None or throw.total is None:
                 continue
-            ranked = solver.rank_moves(solution, game.in_play, game.pending.total)
+            ranked = solver.rank_moves(solution, game.in_play, throw.total)
             move = ranked[0].tiles if rng.random() < 0.85 else rng.choice(ranked).tiles
             uncovering = game.phase == UNCOVER
             for tile in rng.sample(move, len(move)):
                 self.settle(pause_s / 2)
+                if self._game().pending is not throw:  # undone from the page: throw again
+                    break
                 self.flip(tile, not uncovering)
         else:
             raise ShutboxError(f"the demo game did not end within {MAX_DEMO_STEPS} throws")
         self.settle(pause_s)
+
+    def _game(self) -> Game:
+        game = self.session.game
+        assert game is not None
+        return game
 
 
 def open_store(db: Path | None) -> GameStore:

@@ -5,8 +5,9 @@
 - ``total N`` — a throw entered by its total (a domino or a card drawn instead of dice; ``= N`` in play)
 - ``shut T [T …]`` — flip those tiles to shut on the box, one after another
 - ``open T [T …]`` or ``open all`` — flip tiles back open
-- ``end`` — type ``end`` (refused with the reason unless the rules end the turn)
-- ``press`` — press the box's button (the same as ``end``)
+- ``end`` — type ``end``: under throws ``optional`` it ends the turn (typed twice in a turn where nothing
+  was shut); under ``required`` it is refused with the reason
+- ``press`` — press the box's button (the same as ``end``: under ``optional`` the way a turn ends)
 - ``undo`` — withdraw the latest typed throw
 - ``hint`` — ask for the solver's best move (shown, never scored)
 

@@ -11,7 +11,8 @@ import threading
 from collections.abc import Callable
 from typing import TextIO
 
-from shutbox.companion.session import InputClosed, LiveSession, Typed
+from shutbox.companion.livestate import LiveState
+from shutbox.companion.session import InputClosed, Typed
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, standing_lines, throw_text
 from shutbox.game.rules import rules_text
@@ -32,7 +33,7 @@ def box_row(tiles: int, shut: frozenset[int] | None, marked: tuple[int, ...] = (
     return "".join(cells).rstrip()
 
 
-def render(session: LiveSession) -> str:
+def render(session: LiveState) -> str:
     """The state block (no messages)."""
     rules = session.rules
     game = session.game
@@ -74,8 +75,8 @@ class TextView:
     def note(self, kind: str, text: str) -> None:
         self._write(f"{MARKS.get(kind, '-')} {text}\n")
 
-    def show(self, session: LiveSession) -> None:
-        block = render(session)
+    def show(self, state: LiveState) -> None:
+        block = render(state)
         if block != self._shown:
             self._shown = block
             self._write(block + "\n")
@@ -94,7 +95,7 @@ class Notes:
     def note(self, kind: str, text: str) -> None:
         self.items.append((kind, text))
 
-    def show(self, session: LiveSession) -> None:
+    def show(self, state: LiveState) -> None:
         pass
 
 

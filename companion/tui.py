@@ -23,7 +23,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from shutbox.companion.session import InputClosed, LiveSession, Typed
+from shutbox.companion.livestate import LiveState
+from shutbox.companion.session import InputClosed, Typed
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, money, player_role, player_score, round_result_text
 from shutbox.game.rules import rules_text
@@ -40,9 +41,10 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 TILE_OPEN = "bold #2a1a0c on #e9c98f"
 TILE_SHUT = "#6d5a44 on #2b1e12"
 TILES_PER_ROW = 12
+THROW_STYLE = "bold #f0b43c"  #: the throw stands out (as on the page: the move colour)
 
 
-def tiles_row(session: LiveSession) -> RenderableType:
+def tiles_row(session: LiveState) -> RenderableType:
     """The box drawn as tiles: open ones in wood with their number, shut ones dark; flagged ones red."""
     rules = session.rules
     shut = session.box
@@ -70,7 +72,7 @@ def tiles_row(session: LiveSession) -> RenderableType:
     return Group(*grids)
 
 
-def standings_table(session: LiveSession) -> Table | None:
+def standings_table(session: LiveState) -> Table | None:
     game = session.game
     if game is None or not game.players:
         return None
@@ -103,8 +105,20 @@ def standings_table(session: LiveSession) -> Table | None:
     return table
 
 
-def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] | None = None) -> RenderableType:
-    """The whole picture (without the input line)."""
+def screen(session: LiveState, notes: list[tuple[str, str]], extra: list[str] | None = None, *,
+           compact: bool = False) -> RenderableType:
+    """The whole picture (without the input line); ``compact``: the tiles on one line, no spacing, the
+    latest round only (for a short terminal)."""
+    game = session.game
+    parts: list[RenderableType] = [_board_part(session, extra, compact)]
+    if game is not None and game.finished:  # the result is shown once, above
+        notes = [(kind, text) for kind, text in notes if text != game_result_text(game)]
+    if notes:
+        parts.append(_notes_part(notes, gap=not compact))
+    return Group(*parts)
+
+
+def _board_part(session: LiveState, extra: list[str] | None, compact: bool) -> RenderableType:
     game = session.game
     parts: list[RenderableType] = [_head(session)]
     parts.extend(Text(line, style="dim") for line in extra or [])
@@ -112,23 +126,63 @@ def screen(session: LiveSession, notes: list[tuple[str, str]], extra: list[str] 
         r = game.current_round
         parts.append(Text(f"round {r.number if r else 1} · {game.current_player}'s turn "
                           f"({PHASE_WORDS[game.phase].doing})", style="bold"))
-    parts.append(tiles_row(session))
+    parts.append(tiles_line(session) if compact else tiles_row(session))
     parts.extend(_throw_and_verdict(session))
     table = standings_table(session)
     if table is not None:
         parts.append(table)
-    parts.extend(_money_rounds_review(session))
-    if game is not None and game.finished:  # the result is shown once, above
-        notes = [(kind, text) for kind, text in notes if text != game_result_text(game)]
-    if notes:
-        parts.append(Text(""))
-        for kind, text in notes:
-            mark, style = NOTE_STYLES.get(kind, ("-", ""))
-            parts.append(Text(f"{mark} {text}", style=style))
+    more = _money_rounds_review(session)
+    parts.extend(more[-2:] if compact else more)
     return Group(*parts)
 
 
-def _head(session: LiveSession) -> Text:
+def _notes_part(notes: list[tuple[str, str]], gap: bool = True) -> RenderableType:
+    lines: list[RenderableType] = [Text("")] if gap else []
+    for kind, text in notes:
+        mark, style = NOTE_STYLES.get(kind, ("-", ""))
+        lines.append(Text(f"{mark} {text}", style=style))
+    return Group(*lines)
+
+
+def tiles_line(session: LiveState) -> Text:
+    """The box on one line (a short terminal): open tiles by number on wood, shut ones dark."""
+    shut = session.box
+    verdict = session.verdict
+    flagged = set(verdict.tiles) if verdict is not None and verdict.kind in ("flag", "setup") else set()
+    line = Text()
+    if shut is None:
+        return Text("(no snapshot from the box yet)", style="dim")
+    for t in session.rules.tile_numbers:
+        is_shut = t in shut
+        style = (TILE_SHUT if is_shut else TILE_OPEN) + (" underline" if t in flagged else "")
+        line.append(f" {'--' if is_shut else t:>2} ", style=style)
+        line.append(" ")
+    return line
+
+
+def fitted(session: LiveState, notes: list[tuple[str, str]], extra: list[str] | None, width: int,
+           height: int) -> str:
+    """The picture as ANSI text of at most ``height`` lines that always ends with the newest message: older
+    messages go first, then the picture is drawn compact, then the oldest lines are cut."""
+    text = to_ansi(screen(session, notes, extra), width)
+    if text.count("\n") <= height:
+        return text
+    board = to_ansi(_board_part(session, extra, compact=True), width).splitlines()
+    game = session.game
+    if game is not None and game.finished:
+        notes = [(kind, t) for kind, t in notes if t != game_result_text(game)]
+    kept: list[str] = []
+    for note in reversed(notes):  # the newest message first, then older ones while they fit
+        lines = to_ansi(_notes_part([note], gap=False), width).splitlines()
+        if kept and len(board) + len(kept) + len(lines) > height:
+            break
+        kept[:0] = lines
+    room = max(0, height - len(kept))
+    top = board[:room]  # the head, the tiles, the throw and the verdict come first
+    return "\n".join([*top, *kept][-height:]) + "\n"
+
+
+def _head(session: LiveState) -> Text:
     rules = session.rules
     head = Text("Shut the Box", style="bold #e9c98f")
     head.append(f"  {rules_text(rules, brief=True)}", style="dim")
@@ -142,20 +196,20 @@ def _head(session: LiveSession) -> Text:
     return head
 
 
-def _throw_and_verdict(session: LiveSession) -> list[Text]:
+def _throw_and_verdict(session: LiveState) -> list[Text]:
     """The throw with its dice, then the instruction (or the flag, or the result)."""
     game = session.game
     lines = []
     if game is not None and game.pending is not None and not game.finished:
         p = game.pending
-        throw = Text("throw  ", style="dim")
+        throw = Text("throw  ", style="bold")
         if p.dice and len(p.dice) > 1:
             throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
-                         + f" = {p.total}", style="bold")
+                         + f" = {p.total}", style=THROW_STYLE)
         elif p.dice:
-            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style="bold")
+            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style=THROW_STYLE)
         else:
-            throw.append(str(p.total), style="bold")
+            throw.append(str(p.total), style=THROW_STYLE)
         lines.append(throw)
     verdict = session.verdict
     if game is not None and game.finished:
@@ -166,7 +220,7 @@ def _throw_and_verdict(session: LiveSession) -> list[Text]:
     return lines
 
 
-def _money_rounds_review(session: LiveSession) -> list[Text]:
+def _money_rounds_review(session: LiveState) -> list[Text]:
     game = session.game
     lines: list[Text] = []
     if game is None:
@@ -179,6 +233,18 @@ def _money_rounds_review(session: LiveSession) -> list[Text]:
     review = session.review if isinstance(session.review, dict) else {}
     lines.extend(Text(str(line), style="cyan") for line in review.get("lines", []))
     return lines
+
+
+def tip_lines(help_text: str, columns: int) -> list[str]:
+    """The help under the picture, wrapped at words to the terminal's width."""
+    import textwrap
+
+    return textwrap.wrap(help_text, max(20, columns - 1)) or [""]
+
+
+def body_height(rows: int, columns: int, help_text: str) -> int:
+    """The lines left for the picture on a terminal of ``rows``: the help line (wrapped) and the prompt stay."""
+    return max(3, rows - len(tip_lines(help_text, columns)) - 1)
 
 
 def to_ansi(renderable: RenderableType, width: int) -> str:
@@ -197,7 +263,7 @@ class ScreenView:
         self.help_text = help_text
         self.extra = extra or []
         self.notes: deque[tuple[str, str]] = deque(maxlen=history)
-        self._session: LiveSession | None = None
+        self._session: LiveState | None = None
         self._text = ""
         self._app: Application[Any] | None = None
         self._thread: threading.Thread | None = None
@@ -210,18 +276,26 @@ class ScreenView:
         if self._session is not None:
             self.show(self._session)
 
-    def show(self, session: LiveSession) -> None:
+    def show(self, session: LiveState) -> None:
         self._session = session
         self.help_text = session.help
-        width = 80
+        width, height = 80, 24
         if self._app is not None:
             try:
-                width = self._app.output.get_size().columns
+                size = self._app.output.get_size()
+                width, height = size.columns, size.rows
             except OSError:
                 pass
-        self._text = to_ansi(screen(session, list(self.notes), self.extra), width - 1)
+        self._text = fitted(session, list(self.notes), self.extra, width - 1, body_height(height, width,
+                                                                                          self.help_text))
         if self._app is not None:
             self._app.invalidate()
+
+    def _columns(self) -> int:
+        try:
+            return self._app.output.get_size().columns if self._app is not None else 80
+        except OSError:
+            return 80
 
     # -- the application -----------------------------------------------------------------------
 
@@ -252,8 +326,9 @@ class ScreenView:
 
         body = Window(FormattedTextControl(lambda: ANSI(self._text)), wrap_lines=False, dont_extend_height=True)
         line = Window(BufferControl(entry), height=1, get_line_prefix=lambda *_: [("bold", "> ")])
-        tip = Window(FormattedTextControl(lambda: [("class:tip", self.help_text)]), wrap_lines=True,
-                     dont_extend_height=True, style="fg:#888888")
+        tip = Window(FormattedTextControl(lambda: [("class:tip", "\n".join(tip_lines(self.help_text,
+                                                                                      self._columns())))]),
+                     wrap_lines=True, dont_extend_height=True, style="fg:#888888")
         self._app = Application(layout=Layout(HSplit([body, tip, line]), focused_element=line), key_bindings=keys,
                                 full_screen=False, erase_when_done=False, refresh_interval=None)
 

@@ -5,10 +5,11 @@
 
 - ``GET /`` the page; ``GET /api/state`` the state (:func:`shutbox.companion.webstate.table_state`);
   ``GET /api/events`` server-sent events, one ``data:`` line of the same JSON on every change;
-- ``POST /api/throw`` ``{"dice": [a, b]}``, ``POST /api/end``, ``POST /api/undo``, ``POST /api/shut``
-  ``{"tiles": [...]}`` (box-less play) are handed to the session as typed lines (:class:`Remote`), so
-  they pass the same checks, land in the same record and cause the same messages. The answer is
-  ``{"ok", "messages", "state"}``: 200 when taken, 409 when refused, 400 for a malformed body.
+- ``POST /api/throw`` ``{"dice": [a, b]}``, ``POST /api/end`` (the page's End button), ``POST /api/undo``,
+  ``POST /api/shut`` ``{"tiles": [...]}`` (box-less play) are read into command objects
+  (:func:`shutbox.companion.reading.from_post`) and handed to the session (:class:`Remote`), so they
+  meet the same referee, land in the same record and cause the same messages as typed ones. The answer
+  is ``{"ok", "messages", "state"}``: 200 when taken, 409 when refused, 400 for a malformed body.
 
 Sharing: on 127.0.0.1 (the default) the page may post freely. Bound to any other address, a join
 code is made up; every POST without it (header ``X-Join-Code``, or ``?code=`` in the page's URL) is
@@ -19,29 +20,31 @@ addressed to this computer by name (no DNS rebinding).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import secrets
 import socket
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from shutbox.bounded import parse_json
+from shutbox.companion.reading import from_post
 from shutbox.companion.session import Remote
+from shutbox.companion.webguard import BACKLOG, LISTEN_QUEUE, Guard, guarded_app, guarded_protocol
 from shutbox.companion.webstate import table_state
 from shutbox.errors import ShutboxError
-from shutbox.model import MAX_DICE
-from shutbox.usertext import shown
 
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from shutbox.companion.session import LiveSession
+    from shutbox.companion.livestate import LiveState
     from shutbox.companion.webreview import ReviewPages
 
 LOCAL = "127.0.0.1"
@@ -49,6 +52,7 @@ MESSAGES_KEPT = 12
 REPLY_TIMEOUT_S = 10.0
 KEEPALIVE_S = 15.0
 MAX_BODY = 4096  #: bytes; a throw or a move is a few dozen
+CLOSING = "the scorekeeper is closing; the game is saved"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -92,13 +96,17 @@ class WebBoard:
         self.state: dict[str, Any] = {}
         self.state_json = "{}"
         self.changes = 0  #: how many distinct states were published
-        self._session: LiveSession | None = None
+        self._session: LiveState | None = None
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listeners: set[asyncio.Queue[str | None]] = set()
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
+        self.guard = Guard()  #: connection and join-code limits (:mod:`shutbox.companion.webguard`)
+        self._page_text: str | None = None
+        self.closing = False  #: stop() has begun: posts are answered 503 at once
+        self._pending: dict[int, Remote] = {}  #: posts handed to the session, not answered yet (by id)
 
     # -- the view ------------------------------------------------------------------------------
 
@@ -108,12 +116,12 @@ class WebBoard:
             self.messages.append((self._count, kind, text))
 
     @property
-    def session(self) -> LiveSession | None:
-        """The session at the table (None before it is shown)."""
+    def session(self) -> LiveState | None:
+        """The state of the table (its game and game id; None before it is shown)."""
         return self._session
 
-    def show(self, session: LiveSession) -> None:
-        self._session = session
+    def show(self, state: LiveState) -> None:
+        self._session = state
         self.refresh()
 
     def refresh(self) -> None:
@@ -138,7 +146,7 @@ class WebBoard:
     def set_review(self, review: dict[str, Any] | None) -> None:
         """Show the players' review summaries (issue 14's hook) on the page."""
         if self._session is not None:
-            self._session.review = review
+            self._session = dataclasses.replace(self._session, review=review)
         self.refresh()
 
     def _broadcast(self, text: str | None) -> None:
@@ -167,23 +175,27 @@ class WebBoard:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((self.host, self.port))
-            sock.listen(64)
+            sock.listen(BACKLOG)
         except (OSError, OverflowError) as exc:
             sock.close()
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise ShutboxError(f"--web {self.host}:{self.port}: cannot listen there ({why})") from None
         self._socket = sock
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app(), log_level="warning", lifespan="off", access_log=False,
-                                timeout_graceful_shutdown=1)
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        config = uvicorn.Config(guarded_app(self.app(), self.guard), log_level="warning", lifespan="off",
+                                access_log=False, timeout_graceful_shutdown=1, backlog=BACKLOG,
+                                http=guarded_protocol(H11Protocol, self.guard))
         self._server = uvicorn.Server(config)
         started = threading.Event()
 
         def run() -> None:
             async def serve() -> None:
                 self._loop = asyncio.get_running_loop()
+                self._loop.set_exception_handler(self.guard.loop_exception)
                 started.set()
-                await self._server.serve(sockets=[sock])
+                await asyncio.gather(self._server.serve(sockets=[sock]), self._widen_queue(sock))
 
             asyncio.run(serve())
 
@@ -192,8 +204,24 @@ class WebBoard:
         started.wait(5)
         return self
 
+    async def _widen_queue(self, sock: socket.socket) -> None:
+        """Once serving, let the kernel queue :data:`LISTEN_QUEUE` connections (asyncio accepts BACKLOG at a time)."""
+        while self._server is not None and not self._server.started and not self._server.should_exit:
+            await asyncio.sleep(0.01)
+        try:
+            sock.listen(LISTEN_QUEUE)
+        except OSError:
+            pass
+
     def stop(self) -> None:
-        """Close the event streams and stop serving."""
+        """Close the event streams and stop serving; posts still waiting for the session are answered now."""
+        self.closing = True
+        for item in list(self._pending.values()):
+            if not item.reply.done():
+                try:
+                    item.reply.set_result((False, [("refused", CLOSING)]))
+                except InvalidStateError:  # the session answered it meanwhile
+                    pass
         loop = self._loop
         if loop is not None and self._server is not None:
             try:
@@ -206,6 +234,9 @@ class WebBoard:
         if self._socket is not None:
             self._socket.close()
         self._loop = None
+        summary = self.guard.summary()
+        if summary is not None:
+            self.guard.say("summary", summary)
 
     def __enter__(self) -> WebBoard:
         return self.start()
@@ -248,8 +279,9 @@ class WebBoard:
     async def _page(self, request: Request) -> Response:
         from starlette.responses import HTMLResponse
 
-        page = resources.files("shutbox.companion").joinpath("webpage.html").read_text(encoding="utf-8")
-        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+        if self._page_text is None:  # read once: a crowd must not cost a file per request
+            self._page_text = resources.files("shutbox.companion").joinpath("webpage.html").read_text(encoding="utf-8")
+        return HTMLResponse(self._page_text, headers={"Cache-Control": "no-store"})
 
     async def _state(self, request: Request) -> Response:
         from starlette.responses import Response
@@ -291,7 +323,9 @@ class WebBoard:
 
             refusal = self._check_post(request)
             if refusal is not None:
-                return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
+                wait = self.guard.wait_s(_client(request)) if refusal[0] == 429 else 0
+                return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0],
+                                    headers={"Retry-After": str(max(1, int(wait + 0.999)))} if wait else None)
             raw = b""
             async for chunk in request.stream():
                 raw += chunk
@@ -299,15 +333,24 @@ class WebBoard:
                     return JSONResponse({"ok": False, "error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
             try:
                 body = parse_json(raw.decode("utf-8"), "the body") if action in ("throw", "shut") else None
-                text = line_for(action, body)
+                command = from_post(action, body)
             except (ValueError, ShutboxError) as exc:
                 return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
-            item = Remote(text)
-            self.submit(item)
+            if self.closing:
+                return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
+            item = Remote(command)
+            self._pending[id(item)] = item
             try:
+                if self.closing:  # stop() began meanwhile (it answers what it found pending; not this one)
+                    return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
+                self.submit(item)
                 ok, notes = await asyncio.wait_for(asyncio.wrap_future(item.reply), REPLY_TIMEOUT_S)
             except (FutureTimeout, TimeoutError):
                 return JSONResponse({"ok": False, "error": "the scorekeeper did not answer"}, status_code=503)
+            finally:
+                self._pending.pop(id(item), None)
+            if self.closing and not ok:
+                return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
             return JSONResponse({"ok": ok, "messages": [{"kind": k, "text": t} for k, t in notes],
                                  "state": self.state}, status_code=200 if ok else 409)
 
@@ -317,8 +360,9 @@ class WebBoard:
         """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON."""
         if self.join_code is not None:
             given = request.headers.get("x-join-code") or request.query_params.get("code") or ""
-            if not secrets.compare_digest(given.strip().upper(), self.join_code):
-                return 403, "a join code is needed to play from this device (spectators only watch)"
+            refused = self.guard.check_code(_client(request), given, self.join_code)
+            if refused is not None:
+                return refused[0], refused[1]
         host = urlsplit("//" + request.headers.get("host", "")).hostname or ""
         if is_loopback(self.host) and not is_loopback(host):  # a page from elsewhere, rebound to this computer
             return 403, f"requests for {host or 'no host'} are not accepted here"
@@ -330,18 +374,7 @@ class WebBoard:
         return None
 
 
-def line_for(action: str, body: Any) -> str:
-    """The typed line a POST stands for; ValueError naming what is wrong with the body."""
-    if action in ("end", "undo"):
-        return action
-    key = "dice" if action == "throw" else "tiles"
-    values = body.get(key) if isinstance(body, dict) else None
-    if not isinstance(values, list) or not values or len(values) > 60 or \
-            not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10_000 for v in values):
-        example = '{"dice": [3, 5]}' if action == "throw" else '{"tiles": [3, 5]}'
-        raise ValueError(f"expected {example}, not {shown(json.dumps(body), 80)}")
-    if action == "throw":
-        if len(values) > MAX_DICE:
-            raise ValueError(f"'dice' holds at most {MAX_DICE} dice, not {len(values)}")
-        return " ".join(str(v) for v in values)
-    return "tiles " + " ".join(str(v) for v in values)
+
+def _client(request: Request) -> str:
+    """Who sent ``request``, for the join-code rate limit: its address."""
+    return request.client.host if request.client is not None else "?"

@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from shutbox.errors import ShutboxError
 
@@ -31,12 +31,20 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from shutbox.companion.web import WebBoard
+    from shutbox.companion.livestate import LiveState
     from shutbox.game.replay import Game
     from shutbox.game.review import Decision, Review
 
 #: Reviews kept in memory, by game and record length.
 REVIEWS_KEPT = 16
+
+
+class Board(Protocol):
+    """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the state of the table
+    (its game and game id)."""
+
+    @property
+    def session(self) -> LiveState | None: ...
 
 
 def step(decision: Decision, objective: str) -> dict[str, Any]:
@@ -82,9 +90,9 @@ class ReviewPages:
         self.db = Path(db) if db is not None else None
         self._reviews: OrderedDict[tuple[int | None, int], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
-        self.board: WebBoard | None = None
+        self.board: Board | None = None
 
-    def routes(self, board: WebBoard) -> list[Any]:
+    def routes(self, board: Board) -> list[Any]:
         from starlette.routing import Route
 
         self.board = board
@@ -200,12 +208,16 @@ class ReviewPages:
         return await _answer(self.games)
 
     async def _review(self, request: Request) -> Response:
+        from shutbox.bounded import MAX_ID, whole_within
+
         text = str(request.path_params.get("game_id", ""))
-        if not text.isdigit() or len(text) > 18:
+        try:
+            game_id = whole_within(text, "game", 1, MAX_ID)
+        except ShutboxError as exc:
             from starlette.responses import JSONResponse
 
-            return JSONResponse({"error": f"game {text[:24]!r}: give a game's number"}, status_code=400)
-        return await _answer(self.review, int(text))
+            return JSONResponse({"error": f"{exc}; give a game's number"}, status_code=400)
+        return await _answer(self.review, game_id)
 
     async def _stats(self, request: Request) -> Response:
         return await _answer(self.stats)

@@ -3,7 +3,10 @@
 Contract (tests and other tools rely on it): ``players`` (``name``, ``score``, plus ``total``, ``out``,
 ``lost``, ``role``, ``balance`` as the format needs), ``open`` (tiles open on the box), ``turn`` (a name or
 None), ``throw`` (``dice``, ``total`` or None), ``over``, ``winner`` and ``messages`` (``kind``, ``text``);
-also the rules, the limit and the pool, the referee's verdict, the hint, round results and the review.
+``throws`` (``"required"`` or ``"optional"``), ``verified`` (the current turn has a throw entered),
+``legal`` (the moves the pending throw allows, each a list of tiles, or None) and ``can_end`` (a press of
+End would be taken now: the page shows its End button only then); also the rules, the limit and the pool,
+the referee's verdict, the hint, round results and the review.
 """
 
 from __future__ import annotations
@@ -11,28 +14,31 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from shutbox.game.formats import match_format
 from shutbox.game.replay import PHASE_WORDS
 from shutbox.game.report import game_result_text, player_role, player_score, round_result_text, winner
 from shutbox.game.rules import tiles_out
 
 if TYPE_CHECKING:
-    from shutbox.companion.session import LiveSession
+    from shutbox.companion.livestate import LiveState
 
 STATE_VERSION = 1
 
 
-def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] = ()) -> dict[str, Any]:
+def table_state(session: LiveState, messages: Iterable[tuple[int, str, str]] = ()) -> dict[str, Any]:
     """The state of ``session`` with the latest ``messages`` (``(number, kind, text)``)."""
     rules = session.rules
     game = session.game
     verdict = session.verdict
     box = session.box
     tiles = list(rules.tile_numbers)
+    fmt = match_format(rules)
     state: dict[str, Any] = {
         "version": STATE_VERSION,
         "game_id": session.game_id,
         "rules": {"tiles": rules.tiles, "dice": rules.dice, "match": rules.match, "scoring": rules.scoring,
                   "limit": rules.limit, "stake": rules.stake},
+        "format": {"uncovering": fmt.uncovering, "limit_applies": fmt.limit_applies},
         "tiles": tiles,
         "limit": rules.limit if rules.cumulative else None,
         "box": {"boxless": session.boxless, "connected": session.connected, "seen": box is not None},
@@ -53,6 +59,10 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
         "result": None,
         "review": session.review,
         "help": session.help,
+        "throws": session.throws,
+        "verified": session.verified,
+        "legal": session.legal,
+        "can_end": session.end_accepted,
         "messages": [{"n": n, "kind": kind, "text": text} for n, kind, text in messages],
     }
     if verdict is not None:
@@ -71,8 +81,7 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
     if game.pending is not None:
         dice = list(game.pending.dice) if game.pending.dice else None
         state["throw"] = {"dice": dice, "total": game.pending.total}
-        if session.auto_hint and not game.finished:
-            state["hint"] = session.hint_text()
+        state["hint"] = session.hint
     if rules.stake and current is not None and not current.finished:
         state["pool"] = current.pool
     state["rounds"] = [{"number": r.number, "winners": list(r.winners), "text": round_result_text(game, r)}
@@ -85,7 +94,7 @@ def table_state(session: LiveSession, messages: Iterable[tuple[int, str, str]] =
     return state
 
 
-def _player(session: LiveSession, name: str) -> dict[str, Any]:
+def _player(session: LiveState, name: str) -> dict[str, Any]:
     game = session.game
     assert game is not None
     rules = game.rules

@@ -28,7 +28,9 @@ NOISE_CHANGES = 2
 
 
 @dataclass(frozen=True)
-class Finding:
+class WiringFault:
+    """One thing the wiring test found wrong with a switch or the button."""
+
     kind: str  #: stuck, noisy, swapped, dead
     tile: int | None  #: None for the button
     text: str
@@ -93,19 +95,19 @@ class Watch:
 
 
 def run_wiring_test(pins: PinMap, read: Callable[[float], Snapshot | None], say: Callable[[str], None], *,
-                    step_s: float = 20.0, quiet_s: float = QUIET_S) -> list[Finding]:
+                    step_s: float = 20.0, quiet_s: float = QUIET_S) -> list[WiringFault]:
     """Walk through every tile and the button; the findings (empty: the wiring is right)."""
     watch = Watch(read)
     if not watch.until(lambda: watch.shut is not None, 5.0):
         raise TimeoutError("the box sent no snapshot")
-    findings: list[Finding] = []
+    findings: list[WiringFault] = []
     stuck = _settled(pins, watch, say, step_s, quiet_s, findings)  # and noisy: not walked through
     reads_as: dict[int, int] = {}
     for tile in pins_tiles(pins):
         if tile in stuck:
             continue
         found = _one_tile(pins, watch, tile, stuck, say, step_s)
-        if isinstance(found, Finding):
+        if isinstance(found, WiringFault):
             findings.append(found)
         elif found is not None:
             reads_as[tile] = found
@@ -116,7 +118,7 @@ def run_wiring_test(pins: PinMap, read: Callable[[float], Snapshot | None], say:
 
 
 def _settled(pins: PinMap, watch: Watch, say: Callable[[str], None], step_s: float, quiet_s: float,
-             findings: list[Finding]) -> set[int]:
+             findings: list[WiringFault]) -> set[int]:
     """Every tile open and the box left alone: tiles that change are noisy, tiles still shut are stuck; both
     are left out of the walk (returned)."""
     say("open every tile and keep your hands off the box")
@@ -126,24 +128,24 @@ def _settled(pins: PinMap, watch: Watch, say: Callable[[str], None], step_s: flo
     assert watch.shut is not None
     for tile, n in sorted(watch.counted().items()):
         if n >= NOISE_CHANGES:
-            findings.append(Finding("noisy", tile, f"tile {tile} changed {n} times while nobody touched the box: "
+            findings.append(WiringFault("noisy", tile, f"tile {tile} changed {n} times while nobody touched the box: "
                                                    f"a loose contact or wire on {where(pins, tile)}"))
     noisy = {f.tile for f in findings if f.tile is not None}
     for tile in sorted(watch.shut - noisy):
-        findings.append(Finding("stuck", tile, f"tile {tile} reads shut while every tile is open: check its switch "
+        findings.append(WiringFault("stuck", tile, f"tile {tile} reads shut while every tile is open: check its switch "
                                                f"and {where(pins, tile)} for a short"))
     return set(watch.shut) | noisy
 
 
-def _button(pins: PinMap, watch: Watch, say: Callable[[str], None], step_s: float) -> list[Finding]:
+def _button(pins: PinMap, watch: Watch, say: Callable[[str], None], step_s: float) -> list[WiringFault]:
     """The button: stuck when it reads pressed untouched, dead when a press does not count."""
     if watch.held:
-        return [Finding("stuck", None, f"the button reads pressed while nobody touches it: check it and "
+        return [WiringFault("stuck", None, f"the button reads pressed while nobody touches it: check it and "
                                        f"{button_where(pins)} for a short")]
     say("press the button now")
     before = watch.presses
     if not watch.until(lambda: watch.presses != before, step_s):
-        return [Finding("dead", None, f"the button did not register: check it and {button_where(pins)}")]
+        return [WiringFault("dead", None, f"the button did not register: check it and {button_where(pins)}")]
     return []
 
 
@@ -152,13 +154,13 @@ def pins_tiles(pins: PinMap) -> range:
 
 
 def _one_tile(pins: PinMap, watch: Watch, tile: int, stuck: set[int], say: Callable[[str], None],
-              step_s: float) -> Finding | int | None:
+              step_s: float) -> WiringFault | int | None:
     """Shut and open one tile: None when right, the tile it reads as when another, or a finding."""
     say(f"shut tile {tile} now")
     watch.counted()
     moved = lambda: bool(watch.shut is not None and watch.shut - stuck)  # noqa: E731
     if not watch.until(moved, step_s):
-        return Finding("dead", tile, f"tile {tile} never read shut: check its switch, its wire and "
+        return WiringFault("dead", tile, f"tile {tile} never read shut: check its switch, its wire and "
                                      f"{where(pins, tile)}")
     assert watch.shut is not None
     seen = sorted(watch.shut - stuck)
@@ -169,23 +171,23 @@ def _one_tile(pins: PinMap, watch: Watch, tile: int, stuck: set[int], say: Calla
     if tile in seen and not extra:
         return None
     if tile in extra:
-        return Finding("noisy", tile, f"tile {tile} flickered {extra[tile] + 2} times for one shut and open: "
+        return WiringFault("noisy", tile, f"tile {tile} flickered {extra[tile] + 2} times for one shut and open: "
                                       f"a bouncing switch or a loose wire on {where(pins, tile)}")
     if tile in seen:
         return None
     return seen[0]
 
 
-def _swaps(pins: PinMap, reads_as: dict[int, int]) -> list[Finding]:
+def _swaps(pins: PinMap, reads_as: dict[int, int]) -> list[WiringFault]:
     findings = []
     for tile, other in sorted(reads_as.items()):
         if reads_as.get(other) == tile:
             if tile < other:
-                findings.append(Finding("swapped", tile, f"tiles {tile} and {other} are swapped: the wires on "
+                findings.append(WiringFault("swapped", tile, f"tiles {tile} and {other} are swapped: the wires on "
                                                          f"{where(pins, tile)} and {where(pins, other)} are "
                                                          "exchanged"))
         else:
-            findings.append(Finding("swapped", tile, f"shutting tile {tile} reads as tile {other}: tile {tile}'s "
+            findings.append(WiringFault("swapped", tile, f"shutting tile {tile} reads as tile {other}: tile {tile}'s "
                                                      f"wire belongs on {where(pins, tile)}, not "
                                                      f"{where(pins, other)}"))
     return findings

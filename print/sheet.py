@@ -44,7 +44,8 @@ def tile_states(rules_tiles: tuple[int, ...], turn: Turn) -> list[Tile]:
 
 
 def throw_text(throw: Throw) -> str:
-    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice).
+    """``4+5→9``, ``6+6→7+5``, ``3+4 ✗`` (no move), ``no move ✗`` (reported without dice), ``?→7+5`` (tiles
+    moved with no throw entered: unverified).
 
     More than :data:`PIPS_SHOWN` dice show their total only (``27→20+7``), so a line holds a turn.
     """
@@ -54,6 +55,8 @@ def throw_text(throw: Throw) -> str:
         shown = f"Σ{sum(throw.dice)}"
     elif throw.total is not None:
         shown = str(throw.total)
+    elif throw.tiles:
+        shown = "?"  # tiles moved with no throw entered (throws optional)
     else:
         return "no move ✗"
     if throw.tiles:
@@ -132,7 +135,8 @@ class SheetBuilder:
         and the throws then follow on a row of their own."""
         name = turn.player + (f" ({PHASE_WORDS[turn.phase].does})" if self.long else "")
         score = "" if turn.score is None else str(turn.score)
-        throws = Para(" · ".join(throw_text(t) for t in turn.throws), span=1 if not self.wrapped else self.width)
+        said = [throw_text(t) for t in turn.throws] + (["unverified"] if turn.unverified else [])
+        throws = Para(" · ".join(said), span=1 if not self.wrapped else self.width)
         results: list[Cell] = [Box(value=score)]
         if self.rules.cumulative:
             results.append(Box(value=str(self.after.get(turn.number, "")), strong=True))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from shutbox.bounded import range_text
@@ -41,11 +41,15 @@ DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
 SENSOR_KINDS = ("reed", "none")
 BOARDS = ("pico", "pico2")
+#: Whether each throw must be entered before its tiles move (docs/RULES.md, "Throws optional"); ``auto``:
+#: optional with a box attached, required without one.
+THROWS = ("auto", "required", "optional")
 TILE_INPUTS = ("gpio", "74hc165")
 PULLS = ("up", "down", "none")
 LEVELS = ("low", "high")
 BED_PRESETS: dict[str, tuple[float, float, float]] = {
     "mk4": (250.0, 210.0, 220.0),
+    "mk3": (250.0, 210.0, 210.0),
     "core-one": (250.0, 220.0, 270.0),
     "mini": (180.0, 180.0, 180.0),
     "xl": (360.0, 360.0, 360.0),
@@ -397,6 +401,21 @@ class Firmware:
 
 
 @dataclass(frozen=True)
+class Play:
+    """How the live scorekeeper (``play``, ``sim``) takes the game."""
+
+    throws: str = param("auto", "whether every throw must be entered before its tiles move: required, or optional "
+                        "(the tiles on the box are the moves, its button ends the turn); auto: optional with a box "
+                        "attached, required with --port none", choices=THROWS)
+
+    def throws_for(self, boxless: bool) -> str:
+        """The throws setting in effect: as chosen; ``auto`` is ``required`` without a box, ``optional`` with one."""
+        if self.throws != "auto":
+            return self.throws
+        return "required" if boxless else "optional"
+
+
+@dataclass(frozen=True)
 class Cad:
     """How the printable parts are modelled and meshed."""
 
@@ -423,6 +442,7 @@ class Kit:
     printer: Printer = field(default_factory=Printer)
     sensors: Sensors = field(default_factory=Sensors)
     firmware: Firmware = field(default_factory=Firmware)
+    play: Play = field(default_factory=Play)
     cad: Cad = field(default_factory=Cad)
 
 
@@ -483,7 +503,7 @@ class Setting:
         if self.parse is None and not isinstance(parsed, str):
             raise ValueError(f"allowed: {self.allowed()}")
         if self.choices is not None and parsed not in self.choices:
-            raise ValueError(f"allowed: {self.allowed()}")
+            raise ValueError(f"allowed: {self.allowed()}{_did_you_mean(parsed, self.choices)}")
         if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
             low, high = self.minimum, self.maximum
             too_low = low is not None and (parsed <= low if self.exclusive_minimum else parsed < low)
@@ -523,6 +543,17 @@ def settings() -> Iterator[Setting]:
 
 SETTINGS: tuple[Setting, ...] = tuple(settings())
 _BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def _did_you_mean(value: Any, choices: Sequence[Any]) -> str:
+    """``; did you mean `drop-out`?`` for a near miss of a choice (``dropout``), else nothing."""
+    if not isinstance(value, str):
+        return ""
+    import difflib  # only on this error path: it costs start-up
+
+    shown_choices = [show_value(c) for c in choices]
+    close = difflib.get_close_matches(value.lower()[:100], shown_choices, n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def suggest_key(key: str) -> str | None:

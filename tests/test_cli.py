@@ -67,7 +67,7 @@ def test_bad_flags_are_one_line_and_exit_2(cli, tmp_path, args, needle):
 @pytest.mark.parametrize(("args", "line"), [
     (["cad", "--bogus", "3"], "shutbox cad: error: unrecognized arguments: --bogus"),
     (["cad", "chekc"], "shutbox cad: error: argument [check]: invalid choice: 'chekc' (choose from 'check')"),
-    (["bogus", "--tiles", "3"], "shutbox: error: argument COMMAND: invalid choice: 'bogus'"),
+    (["bogus", "--tiles", "3"], "shutbox: error: unknown command 'bogus'; see `shutbox --help` (commands: config, "),
 ])
 def test_an_unknown_flag_is_named_rather_than_the_value_after_it(cli, tmp_path, args, line):
     proc = cli(*args, cwd=tmp_path)

@@ -335,3 +335,28 @@ def test_monitor_prints_json_lines_for_each_snapshot(box):
     assert third["seq"] == second["seq"] + 1
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d", third["time"])
     assert "box: firmware 0.1.0, 9 tiles" in proc.stderr.read()  # type: ignore[union-attr]
+
+
+def test_hands_free_play_the_button_on_the_unix_port_firmware_ends_each_turn(box, tmp_path):
+    """``shutbox play`` on the simulated box (throws optional by default with a box): tiles flipped, the box's
+    button pressed; an accidental press asks first; nothing is typed but ``quit``."""
+    db = tmp_path / "games.sqlite3"
+    player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db))
+    player.expect(r"^- game 1: Ann, Bob — round, 9 tiles; throws optional")
+    for tile in (9, 8, 7):
+        box.set_tile(tile, True)
+    player.expect(r"shut 9 \+ 8 \+ 7 with no throw entered \(unverified\)")
+    box.press_button()
+    player.expect(r"^# turn ended \(unverified\): Ann scores 21")
+    for tile in (9, 8, 7):
+        box.set_tile(tile, False)
+    player.expect(r">> Bob: throw the dice")
+    box.press_button()
+    player.expect(r"^! press again to end with nothing shut$")
+    box.press_button()
+    player.expect(r"^# turn ended \(unverified\): Bob scores 45")
+    player.expect(r"^# game over: Ann wins")
+    code, err = player.finish()
+    assert code == 0, err
+    assert stored(db) == [ev.players(["Ann", "Bob"]), ev.shut(7, 8, 9, unverified=True), ev.end_turn(declared=True),
+                          ev.end_turn(declared=True)]

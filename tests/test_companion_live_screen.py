@@ -17,10 +17,10 @@ from tests.conftest import require_tool
 
 
 class Tmux:
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, size: tuple[int, int] = (100, 45)) -> None:
         self.tmux = require_tool("tmux")
         self.name = f"shutbox-{uuid.uuid4().hex[:8]}"
-        subprocess.run([self.tmux, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "45",
+        subprocess.run([self.tmux, "new-session", "-d", "-s", self.name, "-x", str(size[0]), "-y", str(size[1]),
                         f"{command}; echo EXIT=$?; sleep 60"], check=True)
 
     def keys(self, *keys: str) -> None:
@@ -47,9 +47,9 @@ class Tmux:
 def terminal(tmp_path):
     sessions: list[Tmux] = []
 
-    def start(*args: str) -> Tmux:
+    def start(*args: str, size: tuple[int, int] = (100, 45)) -> Tmux:
         command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "shutbox", "play", *args])
-        session = Tmux(f"cd {shlex.quote(str(tmp_path))} && {command}")
+        session = Tmux(f"cd {shlex.quote(str(tmp_path))} && {command}", size)
         sessions.append(session)
         return session
 
@@ -103,7 +103,8 @@ def test_a_tile_moved_while_typing_does_not_eat_the_line(terminal, tmp_path):
     from shutbox.model import build_kit
 
     with SimBox(build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1}), connect=False) as box:
-        tty = terminal("--port", box.port, "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"))
+        tty = terminal("--port", box.port, "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"),
+                       "--throws", "required")  # typed throws: a tile moved first is a board to put right
         tty.wait(r"→ Ann: throw the dice")
         tty.keys("3")
         tty.wait(r"^> 3\s*$")
@@ -117,3 +118,47 @@ def test_a_tile_moved_while_typing_does_not_eat_the_line(terminal, tmp_path):
         assert "not understood" not in tty.screen()
         tty.keys("quit", "Enter")
         tty.wait(r"EXIT=0")
+
+
+def test_at_80_by_24_the_newest_message_and_the_prompt_stay_in_view(terminal, tmp_path):
+    """Four players, a drop-out match with a stake (a tall picture): after every entry the newest message and
+    the input line are on the 24-line screen."""
+    tty = terminal("--port", "none", "--players", "Ann,Bob,Cy,Dan", "--match", "drop-out", "--stake", "1",
+                   "--db", str(tmp_path / "g.sqlite3"), "--web", "0", size=(80, 24))
+    tty.wait(r"→ Ann: throw the dice")
+    for keys, newest in (("6 6", r"• Ann threw 6 \+ 6 = 12"), ("shut 9 3", r"• Ann shut 9 \+ 3"),
+                         ("6 6", r"• Ann threw 6 \+ 6 = 12"), ("shut 8 4", r"• Ann shut 8 \+ 4"),
+                         ("2 2", r"# no move for 4: Ann scores 21"), ("nonsense", r"✗ 'nonsense': not understood")):
+        tty.keys(keys, "Enter")
+        text = tty.wait(newest)
+        lines = text.rstrip("\n").split("\n")
+        assert len(lines) <= 24
+        assert re.search(r"^>( |$)", text, re.M), text  # the prompt is on the screen
+    tty.keys("quit", "Enter")
+    tty.wait(r"EXIT=0")
+
+
+def test_the_picture_fits_any_height_down_to_24_lines_newest_message_last():
+    from shutbox.companion.livestate import LiveState
+    from shutbox.companion.tui import body_height, fitted, screen, to_ansi
+    from shutbox.game.replay import Game
+    from shutbox.model import Rules
+
+    rules = Rules(match="drop-out", stake=1.0)
+    game = Game(rules).add_players("Ann", "Bob", "Cy", "Dan").throw(6, 6).shut(9, 3).throw(6, 6).shut(8, 4)
+    game.throw(2, 2).throw(3, 4)
+    state = LiveState(rules=rules, game=game, game_id=1, boxless=True, throws="required",
+                      box=frozenset({3, 4, 8, 9}), connected=True, device="", firmware="", verdict=None,
+                      help="type a throw: '3 5' (the dice), '4' (one die) or '= 27' (a drawn total), then the "
+                           "tiles: 'shut 3 5'; or end, undo, hint, quit", end_accepted=False)
+    notes = [("recorded", f"message {n}") for n in range(8)]
+    extra = ["scoreboard: http://127.0.0.1:8000/"]
+    height = body_height(24, 80, state.help)
+    assert to_ansi(screen(state, notes, extra), 79).count("\n") > height  # too tall as drawn in full
+    picture = fitted(state, notes, extra, 79, height)
+    lines = picture.rstrip("\n").split("\n")
+    assert len(lines) <= height
+    assert "message 7" in lines[-1]  # the newest message is the last line
+    assert "Shut the Box" in lines[0] and any("drop-out" in line for line in lines)
+    tall = fitted(state, notes, extra, 79, 60)
+    assert all(f"message {n}" in tall for n in range(8))  # room for everything: nothing dropped

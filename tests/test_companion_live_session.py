@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from shutbox.companion.link import Connected, Disconnected, Failed, Noise, Received
+from shutbox.companion.livestate import LiveState
 from shutbox.companion.session import InputClosed, LiveSession, Typed
 from shutbox.companion.store import GameStore
 from shutbox.errors import ShutboxError
@@ -34,7 +35,7 @@ class Recorder:
         if kind == "recorded" and self.session is not None and self.session.game_id is not None:
             self.saved_when_shown.append(len(self.session.store.events(self.session.game_id)))
 
-    def show(self, session: LiveSession) -> None:
+    def show(self, state: LiveState) -> None:
         pass
 
     def kinds(self, kind: str) -> list[str]:
@@ -50,12 +51,13 @@ def snapshot(tiles: int, shut: set[int], seq: int = 1, presses: int = 0) -> Rece
 def make(tmp_path: Path):
     stores: list[GameStore] = []
 
-    def factory(rules: Rules | None = None, players: tuple[str, ...] = ("Ann", "Bob"), hint: bool = False):
+    def factory(rules: Rules | None = None, players: tuple[str, ...] = ("Ann", "Bob"), hint: bool = False,
+                throws: str = "required", clock=time.monotonic):
         rules = rules or Rules()
         store = GameStore(tmp_path / "games.sqlite3")
         stores.append(store)
         view = Recorder()
-        session = LiveSession(rules, store, view, hint=hint)
+        session = LiveSession(rules, store, view, hint=hint, throws=throws, clock=clock)
         view.session = session
         session.handle(Connected("/dev/test"))
         session.handle(snapshot(rules.tiles, set()))
@@ -344,15 +346,72 @@ def test_typing_tiles_is_refused_while_a_box_reports_them(make):
 
 
 def test_a_line_from_the_page_is_answered_with_what_it_caused(make):
+    from shutbox.companion.command import Throw
     from shutbox.companion.session import Remote
 
     session, view = make()
-    taken = Remote("6 6")
+    taken = Remote(Throw((6, 6), source="phone"))
     session.handle(taken)
     assert taken.reply.result(0) == (True, [("recorded", "Ann threw 6 + 6 = 12")])
-    again = Remote("5 5")
+    again = Remote(Throw((5, 5), source="phone"))
     session.handle(again)
     ok, notes = again.reply.result(0)
     assert not ok and notes[0][0] == "refused"
     assert view.kinds("recorded") == ["Ann threw 6 + 6 = 12"]  # the terminal saw the same messages
     assert view.kinds("refused") == [notes[0][1]]
+
+
+# -- throws optional: the box keeps score by itself -------------------------------------------------
+
+def test_optional_the_button_ends_a_turn_of_tiles_moved_with_no_throw(make):
+    session, view = make(throws="optional")
+    assert session.state.throws == "optional" and not session.state.verified and session.state.legal is None
+    box(session, {9})
+    box(session, {9, 3})
+    state = session.state
+    assert state.verdict is not None and state.verdict.kind == "unverified" and state.end_accepted
+    assert len(session.store.events(session.game_id)) == 1  # held until the turn ends
+    session.handle(snapshot(9, {9, 3}, presses=1))
+    assert clean(session.store.events(session.game_id))[1:] == [ev.shut(3, 9, unverified=True),
+                                                                ev.end_turn(declared=True)]
+    assert view.saved_when_shown == [3, 3]  # the run is saved whole, then shown
+    assert "turn ended (unverified): Ann scores 33 (left open: 1 2 4 5 6 7 8)" in view.kinds("turn")
+    assert session.game.current_player == "Bob" and session.verdict.kind == "setup"
+
+
+def test_optional_an_accidental_press_asks_and_times_out(make):
+    now = [0.0]
+    session, view = make(throws="optional", clock=lambda: now[0])
+    session.handle(snapshot(9, set(), presses=0))
+    session.handle(snapshot(9, set(), presses=1))
+    assert view.kinds("refused") == ["press again to end with nothing shut"]
+    now[0] = 10.0  # a second press long after is a first press again
+    session.handle(snapshot(9, set(), presses=2))
+    assert len(view.kinds("refused")) == 2 and session.game.current_player == "Ann"
+    now[0] = 12.0
+    session.handle(snapshot(9, set(), presses=3))
+    assert session.game.turns[0].ended and session.game.turns[0].score == 45
+
+
+def test_optional_state_says_verified_and_the_legal_moves(make):
+    session, _ = make(throws="optional")
+    session.handle(Typed("1 2"))
+    state = session.state
+    assert state.verified and state.legal == [[3], [1, 2]] and not state.end_accepted
+    box(session, {3})
+    assert session.state.verified and session.state.legal is None and session.state.end_accepted
+
+
+def test_undo_after_the_game_is_over_is_refused_and_the_money_stands(make):
+    session, view = make(Rules(stake=1), players=("Ann", "Bob"))
+    shut: set[int] = set()
+    for throw, tiles in (("6 6", {9, 3}), ("6 6", {8, 4}), ("6 6", {7, 5}), ("5 4", {6, 2, 1})):
+        session.handle(Typed(throw))
+        shut |= tiles
+        box(session, shut)
+    assert session.game.finished and session.game.balance == {"Ann": 2.0, "Bob": -2.0}
+    record = session.store.events(session.game_id)
+    session.handle(Typed("undo"))
+    assert view.kinds("refused")[-1] == "the game is over: its result stands, and undo cannot reopen it"
+    assert session.store.events(session.game_id) == record and session.game.finished
+    assert session.game.balance == {"Ann": 2.0, "Bob": -2.0}

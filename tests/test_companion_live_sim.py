@@ -131,7 +131,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
     throw 5 4
     shut 6 2 1
     """
-    result = sim(cli, tmp_path, script, *FAST)
+    result = sim(cli, tmp_path, script, "--throws", "required", *FAST)  # typed throws: moves without one are flagged
     flags = [m["text"] for m in result["messages"] if m["kind"] == "flag"]
     refused = [m["text"] for m in result["messages"] if m["kind"] == "refused"]
     assert flags == [
@@ -214,6 +214,17 @@ def test_the_demo_plays_a_whole_game(cli, match):
     assert result["finished"]
     assert result["winners"] and set(result["winners"]) <= {"Ann", "Bob"}
     assert not [m for m in result["messages"] if m["kind"] in ("flag", "refused")]
+
+
+@pytest.mark.slow
+def test_the_demo_throws_the_dice_the_rules_give(cli):
+    """With three dice the demo throws three (or one), as the solver's policy does: it once threw two."""
+    proc = cli("sim", "--demo", "--speed", "400", "--seed", "7", "--dice", "3", "--json", *FAST)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["finished"]
+    throws = [t["dice"] for turn in result["turns"] for t in turn["throws"] if t["dice"]]
+    assert throws and {len(d) for d in throws} <= {1, 3} and 3 in {len(d) for d in throws}
 
 
 @pytest.mark.slow

@@ -64,6 +64,11 @@ def test_only_the_model_and_the_domain_ask_a_format_by_its_name() -> None:
     assert offenders == {}
 
 
+def test_the_web_page_asks_the_state_not_the_format_name() -> None:
+    page = (REPO / "companion" / "webpage.html").read_text(encoding="utf-8")
+    assert [name for name in DISTINCT_NAMES if f'"{name}"' in page or f"'{name}'" in page] == []
+
+
 def test_the_name_check_finds_a_comparison(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('def f(rules, t):\n    a = rules.match == "round"\n    b = t[rules.match]\n'
@@ -118,11 +123,11 @@ def test_a_new_format_is_played_reported_printed_and_shown(new_format: Rules, tm
         session = LiveSession(rules, store, _Silent(), boxless=True)
         session.handle(Connected("/dev/test"))
         session.start(("Ann", "Bob"))
-        state = table_state(session)
+        state = table_state(session.state)
         assert state["rules"]["match"] == rules.match
         assert state["limit"] == (30 if fmt.limit_applies else None)
         assert [p["role"] for p in state["players"]] == [None, None]
-        assert "Ann" in to_ansi(screen(session, []), 100)
+        assert "Ann" in to_ansi(screen(session.state, []), 100)
     finally:
         store.close()
 
@@ -131,7 +136,7 @@ class _Silent:
     def note(self, kind: str, text: str) -> None:
         pass
 
-    def show(self, session: object) -> None:
+    def show(self, state: object) -> None:
         pass
 
 

@@ -42,7 +42,7 @@ throw 6 6
 shut 8 4
 throw 2 2     # 4: no move with 1, 2, 5, 6, 7 open; the turn ends by itself
 """
-    result = sim(cli, tmp_path, script)
+    result = sim(cli, tmp_path, script, "--throws", "required")  # typed throws: end and press are refused
     assert result["finished"] and result["winner"] == "Ann"
     assert [p["score"] for p in result["players"]] == [21]
     throws = result["turns"][0]["throws"]

@@ -201,17 +201,16 @@ def test_visit_chances_account_for_every_turn_and_order_the_positions():
 @pytest.mark.parametrize("objective", ["shut", "score"])
 def test_visit_chances_with_more_dice_are_the_solvers(dice, objective):
     """Walking the card's visit chances gives the solver's own value of the full box, whatever the dice: the
-    chance of reaching the shut box is the solver's chance to shut it (``shut``), and the scores the turns
-    stop on average out to its expected score (``score``). ``--dice 3`` once walked two dice."""
+    chance of reaching the shut box is the solver's chance to shut it, and the scores the turns stop on
+    average out to its expected score (the walk throws the solver's dice and makes its moves, ties and
+    all). ``--dice 3`` once walked two dice."""
     rules = Rules(tiles=9, dice=dice)
     visits = visit_probabilities(rules, objective)
     tm = turn_map(rules, objective)
     p_shut, expected = solver.solve(rules, objective).state(rules.tile_numbers)
-    if objective == "shut":
-        assert float(visits[0]) == pytest.approx(p_shut, abs=1e-12)
-    else:
-        scores = solver.scores(rules.tiles, rules.scoring)
-        assert float(visits @ (tm.stop * scores)) == pytest.approx(expected, abs=1e-9)
+    scores = solver.scores(rules.tiles, rules.scoring)
+    assert float(visits[0]) == pytest.approx(p_shut, abs=1e-12)
+    assert float(visits @ (tm.stop * scores)) == pytest.approx(expected, abs=1e-9)
     assert set(tm.dice[1:]) == {1, dice}
 
 

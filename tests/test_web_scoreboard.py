@@ -17,7 +17,7 @@ from shutbox.model import build_kit
 from tests.conftest import IN_CI
 from tests.web_support import LiveTable, browser, chromium_path
 
-FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
+FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1, "play.throws": "required"}  # typed throws
 
 
 @pytest.fixture(scope="module")
@@ -92,8 +92,10 @@ def test_a_throw_tapped_on_the_page_is_recorded_and_the_move_on_the_box_follows(
     page.wait_for_selector("#tile-3[data-state=shut]:not(.moving)")
     page.wait_for_function("document.getElementById('say').textContent === 'Ann: throw the dice'")
     assert events(table)[-1] == {"type": "shut", "tiles": [3, 9]}
+    # typed throws: a press is never taken (a dead throw ends the turn), so the page shows no End button;
     # a refused post says why on the page, and nothing is recorded
-    page.click("#end")
+    assert not page.is_visible("#end")
+    page.evaluate("post('/api/end')")
     page.wait_for_selector("#answer.refused")
     assert "throw" in page.inner_text("#answer")  # the reason the rules engine gives
     assert events(table)[-1] == {"type": "shut", "tiles": [3, 9]}
@@ -311,3 +313,16 @@ def test_a_port_in_use_is_one_line_and_nothing_is_written(cli, tmp_path):
     assert proc.returncode == 2
     assert proc.stderr == f"shutbox: error: --web 127.0.0.1:{port}: cannot listen there (Address already in use)\n"
     assert not (tmp_path / "g.sqlite3").exists()
+
+
+def test_the_long_game_page_shows_each_players_role(chromium, tmp_path):
+    """The page asks the state, not the format's name, whether the players have roles."""
+    kit = build_kit({**FAST_KIT, "rules.match": "long-game"})
+    with LiveTable(kit, tmp_path / "games.sqlite3", ["Ann", "Bob"]) as live:
+        page = chromium.new_page()
+        page.goto(live.local_url)
+        page.wait_for_selector("#standbody td")
+        assert page.locator("#standhead th").all_inner_texts()[:3] == ["player", "role", "left last turn"]
+        assert [c.strip() for c in page.locator("#standbody td:nth-child(2)").all_inner_texts()] == ["shuts",
+                                                                                                   "uncovers"]
+        page.close()

@@ -15,6 +15,7 @@ from shutbox.companion.simgame import SimTable
 from shutbox.companion.store import GameStore
 from shutbox.companion.terminal import Notes
 from shutbox.companion.web import WebBoard
+from shutbox.companion.webreview import ReviewPages
 from shutbox.model import Kit
 
 CHROMIUM = "/usr/bin/chromium"
@@ -74,7 +75,8 @@ class LiveTable:
                 notes = Notes()
                 with SimTable(self.kit, store, notes) as sim:
                     self.sim = sim
-                    with WebBoard(self.host, 0, sim.events.put, join_code=self.join_code) as web:
+                    with WebBoard(self.host, 0, sim.events.put, join_code=self.join_code,
+                                  pages=ReviewPages(self.db)) as web:
                         self.web = web
                         sim.session.view = Views(notes, web)
                         sim.session.start(self.names)

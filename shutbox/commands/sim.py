@@ -15,6 +15,8 @@ from shutbox.model import Kit, box_refusal
 
 if TYPE_CHECKING:
     from shutbox.companion.simscript import Action
+    from shutbox.companion.terminal import Notes
+    from shutbox.game.replay import Game
 
 
 #: The demo's speed, times human speed: from a hundredth (a move every couple of minutes) to a thousand.
@@ -67,11 +69,10 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     import random
     import sys
 
-    from shutbox.commands.play import Table
+    from shutbox.commands.play import SessionDisplay
     from shutbox.companion.session import Views
     from shutbox.companion.simgame import SimTable, open_store
     from shutbox.companion.terminal import Notes
-    from shutbox.game.report import result
 
     refusal = box_refusal(kit.rules, "the simulated box")
     if refusal is not None:
@@ -79,11 +80,13 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     actions, names = _what_to_play(args, kit)
     notes = Notes()
     store = open_store(args.db)
-    shown: Table | None = None
+    shown: SessionDisplay | None = None
+    printed = False
     try:
         with SimTable(kit, store, notes, hint=args.hint, emulator=args.emulator) as sim:
-            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty(), db=args.db)
-            shown.open_web()
+            shown = SessionDisplay(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty(),
+                                   db=args.db)
+            shown.open_web(sys.stderr if args.json else None)  # --json: stdout holds the one object only
             if not args.json:  # --json: only the notes (and the page), then one object
                 shown.open_input(sim.session.help)
                 sim.session.view = shown.view
@@ -93,30 +96,44 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 sim.demo(names, random.Random(args.seed), pause_s=1.0 / args.speed)
             else:
                 sim.play(actions, str(args.script))
-            if shown.web is not None:  # the page shows the review summary and links its step-through
+            if shown.web is not None or shown.interactive:  # the summary on the screen and the page
                 from shutbox.commands.play import show_review
 
-                show_review(sim.session, piped=False)
-            if shown.web is not None and shown.interactive:
-                sim.linger(f"the game is over; the scoreboard stays at {shown.web.url} until you press Enter")
+                show_review(sim.session, piped=False, kept=args.db is not None)
             game = sim.session.game
+            assert game is not None
+            if shown.web is not None and (args.demo or shown.interactive):
+                if args.json:
+                    _print_json(game, notes)
+                    printed = True
+                until = "you press Enter (or Ctrl-C)" if shown.interactive else "Ctrl-C"
+                sim.linger(f"the game is over; the scoreboard stays at {shown.web.url} until {until}")
     finally:
         if shown is not None:
             shown.close()
         store.close()
     assert game is not None
-    if args.json:
-        record = result(game)
-        record["messages"] = [{"kind": kind, "text": text} for kind, text in notes.items
-                              if kind in ("flag", "refused", "win", "turn", "round")]
-        print(json.dumps(record))
+    if args.json and not printed:
+        _print_json(game, notes)
     return 0
+
+
+def _print_json(game: Game, notes: Notes) -> None:
+    """The one JSON object of ``--json``: the game's result and the messages that matter."""
+    from shutbox.game.report import result
+
+    record = result(game)
+    record["messages"] = [{"kind": kind, "text": text} for kind, text in notes.items
+                          if kind in ("flag", "refused", "win", "turn", "round")]
+    print(json.dumps(record), flush=True)
 
 
 COMMANDS = (
     Command("sim", "play a scripted or random game on a simulated box",
             "Run the real firmware in the MicroPython interpreter with simulated switches, connect it over a "
             "pseudo-terminal to the real scorekeeper, and play a script (--script) or a random game (--demo). "
-            "Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'shut T [T ...]', 'open T [T ...]' or "
-            "'open all', 'end'; '#' starts a comment.", run, ("rules", *FIRMWARE_SETTINGS), _arguments),
+            "Script lines: 'players NAME [NAME ...]', 'throw A [B]', 'total N', 'shut T [T ...]', 'open T [T ...]' "
+            "or 'open all', 'end', 'press' (the box's button), 'undo', 'hint'; '#' starts a comment. The simulated "
+            "box is a box attached: throws are optional (the button ends a turn) unless --throws required.", run,
+            ("rules", "play", *FIRMWARE_SETTINGS), _arguments),
 )

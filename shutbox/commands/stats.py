@@ -9,10 +9,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
 from shutbox.model import MATCHES, Kit
+from shutbox.usertext import csv_cell, escape, path_text
 
 if TYPE_CHECKING:
     from shutbox.companion.stats import Collected
@@ -30,7 +31,11 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    "expected score [default: each game by what its match rewards, as `shutbox review`: shut for "
                    "the long game, score otherwise]")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--csv", type=Path, metavar="FILE", help="also write the leaderboard as CSV")
+    p.add_argument("--csv", type=out_file_flag("--csv", ".csv"), metavar="FILE.csv",
+                   help="also write the leaderboard as CSV")
+    p.add_argument("--web", metavar="[HOST:]PORT", help="instead, serve the stats and review pages of every saved "
+                   "game on PORT (127.0.0.1 unless HOST is given, e.g. 0.0.0.0:8000 for phones and a TV), until "
+                   "Ctrl-C")
 
 
 def _scores_text(s: PlayerStats) -> str:
@@ -62,9 +67,15 @@ def table_lines(board: list[PlayerStats], collected: Collected, objectives: dict
             f"{'inacc.':>6} {'mist.':>5} {'blund.':>6}  mean score by format")
     lines += [head, "-" * len(head)]
     for rank, s in enumerate(board, start=1):
-        lines.append(f"{rank:>3}  {s.name[:16]:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
+        name = escape(s.name)[:16]
+        lines.append(f"{rank:>3}  {name:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
                      f"{accuracy_text(s.accuracy):>8} {s.inaccuracies:>6} {s.mistakes:>5} {s.blunders:>6}  "
                      f"{_scores_text(s)}")
+    unverified = sum(s.turns_unverified for s in board)
+    if unverified:
+        verified = sum(s.turns_verified for s in board)
+        lines.append(f"turns: {verified} verified, {unverified} unverified (no throw entered; not reviewed): "
+                     + " · ".join(f"{s.name} {s.turns_verified}/{s.turns_unverified}" for s in board))
     if collected.unfinished:
         lines.append(f"{collected.unfinished} unfinished game{'s' if collected.unfinished != 1 else ''} not counted")
     for problem in collected.unreadable:
@@ -76,13 +87,15 @@ def csv_text(board: list[PlayerStats]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "player", "games", "wins", "win_rate", "boxes_shut", "decisions", "mistakes", "mean_loss",
-                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES), "accuracy", "inaccuracies", "blunders"])
+                "mistakes_per_game", *(f"mean_score_{m}" for m in MATCHES), "accuracy", "inaccuracies", "blunders",
+                "turns_verified", "turns_unverified"])
     for rank, s in enumerate(board, start=1):
         means = s.mean_score()
-        w.writerow([rank, s.name, s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
+        w.writerow([rank, csv_cell(s.name), s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
                     "" if s.mean_loss is None else f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
                     *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES),
-                    "" if s.accuracy is None else f"{s.accuracy:.2f}", s.inaccuracies, s.blunders])
+                    "" if s.accuracy is None else f"{s.accuracy:.2f}", s.inaccuracies, s.blunders,
+                    s.turns_verified, s.turns_unverified])
     return buf.getvalue()
 
 
@@ -102,7 +115,7 @@ def write_csv(path: Path, text: str) -> None:
             raise ShutboxError(f"--csv {path}: exists and is not a stats table; not overwritten (choose another "
                                "name)")
     try:
-        with staged_file(path) as tmp:
+        with staged_file(path, "--csv", ".csv") as tmp:
             tmp.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ShutboxError(f"--csv {path}: cannot be written ({exc.strerror or exc})") from None
@@ -116,8 +129,10 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.solvercache import cached_solve
 
     db = Path(args.db) if args.db is not None else default_db_path()
+    if args.web is not None:
+        return serve_pages(db, args.web)
     if args.db is None and not db.exists():
-        print(f"no games saved yet ({db} does not exist)")
+        print(f"no games saved yet ({path_text(db)} does not exist)")
         return 0
     with progress_bar("reviewing games not seen before", quiet=args.json) as progress:
         collected = collect(db, args.objective, cached_solve, progress=progress)
@@ -134,11 +149,46 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
         print(json.dumps(out))
         return 0
     if not collected.records and not collected.unfinished and not collected.unreadable:
-        print(f"no games saved yet in {db}")
+        print(f"no games saved yet in {path_text(db)}")
         return 0
     print("\n".join(table_lines(board, collected, objectives)))
     if args.csv is not None:
-        print(f"table written to {args.csv}")
+        print(f"table written to {path_text(args.csv)}")
+    return 0
+
+
+def serve_pages(db: Path, web: str) -> int:
+    """Serve the review and stats pages of ``db`` (read-only) until interrupted; posts are refused."""
+    import threading
+
+    from shutbox.companion.archive import Archive
+    from shutbox.companion.web import WebBoard, parse_web
+    from shutbox.companion.webreview import ReviewPages
+    from shutbox.usertext import shown
+
+    host, port = parse_web(web)
+    if not db.exists():
+        raise ShutboxError(f"--db {shown(str(db), 200)}: no such game database (play a game first)")
+    with Archive(db):  # a file that is not a game database is one line now, not an error on the page
+        pass
+
+    def refuse(item: Any) -> None:
+        item.reply.set_result((False, [("refused", "no game is being played here: only the review and stats "
+                                                    "pages are served")]))
+
+    with WebBoard(host, port, refuse, pages=ReviewPages(db)) as board:
+        base = board.spectator_url.rstrip("/")
+        print(f"stats: {base}/stats", flush=True)
+        print(f"review of any game: {base}/review (Ctrl-C stops)", flush=True)
+        if board.join_code is not None:  # on the network: a QR code of the stats page for the phones
+            import io
+
+            import segno
+
+            qr = io.StringIO()
+            segno.make(f"{base}/stats", error="m").terminal(out=qr, compact=True)
+            print(qr.getvalue().rstrip("\n"), flush=True)
+        threading.Event().wait()
     return 0
 
 

@@ -20,12 +20,20 @@ shut        ``tiles``: list of tile numbers             shut these open tiles wi
                                                         they must add up to it. Without a preceding
                                                         ``throw`` the throw is taken to be their sum
                                                         (dice not entered).
+            ``unverified``: true (optional)             tiles shut on the box with no throw entered
+                                                        (throws optional): any open tiles, the sum of
+                                                        one or more throws nobody entered; unchecked.
 open        ``tiles``: list of tile numbers             long game, uncovering player: reopen these
                                                         shut tiles with the current throw.
+            ``unverified``: true (optional)             as for ``shut``: reopened with no throw entered.
 end_turn    ``unverified``: true (optional; written      the player reports a throw that admitted no
             by :func:`end_turn`, implied when absent)   move without entering it (box-only play):
                                                         accepted when no pending throw can still move
                                                         and some throw would not; marked unverified.
+            ``declared``: true (optional)               throws optional: the players ended the turn
+                                                        (the box's button, ``end``, the page); accepted
+                                                        unless an entered throw is unused and can
+                                                        still move tiles. Always unverified.
 undo        —                                           withdraw the latest event still in effect.
 ==========  ==========================================  ============================================
 
@@ -44,7 +52,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shutbox.game.rules import IllegalMove
-from shutbox.usertext import quoted, shown
+from shutbox.usertext import quoted, shown, text_refusal
 
 #: The version of the event record this module reads and writes.
 EVENT_VERSION = 1
@@ -57,7 +65,8 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "end_turn": (),
     "undo": (),
 }
-_OPTIONAL = {"throw": ("dice", "total"), "end_turn": ("unverified",)}
+_OPTIONAL = {"throw": ("dice", "total"), "shut": ("unverified",), "open": ("unverified",),
+             "end_turn": ("unverified", "declared")}
 #: Bounds on what a record may hold (a name's length, players, numbers in a list, a number, a timestamp).
 MAX_NAME = 40
 MAX_PLAYERS = 64
@@ -80,19 +89,23 @@ def throw(*dice: int, total: int | None = None) -> dict[str, Any]:
     return {"v": EVENT_VERSION, "type": "throw", "total": total}
 
 
-def shut(*tiles: int) -> dict[str, Any]:
-    """A ``shut`` event."""
-    return {"v": EVENT_VERSION, "type": "shut", "tiles": list(tiles)}
+def shut(*tiles: int, unverified: bool = False) -> dict[str, Any]:
+    """A ``shut`` event; ``unverified``: shut on the box with no throw entered (throws optional)."""
+    event: dict[str, Any] = {"v": EVENT_VERSION, "type": "shut", "tiles": list(tiles)}
+    return dict(event, unverified=True) if unverified else event
 
 
-def uncover(*tiles: int) -> dict[str, Any]:
-    """An ``open`` event (long game: reopen shut tiles)."""
-    return {"v": EVENT_VERSION, "type": "open", "tiles": list(tiles)}
+def uncover(*tiles: int, unverified: bool = False) -> dict[str, Any]:
+    """An ``open`` event (long game: reopen shut tiles); ``unverified`` as for :func:`shut`."""
+    event: dict[str, Any] = {"v": EVENT_VERSION, "type": "open", "tiles": list(tiles)}
+    return dict(event, unverified=True) if unverified else event
 
 
-def end_turn() -> dict[str, Any]:
-    """An ``end_turn`` event: a dead throw reported without its dice, so the end is unverified."""
-    return {"v": EVENT_VERSION, "type": "end_turn", "unverified": True}
+def end_turn(*, declared: bool = False) -> dict[str, Any]:
+    """An ``end_turn`` event: a dead throw reported without its dice, so the end is unverified;
+    ``declared``: the players ended the turn themselves (throws optional: the button, ``end``, the page)."""
+    event: dict[str, Any] = {"v": EVENT_VERSION, "type": "end_turn", "unverified": True}
+    return dict(event, declared=True) if declared else event
 
 
 def undo() -> dict[str, Any]:
@@ -150,8 +163,11 @@ def _players_fields(event: Mapping[str, Any]) -> dict[str, Any]:
     if len(names) > MAX_PLAYERS:
         raise IllegalMove(f"at most {MAX_PLAYERS} players, not {len(names)}")
     for name in names:
-        if len(name) > MAX_NAME or not name.isprintable():
+        if len(name) > MAX_NAME:
             raise IllegalMove(f"player name {quoted(name)}: at most {MAX_NAME} characters, no control characters")
+        refusal = text_refusal(name)
+        if refusal is not None:
+            raise IllegalMove(f"player name {quoted(name)} {refusal}")
     return {"names": list(names)}
 
 
@@ -168,7 +184,13 @@ def _throw_fields(event: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _tiles_fields(event: Mapping[str, Any]) -> dict[str, Any]:
-    return {"tiles": _int_list(event["tiles"], "tiles")}
+    fields: dict[str, Any] = {"tiles": _int_list(event["tiles"], "tiles")}
+    if "unverified" in event:
+        if event["unverified"] is not True:
+            raise IllegalMove(f"'unverified' of a '{event['type']}' event is true (tiles moved with no throw "
+                              f"entered), not {str(event['unverified'])[:20]!r}")
+        fields["unverified"] = True
+    return fields
 
 
 def _no_fields(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -179,6 +201,11 @@ def _end_fields(event: Mapping[str, Any]) -> dict[str, Any]:
     if event.get("unverified", True) is not True:
         raise IllegalMove(f"'unverified' of an 'end_turn' event is true (an end the rules could not check), "
                           f"not {str(event['unverified'])[:20]!r}")
+    if "declared" in event:
+        if event["declared"] is not True:
+            raise IllegalMove(f"'declared' of an 'end_turn' event is true (the players ended the turn), "
+                              f"not {str(event['declared'])[:20]!r}")
+        return {"unverified": True, "declared": True}
     return {"unverified": True}
 
 

@@ -9,6 +9,8 @@ tile), the mean of the score each match format counts (round: the turn's score; 
 tournament: the final total; long game: what the last turn left undone), and from the reviews (the one
 measure of :mod:`shutbox.game.measure`) the accuracy, the inaccuracies, mistakes and blunders, and the mean
 loss per decision (only when every game was measured by the same objective: the units differ).
+Turns played verified and unverified are counted apart (throws optional: an unverified turn had tiles
+moved, or its end, with no throw entered, and is not reviewed).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from shutbox.game.report import player_score
 from shutbox.game.review import Review
 
 #: Bump when a record's shape or meaning changes (cached records of another version are recomputed).
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 #: The review's counts a record keeps per player (disjoint grades).
 COUNTS = ("inaccuracies", "mistakes", "blunders")
 
@@ -35,6 +37,8 @@ def game_record(game: Game, review: Review) -> dict[str, Any]:
         players[name] = {
             "won": name in game.winners,
             "boxes_shut": sum(1 for t in game.turns if t.player == name and t.shut_box),
+            "turns_verified": sum(1 for t in game.turns if t.player == name and t.ended and not t.unverified),
+            "turns_unverified": sum(1 for t in game.turns if t.player == name and t.ended and t.unverified),
             "score": player_score(game, name),
             "decisions": mine.decisions,
             **mine.counts(),
@@ -52,6 +56,8 @@ class PlayerStats:
     games: int = 0
     wins: int = 0
     boxes_shut: int = 0
+    turns_verified: int = 0
+    turns_unverified: int = 0
     decisions: int = 0
     inaccuracies: int = 0
     mistakes: int = 0
@@ -87,6 +93,7 @@ class PlayerStats:
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "win_rate": self.win_rate, "boxes_shut": self.boxes_shut,
+                "turns_verified": self.turns_verified, "turns_unverified": self.turns_unverified,
                 "mean_score": self.mean_score(), "decisions": self.decisions, "accuracy": self.accuracy,
                 "inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders,
                 "loss": self.loss if len(self.objectives) <= 1 else None, "mean_loss": self.mean_loss,
@@ -103,6 +110,8 @@ def add_up(records: Iterable[Mapping[str, Any]]) -> dict[str, PlayerStats]:
             s.games += 1
             s.wins += bool(part["won"])
             s.boxes_shut += part["boxes_shut"]
+            s.turns_verified += part.get("turns_verified", 0)
+            s.turns_unverified += part.get("turns_unverified", 0)
             s.decisions += part["decisions"]
             s.inaccuracies += part["inaccuracies"]
             s.mistakes += part["mistakes"]

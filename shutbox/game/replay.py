@@ -35,6 +35,11 @@ How each match format runs (RULES.md names; docs/RULES.md gives each decision's 
   recorded by total only counts as a double only when its total says so (6 x dice, or the number
   of dice while one die cannot show it).
 
+Throws optional (a box keeps score by itself; docs/RULES.md): a ``shut``/``open`` event marked ``unverified``
+holds tiles moved with no throw entered (any tiles in play; ``Throw.unverified``), and an ``end_turn`` marked
+``declared`` is the players ending the turn, accepted unless an entered throw is unused and can still move;
+such a turn is ``Turn.unverified``.
+
 Ending a turn: a throw that admits no move ends it by itself. An ``end_turn`` event is the report of
 a throw that was not entered (box-only play): it is accepted only when no pending throw can still
 move tiles and some throw the player may make admits no move, and it is marked *unverified*
@@ -66,6 +71,7 @@ from shutbox.game.rules import (
     is_double,
     legal_moves,
     only_a_double,
+    parse_tiles,
     plus,
     score,
     throw_totals,
@@ -109,7 +115,7 @@ class Throw:
     tiles: tuple[int, ...] | None = None  #: tiles shut (or uncovered) with it; None if none yet / none possible
     dead: bool = False  #: it admitted no move
     extra: bool = False  #: long game: a dead double, so the player threw again
-    unverified: bool = False  #: reported by ``end_turn`` without its dice: the rules could not check it
+    unverified: bool = False  #: not entered (``end_turn``, or tiles moved with no throw): the rules could not check it
 
     @property
     def double(self) -> bool:
@@ -138,6 +144,12 @@ class Turn:
     def unverified_end(self) -> bool:
         """The turn was ended by an ``end_turn`` report the rules could not check (no throw entered)."""
         return self.ended and bool(self.throws) and self.throws[-1].unverified
+
+    @property
+    def unverified(self) -> bool:
+        """Some of the turn the rules could not check: it ended without a dead throw entered, or tiles moved
+        with no throw entered (throws optional)."""
+        return any(t.unverified for t in self.throws)
 
 
 @dataclass
@@ -230,9 +242,9 @@ class Game:
         elif kind == "throw":
             self._throw(e)
         elif kind in ("shut", "open"):
-            self._move(kind, e["tiles"])
+            self._move(kind, e["tiles"], unverified=bool(e.get("unverified")))
         elif kind == "end_turn":
-            self._end_turn_reported()
+            self._end_turn_reported(declared=bool(e.get("declared")))
         self._effective.append(e)
 
     # ----------------------------------------------------------------------------- queries
@@ -373,7 +385,7 @@ class Game:
         """What the tiles in play are on the board: ``open``, or ``shut`` for the uncovering player."""
         return "shut" if self.phase == UNCOVER else "open"
 
-    def _move(self, kind: str, tiles: list[int]) -> None:
+    def _move(self, kind: str, tiles: list[int], unverified: bool = False) -> None:
         uncovering = self.phase == UNCOVER
         if uncovering and kind == "shut":
             raise IllegalMove(f"{self.current_player} is uncovering tiles in the long game, not shutting them")
@@ -383,7 +395,16 @@ class Game:
             raise IllegalMove("tiles are only uncovered in the long game")
         in_play = self.in_play
         words = ("uncover", "open") if uncovering else ("shut", "shut")
-        if self.pending is None:
+        if unverified:
+            # Tiles moved on the box with no throw entered (throws optional): any tiles in play, unchecked.
+            if self.pending is not None:
+                raise IllegalMove(f"the throw of {self.pending.total} has not been used yet: "
+                                  f"{self._verb()} tiles adding up to {self.pending.total} first")
+            chosen = self._tiles_in_play(tiles, *words)
+            turn = self._turn()
+            throw = Throw(dice=None, total=None, unverified=True)
+            turn.throws.append(throw)
+        elif self.pending is None:
             # The dice were not entered: the throw is the tiles' sum, if the rules allow that total.
             total = sum(t for t in tiles if isinstance(t, int))
             chosen = check_move(self.rules, in_play, total, tiles, *words)
@@ -409,6 +430,26 @@ class Game:
         elif not self.board:
             turn.shut_box = True
             self._end_turn(turn)
+
+    def _tiles_in_play(self, tiles: list[int], verb: str, state_word: str) -> tuple[int, ...]:
+        chosen = parse_tiles(self.rules, tiles)
+        if not chosen:
+            raise IllegalMove(f"name at least one tile to {verb}")
+        for t in chosen:
+            if t not in self.in_play:
+                raise IllegalMove(f"tile {t} is already {state_word}")
+        return chosen
+
+    def declared_end_refusal(self) -> str | None:
+        """Why the players cannot end the turn now (throws optional), or None: only an entered throw that is
+        unused and can still move tiles keeps the turn going."""
+        if self.finished:
+            return "the game is over"
+        if not self.players:
+            return "the game has no players yet"
+        if self.pending is not None:
+            return self.end_refusal(typed=False)
+        return None
 
     def end_refusal(self, typed: bool) -> str | None:
         """Why ``end`` cannot end the turn now, or None when an (unverified) ``end_turn`` is accepted.
@@ -440,8 +481,8 @@ class Game:
             return f"the turn is not over: {which} can {verb} tiles now; enter the throw"
         return None
 
-    def _end_turn_reported(self) -> None:
-        refusal = self.end_refusal(typed=False)
+    def _end_turn_reported(self, declared: bool = False) -> None:
+        refusal = self.declared_end_refusal() if declared else self.end_refusal(typed=False)
         if refusal:
             raise IllegalMove(refusal)
         turn = self._turn()

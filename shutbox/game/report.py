@@ -33,10 +33,13 @@ def describe(event: Mapping[str, Any], game: Game) -> str:
         return f"players: {', '.join(event['names'])}"
     if kind == "throw":
         return f"{player} threw {throw_text(event.get('dice'), event.get('total'))}"
+    unentered = " (no throw entered: unverified)" if event.get("unverified") and kind != "end_turn" else ""
     if kind == "shut":
-        return f"{player} shut {plus(event['tiles'])}"
+        return f"{player} shut {plus(event['tiles'])}{unentered}"
     if kind == "open":
-        return f"{player} uncovered {plus(event['tiles'])}"
+        return f"{player} uncovered {plus(event['tiles'])}{unentered}"
+    if kind == "end_turn" and event.get("declared"):
+        return f"{player} ended the turn (unverified: no throw with no move was entered)"
     if kind == "end_turn":
         return f"{player} ended the turn (no move possible; unverified: the throw was not entered)"
     return "undone: the last typed entry is withdrawn"
@@ -171,6 +174,7 @@ def turn_record(turn: Turn) -> dict[str, Any]:
         "score": turn.score,
         "shut_box": turn.shut_box,
         "uncovered_box": turn.uncovered_box,
+        "unverified": turn.unverified,
     }
 
 

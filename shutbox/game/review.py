@@ -35,6 +35,9 @@ valued with :data:`~shutbox.game.estimate.SAMPLES` simulated turns (careful, and
 rollouts instead (:func:`shutbox.game.estimate.rank_moves`: seconds a decision) and values states with
 its :data:`~shutbox.game.estimate.FINAL` turns.
 
+Unverified turns (throws optional: tiles moved, or the turn ended, with no throw entered) are not graded:
+there is no throw to measure a move against. The notes count them.
+
 Nothing here does I/O; the solver is passed in (``solve(rules, objective)``), so callers may cache it.
 """
 
@@ -256,6 +259,8 @@ def full_work(game: Game) -> list[int]:
     rules = game.rules
     out = []
     for turn in game.turns:
+        if turn.unverified:  # not reviewed (see review_game)
+            continue
         in_play = _turn_in_play(rules, turn)
         for throw in turn.throws:
             if throw.total is None or throw.tiles is None:
@@ -405,6 +410,8 @@ def review_game(game: Game, solve: Solve, objective: str | None = None, *, estim
     judge = _EstimateJudge(rules, values, objective) if estimated else _Judge(rules, values, objective)
     total = sum(1 for turn in game.turns for throw in turn.throws if throw.tiles is not None)
     done = 0
+    if progress is not None:
+        progress(0, total)
 
     def tick() -> None:
         nonlocal done
@@ -414,18 +421,25 @@ def review_game(game: Game, solve: Solve, objective: str | None = None, *, estim
 
     decisions: list[Decision] = []
     traces: list[TurnTrace] = []
-    skipped = 0
+    skipped = unverified = 0
     for turn in game.turns:
+        if turn.unverified:  # tiles moved or the turn ended with no throw entered: nothing to grade against
+            unverified += 1
+            continue
         walker = _TurnReviewer(rules, judge, turn, tick)
         traces.append(walker.run())
         decisions.extend(walker.decisions)
         skipped += walker.skipped
     return Review(objective, exact, tuple(decisions), tuple(traces), _player_totals(game.players, decisions),
-                  _notes(rules, objective, exact, estimated, skipped), skipped, estimated)
+                  _notes(rules, objective, exact, estimated, skipped, unverified), skipped, estimated)
 
 
-def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int) -> tuple[str, ...]:
+def _notes(rules: Rules, objective: str, exact: bool, estimated: bool, skipped: int,
+           unverified: int = 0) -> tuple[str, ...]:
     notes = []
+    if unverified:
+        notes.append(f"{unverified} unverified turn{'s' if unverified != 1 else ''} not reviewed: "
+                     f"{'they were' if unverified != 1 else 'it was'} played with no throw entered (throws optional)")
     if estimated:
         notes.append(f"values are Monte Carlo estimates: the exact solver does not reach {rules.tiles} tiles; moves "
                      "ranked by rollouts (every move screened, the best few refined); losses and grades are estimates")
@@ -486,7 +500,7 @@ def decision_line(decision: Decision, objective: str) -> str:
         return head + " — best"
     mark = decision.grade.upper() if decision.mistake else decision.grade
     return (head + f" — {mark}: best {choice_text(decision, 'best')} ({value_text(objective, decision.value_best)}),"
-            f" {loss_text(objective, decision.loss)}")
+            f" {loss_text(objective, decision.loss)}; kept {decision.kept:.0%}")
 
 
 def counts_text(counts: dict[str, int]) -> str:
@@ -520,6 +534,7 @@ def review_summary(review: Review) -> list[str]:
     """A few lines for the end of a game: the objective and one line per player."""
     lines = [f"review ({'approximate, ' if not review.exact else ''}measured by {objective_text(review.objective)}):"]
     lines += [player_line(p, review.objective) for p in review.players.values()]
+    lines += [note for note in review.notes if "unverified turn" in note]  # why a turn was not graded
     return lines
 
 

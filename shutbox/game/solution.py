@@ -8,6 +8,7 @@ indexed by a mask here: numpy arrays from the solver, or memoryviews of the byte
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cmp_to_key
 
 from shutbox.game.policy import Setup, strategy_dice
 from shutbox.game.rules import legal_moves
@@ -16,6 +17,18 @@ from shutbox.model import Rules
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
 if TYPE_CHECKING:
     from typing import Any
+
+
+#: Values this close (relative to their size, at least 1) are tied: the solver's tolerance for float noise.
+TIE = 1e-12
+
+
+def better(a: float, b: float, than_a: float, than_b: float) -> bool:
+    """Is (a, b) better than (than_a, than_b): ``a`` larger beyond the tolerance, or tied and ``b`` larger beyond
+    it. The one comparison of the policy's choices (:mod:`shutbox.game.solver` applies it to whole layers)."""
+    if a > than_a + TIE * (1.0 + abs(than_a)):
+        return True
+    return a >= than_a - TIE * (1.0 + abs(than_a)) and b > than_b + TIE * (1.0 + abs(than_b))
 
 
 def mask_of(tiles: tuple[int, ...] | list[int] | set[int]) -> int:
@@ -75,7 +88,12 @@ def ranked_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) ->
     the rules engine's order (largest tiles first). The one move choice of hints, advice and the card's walks."""
     moves = legal_moves(solution.setup.rules, open_tiles, throw)  # largest tiles first: the final tie-break
     start = mask_of(open_tiles)
-    return sorted(moves, key=lambda m: solution.key(start & ~mask_of(m)), reverse=True)
+    keys = {m: solution.key(start & ~mask_of(m)) for m in moves}
+
+    def order(x: tuple[int, ...], y: tuple[int, ...]) -> int:
+        return -1 if better(*keys[x], *keys[y]) else 1 if better(*keys[y], *keys[x]) else 0
+
+    return sorted(moves, key=cmp_to_key(order))
 
 
 def rank_moves(solution: Solution, open_tiles: tuple[int, ...], throw: int) -> list[MoveValue]:

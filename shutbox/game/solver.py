@@ -54,6 +54,7 @@ from shutbox.game.rules import (
     throw_totals,
 )
 from shutbox.game.solution import (  # noqa: F401 - the values' classes live there (numpy-free), re-exported here
+    TIE,
     Advisor,
     MoveValue,
     Solution,
@@ -67,7 +68,7 @@ from shutbox.model import Rules, least_dice
 EXACT_MAX_TILES = 20
 #: The most (state, move) pairs the exact solver takes: 18 tiles with 6 dice has 68,609,024.
 EXACT_MAX_PAIRS = 70_000_000
-_TOL = 1e-12
+_TOL = TIE  #: the solution's tolerance (:func:`~shutbox.game.solution.better`)
 _CHUNK = 1 << 22  #: most (state, move) pairs handled in one vectorised block
 
 
@@ -227,7 +228,8 @@ def one_die_mask(setup: Setup) -> np.ndarray:
 
 
 def _better(a: np.ndarray, b: np.ndarray, than_a: np.ndarray, than_b: np.ndarray) -> np.ndarray:
-    """Lexicographic (a, b) > (than_a, than_b), with a tolerance for float noise."""
+    """Lexicographic (a, b) > (than_a, than_b), with a tolerance for float noise: :func:`solution.better`
+    for whole arrays."""
     tol = _TOL * (1.0 + np.abs(than_a))
     return (a > than_a + tol) | ((a >= than_a - tol) & (b > than_b + _TOL * (1.0 + np.abs(than_b))))
 
@@ -352,15 +354,6 @@ def solve(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> S
     if strategy != "optimal":
         objective = "shut"  # a named strategy's values do not depend on the objective
     return _solve(Setup.of(rules), objective, strategy)
-
-
-def clear_cache() -> None:
-    """Forget solved tables (for benchmarks)."""
-    _solve.cache_clear()
-    _tables.cache_clear()
-    scores.cache_clear()
-    _one_die.cache_clear()
-    _popcount_order.cache_clear()
 
 
 def advisor(rules: Rules, objective: str = "shut", strategy: str = "optimal") -> Advisor:
