@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from shutbox.cad.findings import Finding
 from shutbox.errors import ShutboxError
 
 BRIDGE_MAX = 45.0  # mm: longest line over air a bridge may print
@@ -218,3 +219,38 @@ def slice_with_support(mesh_file: Path, gcode: Path, bed: tuple[float, float, fl
 
     slice_part(mesh_file, gcode, [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS], bed)
     return SupportAndBridges(support_grams(gcode, PLA_DENSITY), bridge_spans(gcode, load_mesh(mesh_file)))
+
+
+def check_sliced(folder: Path) -> list[Finding]:
+    """``cad check --slice``: every part of a built folder sliced with support on, one at a time; each must get
+    no support and no bridge line longer than ``BRIDGE_MAX`` over air (remembered by the file's content)."""
+    import json
+    import tempfile
+
+    from shutbox.cad.check import _remembered
+
+    manifest = json.loads((Path(folder) / "manifest.json").read_text(encoding="utf-8"))
+    bed = tuple(manifest["bed_mm"])
+    findings: list[Finding] = []
+    with tempfile.TemporaryDirectory(prefix="shutbox-slice-") as tmp:
+        for part in manifest["parts"]:
+            fmt = next((f for f in ("stl", "3mf") if f in part["files"]), None)
+            if fmt is None:
+                findings.append(Finding("sliced", part["name"], False, "no mesh file to slice; allowed: --formats "
+                                        "with stl or 3mf"))
+                continue
+            path = Path(folder) / part["files"][fmt]
+            findings += _remembered("sliced", path, [list(bed), BRIDGE_MAX],
+                                    lambda path=path: sliced_findings(path, Path(tmp), bed))
+    return findings
+
+
+def sliced_findings(path: Path, work: Path, bed: tuple[float, float, float]) -> list[Finding]:
+    """The support and bridge findings of one mesh file."""
+    result = slice_with_support(path, work / f"{path.stem}.gcode", bed)
+    top = result.spans[0] if result.spans else None
+    where = f" (at x {top.x:.0f}, y {top.y:.0f}, z {top.z:.1f} on the bed)" if top else ""
+    return [Finding("support", path.name, result.support_grams == 0.0,
+                    f"{result.support_grams:.2f} g of support with support on (auto, 40 degrees)"),
+            Finding("bridge", path.name, result.longest <= BRIDGE_MAX,
+                    f"longest line over air {result.longest:.1f} mm{where}, at most {BRIDGE_MAX:g}")]

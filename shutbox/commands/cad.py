@@ -14,6 +14,7 @@ from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
 from shutbox.sideprocess import side_process
+from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -31,6 +32,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("folder", type=Path, help="folder written by `shutbox cad --out`")
+    c.add_argument("--slice", action="store_true", help="also slice every part with PrusaSlicer, support on: "
+                   "no support, no bridge over 45 mm")
 
 
 def refuse_unbuildable(kit: Kit, what: str = "the CAD") -> None:
@@ -61,7 +64,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     for f in failed:
         print(f.line(), file=sys.stderr)
     n_files = sum(len(p["files"]) for p in manifest["parts"])
-    print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to {args.out}/; "
+    print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to "
+          f"{path_text(args.out)}/; "
           f"check: {len(findings) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
 
@@ -117,6 +121,10 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with side_process() as pool:
         findings = check_folder(args.folder, pool)
+    if args.slice:
+        from shutbox.cad.sliced import check_sliced
+
+        findings += check_sliced(args.folder)
     for f in findings:
         print(f.line())
     failed = sum(not f.ok for f in findings)
