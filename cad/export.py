@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 import sys
 import time
@@ -55,6 +57,24 @@ class Progress:
             print(f"shutbox cad [{self.done}/{self.total}] {elapsed:5.1f}s {text}", file=sys.stderr, flush=True)
 
 
+def occt_write(path: Path, write: Callable[[str], object]) -> None:
+    """``write(str(path))`` by OpenCASCADE, whose failure to write a file is a RuntimeError (``std::bad_cast`` on a
+    full disk) or only a false status: made an OSError naming ``path``, so the output is reported as not written."""
+    try:
+        status = write(str(path))
+        failed = None if status is not False and path.is_file() and path.stat().st_size > 0 else "no file"
+    except RuntimeError as exc:
+        failed = str(exc)
+    if failed is not None:
+        try:
+            full = os.statvfs(path.parent).f_bavail * os.statvfs(path.parent).f_frsize < 1024 * 1024
+        except OSError:
+            full = False
+        if full:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        raise OSError(errno.EIO, f"OpenCASCADE could not write it ({failed})", str(path))
+
+
 def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit) -> tuple[Path, bool]:
     """The cache entry holding ``spec``'s files in ``formats``: looked up, completed or built."""
     import cadquery as cq
@@ -74,14 +94,14 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
         printed = cq.Shape.importBrep(str(folder / "print.brep"))
     else:
         printed = builder.build(spec)
-        printed.exportBrep(str(folder / "print.brep"))
+        occt_write(folder / "print.brep", printed.exportBrep)
     mesh = tessellate(printed, kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg)
     for fmt in formats:
         target = folder / f"part.{fmt}"
         if target.exists():
             continue
         if fmt == "step":
-            printed.exportStep(str(target))
+            occt_write(target, printed.exportStep)
         else:
             write_mesh(mesh, target)
     if not (folder / "preview.png").exists():
@@ -115,7 +135,7 @@ def _assembly(placed: list[tuple[str, PartSpec, Any]], lay: Layout, split: Split
     for label, spec, solid in placed:
         r, g, b = spec.colour
         assy.add(solid, name=label, color=cq.Color(r / 255, g / 255, b / 255))
-    assy.export(str(scratch / "assembly.step"))
+    occt_write(scratch / "assembly.step", assy.export)
     shutil.copy2(scratch / "assembly.step", folder / "assembly.step")
     written()
     views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1, sensors=lay.sensors)

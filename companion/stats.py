@@ -113,7 +113,8 @@ def summarise(raw: RawGame, objective: str | None, solve: Solve) -> dict[str, An
         game = raw.replay()
         if not game.finished:
             return {"unfinished": True}
-        return game_record(game, review_game(game, solve, objective))
+        # Beyond the exact solver: the Monte Carlo estimate (seeded, so `shutbox review` gives the same figures)
+        return game_record(game, review_game(game, solve, objective, estimate=True))
     except (ShutboxError, ValueError) as exc:  # ValueError: a size the solver refuses
         return {"error": str(exc)}
 

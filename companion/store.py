@@ -91,16 +91,31 @@ def _read_only_media(path: Path) -> bool:
         return False
 
 
+#: Largest WAL-mode database read into memory to be read without leaving files beside it, in bytes.
+MAX_SNAPSHOT = 256 * 1024 * 1024
+
+
 def connect_read_only(path: Path | str) -> sqlite3.Connection:
     """A read-only SQLite connection to an existing shutbox game database, checked; ShutboxError if not.
 
-    Opened with ``mode=ro`` (and ``immutable=1`` where the folder cannot be written, e.g. read-only
-    media, so a WAL database still opens): nothing is ever created, migrated or written. The file must
-    be a shutbox game database of a schema this shutbox reads. For ``history``, ``review`` and ``stats``.
+    Nothing is ever created, migrated or written, and nothing is left beside the file:
+
+    - a database in rollback-journal mode (how every writer leaves it, :meth:`GameStore.close`) is opened with
+      ``mode=ro``;
+    - a WAL database whose writer is at work (its ``-wal`` and ``-shm`` are there) is opened with ``mode=ro``,
+      sharing them: the moves saved a moment ago are seen;
+    - a WAL database without them (left by an older shutbox) would make SQLite create ``-wal`` and ``-shm`` even
+      for a read-only open, so it is read into memory (checked to be unchanged while it was read);
+    - where the folder cannot be written at all (read-only media) ``immutable=1`` is the fallback.
+
+    The file must be a shutbox game database of a schema this shutbox reads. For ``history``, ``review``, ``stats``.
     """
     path = Path(path)
     if not path.is_file():
         raise ShutboxError(f"{_where(path)}: no such game database (games are saved by `shutbox play`)")
+    snapshot = _wal_snapshot(path)
+    if snapshot is not None:
+        return snapshot
     uri = f"{path.resolve().as_uri()}?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)
@@ -119,6 +134,39 @@ def connect_read_only(path: Path | str) -> sqlite3.Connection:
             db.close()
             raise
     return db
+
+
+def _is_wal(head: bytes) -> bool:
+    """Does a database file's header say WAL mode (file format read/write versions 2)?"""
+    return len(head) >= 20 and head.startswith(b"SQLite format 3\x00") and head[18] == 2 and head[19] == 2
+
+
+def _wal_snapshot(path: Path) -> sqlite3.Connection | None:
+    """A WAL database with no ``-wal``/``-shm`` beside it, read into memory (query-only); None for any other file."""
+    side = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
+    for _ in range(3):
+        try:
+            before = path.stat()
+            with open(path, "rb") as f:
+                if not _is_wal(f.read(20)) or any(p.exists() for p in side) or before.st_size > MAX_SNAPSHOT:
+                    return None
+                f.seek(0)
+                data = bytearray(f.read(MAX_SNAPSHOT + 1))
+            after = path.stat()
+        except OSError:
+            return None
+        if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size) or any(p.exists() for p in side):
+            continue  # a writer began meanwhile: read again (or, next time round, share its files)
+        data[18] = data[19] = 1  # the copy is read as a rollback-journal database
+        db = sqlite3.connect(MEMORY, isolation_level=None)
+        try:
+            db.deserialize(bytes(data))
+            db.execute("PRAGMA query_only = 1")
+        except sqlite3.Error as exc:
+            db.close()
+            raise ShutboxError(f"{_where(path)}: not a shutbox game database ({shown(str(exc), 120)})") from None
+        return db
+    return None
 
 
 def _check_header(db: sqlite3.Connection, path: Path) -> int:
@@ -203,27 +251,55 @@ class _GameLocks:
         self.held: set[int] = set()
         self.token = secrets.token_hex(6)
 
+    def _lock(self, start: int, length: int, kind: int) -> bool:
+        """Take (or, with ``F_UNLCK``, drop) a byte-range lock on the lock file without waiting; False if held."""
+        import fcntl
+
+        ofd = getattr(fcntl, "F_OFD_SETLK", None)
+        try:
+            if ofd is not None and sys.platform.startswith("linux"):
+                fcntl.fcntl(self.fd, ofd, struct.pack("hhqqi4x", kind, os.SEEK_SET, start, length, 0))
+            else:
+                op = {fcntl.F_WRLCK: fcntl.LOCK_EX | fcntl.LOCK_NB, fcntl.F_UNLCK: fcntl.LOCK_UN}[kind]
+                fcntl.lockf(self.fd, op, length, start, os.SEEK_SET)
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EAGAIN):
+                return False
+            raise
+        return True
+
+    def _ours(self) -> bool:
+        """Does the path still name the file this store has open (not removed, not replaced)? Opens no file."""
+        assert self.path is not None
+        try:
+            here, mine = os.stat(self.path), os.fstat(self.fd)
+        except FileNotFoundError:
+            return False
+        return (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
+
     def acquire(self, game_id: int) -> bool:
-        """Lock ``game_id`` and write this process as its holder; False if another holds it."""
+        """Lock ``game_id`` and write this process as its holder; False if another holds it.
+
+        The lock file may be removed by the last store closing it (:meth:`close`): a lock taken on a file that is
+        no longer at the path is let go and taken again on the file that is.
+        """
         import fcntl
 
         if self.path is None:
             self.held.add(game_id)
             return True
-        if self.fd < 0:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
         slot = game_id % self.SLOTS
-        ofd = getattr(fcntl, "F_OFD_SETLK", None)
-        try:
-            if ofd is not None and sys.platform.startswith("linux"):
-                fcntl.fcntl(self.fd, ofd, struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, self.LOCK_BASE + slot,
-                                                      1, 0))
-            else:
-                fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, self.LOCK_BASE + slot, os.SEEK_SET)
-        except OSError as exc:
-            if exc.errno in (errno.EACCES, errno.EAGAIN):
+        for _ in range(5):
+            if self.fd < 0:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            if not self._lock(self.LOCK_BASE + slot, 1, fcntl.F_WRLCK):
                 return False
-            raise
+            if self._ours():
+                break
+            os.close(self.fd)  # removed by a closing store meanwhile: open the file now there
+            self.fd = -1
+        else:
+            raise OSError(errno.EAGAIN, "the lock file keeps being replaced", str(self.path))
         line = f"{os.getpid()} {socket.gethostname()[:60]} {time.time():.0f} {self.token}\n"
         os.pwrite(self.fd, line.encode("ascii", "replace").ljust(self.HOLDER_SIZE, b" "), slot * self.HOLDER_SIZE)
         self.held.add(game_id)
@@ -233,22 +309,45 @@ class _GameLocks:
         """The holder line's words (pid, host, since, token) as the lock file says now; [] if unknown."""
         if self.path is None:
             return []
+        offset = (game_id % self.SLOTS) * self.HOLDER_SIZE
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)  # the file now at the path, maybe not ours
-            try:
-                raw = os.pread(fd, self.HOLDER_SIZE, (game_id % self.SLOTS) * self.HOLDER_SIZE)
-            finally:
-                os.close(fd)
+            if self.fd >= 0 and self._ours():
+                raw = os.pread(self.fd, self.HOLDER_SIZE, offset)
+            else:
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)  # the file now at the path, not ours
+                try:
+                    raw = os.pread(fd, self.HOLDER_SIZE, offset)
+                finally:
+                    os.close(fd)
         except OSError:
             return []
         words = raw.decode("ascii", "replace").split()
         return words if len(words) == 4 else []
 
     def still_mine(self, game_id: int) -> bool:
-        return self.path is None or (game_id in self.held and self.holder(game_id)[3:] == [self.token])
+        """Is ``game_id`` still locked by this store, in the file at the path, with this store's token in it?
+
+        Opens no file (a crowd of web connections may have taken every one the process may open): the path is
+        compared with the open lock file by ``stat``, and the holder line read from that file.
+        """
+        if self.path is None:
+            return True
+        if game_id not in self.held or self.fd < 0 or not self._ours():
+            return False
+        raw = os.pread(self.fd, self.HOLDER_SIZE, (game_id % self.SLOTS) * self.HOLDER_SIZE)
+        return raw.decode("ascii", "replace").split()[3:] == [self.token]
 
     def close(self) -> None:
+        """Let go of every game; the lock file is removed too when no other store has a game in it."""
+        import fcntl
+
         if self.fd >= 0:
+            try:
+                if self.path is not None and hasattr(fcntl, "F_OFD_SETLK") and sys.platform.startswith("linux") \
+                        and self._lock(self.LOCK_BASE, self.SLOTS, fcntl.F_WRLCK) and self._ours():
+                    os.unlink(self.path)  # nobody holds a game in it: leave nothing beside the database
+            except OSError:
+                pass
             os.close(self.fd)  # releases every lock this store holds
             self.fd = -1
         self.held.clear()
@@ -269,6 +368,14 @@ class GameRow:
     events: int
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A stored game whose row cannot be read (``shutbox history`` names it and lists the others)."""
+
+    id: object  #: as stored (normally an int)
+    problem: str
+
+
 class GameStore:
     """Games and their events in one SQLite file; every write is its own committed transaction.
 
@@ -282,6 +389,7 @@ class GameStore:
         self._locks: _GameLocks | None = None
         self._version = SCHEMA_VERSION
         self._next: dict[int, int] = {}  #: game -> the seq its next event must get (games claimed here)
+        self._wrote = False  #: this store has written (and so set WAL mode, put back to rollback on close)
         if read_only:
             self.db = connect_read_only(self.path)
             self._version = _check_header(self.db, self.path)
@@ -325,6 +433,14 @@ class GameStore:
         return 0
 
     def close(self) -> None:
+        """Let go of the games and the file. A store that wrote leaves the file in rollback-journal mode (when no
+        other connection is using it), so a later read-only open needs no ``-wal``/``-shm`` beside it."""
+        if self._wrote and str(self.path) != MEMORY:
+            try:
+                self.db.execute("PRAGMA busy_timeout = 0")
+                self.db.execute("PRAGMA journal_mode = DELETE")  # checkpoints; refused while others read or write
+            except sqlite3.Error:
+                pass
         if self._locks is not None:
             self._locks.close()
         self.db.close()
@@ -349,6 +465,9 @@ class GameStore:
             if self._version < SCHEMA_VERSION:
                 _upgrade(self.db)
                 self._version = SCHEMA_VERSION
+            if not self._wrote and str(self.path) != MEMORY:
+                self.db.execute("PRAGMA journal_mode = WAL")  # while this store writes: readers never wait
+            self._wrote = True
             with closing(self.db.cursor()) as cur:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -470,6 +589,16 @@ class GameStore:
 
     def games(self) -> list[GameRow]:
         return [_row(row, self.path) for row in self._rows(_SELECT + " ORDER BY g.id")]
+
+    def listing(self) -> list[GameRow | Unreadable]:
+        """Every game in order; one whose row is damaged is an :class:`Unreadable` naming it, the others are read."""
+        found: list[GameRow | Unreadable] = []
+        for row in self._rows(_SELECT + " ORDER BY g.id"):
+            try:
+                found.append(_row(row, self.path))
+            except ShutboxError as exc:
+                found.append(Unreadable(row[0], str(exc)))
+        return found
 
     def latest_unfinished(self) -> GameRow | None:
         rows = self._rows("SELECT MAX(id) FROM games WHERE finished IS NULL")

@@ -27,6 +27,7 @@ import socket
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,7 @@ from urllib.parse import urlsplit
 from shutbox.bounded import parse_json
 from shutbox.companion.reading import from_post
 from shutbox.companion.session import Remote
+from shutbox.companion.webguard import BACKLOG, LISTEN_QUEUE, Guard, guarded_app, guarded_protocol
 from shutbox.companion.webstate import table_state
 from shutbox.errors import ShutboxError
 
@@ -50,6 +52,7 @@ MESSAGES_KEPT = 12
 REPLY_TIMEOUT_S = 10.0
 KEEPALIVE_S = 15.0
 MAX_BODY = 4096  #: bytes; a throw or a move is a few dozen
+CLOSING = "the scorekeeper is closing; the game is saved"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -100,6 +103,10 @@ class WebBoard:
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
+        self.guard = Guard()  #: connection and join-code limits (:mod:`shutbox.companion.webguard`)
+        self._page_text: str | None = None
+        self.closing = False  #: stop() has begun: posts are answered 503 at once
+        self._pending: dict[int, Remote] = {}  #: posts handed to the session, not answered yet (by id)
 
     # -- the view ------------------------------------------------------------------------------
 
@@ -168,23 +175,27 @@ class WebBoard:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((self.host, self.port))
-            sock.listen(64)
+            sock.listen(BACKLOG)
         except (OSError, OverflowError) as exc:
             sock.close()
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise ShutboxError(f"--web {self.host}:{self.port}: cannot listen there ({why})") from None
         self._socket = sock
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app(), log_level="warning", lifespan="off", access_log=False,
-                                timeout_graceful_shutdown=1)
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        config = uvicorn.Config(guarded_app(self.app(), self.guard), log_level="warning", lifespan="off",
+                                access_log=False, timeout_graceful_shutdown=1, backlog=BACKLOG,
+                                http=guarded_protocol(H11Protocol, self.guard))
         self._server = uvicorn.Server(config)
         started = threading.Event()
 
         def run() -> None:
             async def serve() -> None:
                 self._loop = asyncio.get_running_loop()
+                self._loop.set_exception_handler(self.guard.loop_exception)
                 started.set()
-                await self._server.serve(sockets=[sock])
+                await asyncio.gather(self._server.serve(sockets=[sock]), self._widen_queue(sock))
 
             asyncio.run(serve())
 
@@ -193,8 +204,24 @@ class WebBoard:
         started.wait(5)
         return self
 
+    async def _widen_queue(self, sock: socket.socket) -> None:
+        """Once serving, let the kernel queue :data:`LISTEN_QUEUE` connections (asyncio accepts BACKLOG at a time)."""
+        while self._server is not None and not self._server.started and not self._server.should_exit:
+            await asyncio.sleep(0.01)
+        try:
+            sock.listen(LISTEN_QUEUE)
+        except OSError:
+            pass
+
     def stop(self) -> None:
-        """Close the event streams and stop serving."""
+        """Close the event streams and stop serving; posts still waiting for the session are answered now."""
+        self.closing = True
+        for item in list(self._pending.values()):
+            if not item.reply.done():
+                try:
+                    item.reply.set_result((False, [("refused", CLOSING)]))
+                except InvalidStateError:  # the session answered it meanwhile
+                    pass
         loop = self._loop
         if loop is not None and self._server is not None:
             try:
@@ -207,6 +234,9 @@ class WebBoard:
         if self._socket is not None:
             self._socket.close()
         self._loop = None
+        summary = self.guard.summary()
+        if summary is not None:
+            self.guard.say("summary", summary)
 
     def __enter__(self) -> WebBoard:
         return self.start()
@@ -249,8 +279,9 @@ class WebBoard:
     async def _page(self, request: Request) -> Response:
         from starlette.responses import HTMLResponse
 
-        page = resources.files("shutbox.companion").joinpath("webpage.html").read_text(encoding="utf-8")
-        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+        if self._page_text is None:  # read once: a crowd must not cost a file per request
+            self._page_text = resources.files("shutbox.companion").joinpath("webpage.html").read_text(encoding="utf-8")
+        return HTMLResponse(self._page_text, headers={"Cache-Control": "no-store"})
 
     async def _state(self, request: Request) -> Response:
         from starlette.responses import Response
@@ -292,7 +323,9 @@ class WebBoard:
 
             refusal = self._check_post(request)
             if refusal is not None:
-                return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
+                wait = self.guard.wait_s(_client(request)) if refusal[0] == 429 else 0
+                return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0],
+                                    headers={"Retry-After": str(max(1, int(wait + 0.999)))} if wait else None)
             raw = b""
             async for chunk in request.stream():
                 raw += chunk
@@ -303,12 +336,21 @@ class WebBoard:
                 command = from_post(action, body)
             except (ValueError, ShutboxError) as exc:
                 return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
+            if self.closing:
+                return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
             item = Remote(command)
-            self.submit(item)
+            self._pending[id(item)] = item
             try:
+                if self.closing:  # stop() began meanwhile (it answers what it found pending; not this one)
+                    return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
+                self.submit(item)
                 ok, notes = await asyncio.wait_for(asyncio.wrap_future(item.reply), REPLY_TIMEOUT_S)
             except (FutureTimeout, TimeoutError):
                 return JSONResponse({"ok": False, "error": "the scorekeeper did not answer"}, status_code=503)
+            finally:
+                self._pending.pop(id(item), None)
+            if self.closing and not ok:
+                return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
             return JSONResponse({"ok": ok, "messages": [{"kind": k, "text": t} for k, t in notes],
                                  "state": self.state}, status_code=200 if ok else 409)
 
@@ -318,11 +360,9 @@ class WebBoard:
         """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON."""
         if self.join_code is not None:
             given = request.headers.get("x-join-code") or request.query_params.get("code") or ""
-            if not given.strip():
-                return 403, "a join code is needed to play from this device (spectators only watch)"
-            if not secrets.compare_digest(given.strip().upper().encode("utf-8", "replace"), self.join_code.encode()):
-                return 403, ("wrong join code: the scorekeeper's screen shows the right one (\"players join with "
-                             "code …\", with a QR code to scan)")
+            refused = self.guard.check_code(_client(request), given, self.join_code)
+            if refused is not None:
+                return refused[0], refused[1]
         host = urlsplit("//" + request.headers.get("host", "")).hostname or ""
         if is_loopback(self.host) and not is_loopback(host):  # a page from elsewhere, rebound to this computer
             return 403, f"requests for {host or 'no host'} are not accepted here"
@@ -333,3 +373,8 @@ class WebBoard:
             return 415, "send JSON (Content-Type: application/json)"
         return None
 
+
+
+def _client(request: Request) -> str:
+    """Who sent ``request``, for the join-code rate limit: its address."""
+    return request.client.host if request.client is not None else "?"

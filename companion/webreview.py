@@ -40,7 +40,8 @@ REVIEWS_KEPT = 16
 
 
 class Board(Protocol):
-    """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the table's session."""
+    """What the pages need of the scoreboard (:class:`~shutbox.companion.web.WebBoard`): the state of the table
+    (its game and game id)."""
 
     @property
     def session(self) -> LiveState | None: ...
@@ -207,12 +208,16 @@ class ReviewPages:
         return await _answer(self.games)
 
     async def _review(self, request: Request) -> Response:
+        from shutbox.bounded import MAX_ID, whole_within
+
         text = str(request.path_params.get("game_id", ""))
-        if not text.isdigit() or len(text) > 18:
+        try:
+            game_id = whole_within(text, "game", 1, MAX_ID)
+        except ShutboxError as exc:
             from starlette.responses import JSONResponse
 
-            return JSONResponse({"error": f"game {text[:24]!r}: give a game's number"}, status_code=400)
-        return await _answer(self.review, int(text))
+            return JSONResponse({"error": f"{exc}; give a game's number"}, status_code=400)
+        return await _answer(self.review, game_id)
 
     async def _stats(self, request: Request) -> Response:
         return await _answer(self.stats)

@@ -13,7 +13,8 @@ from shutbox.print.table import Table
 from shutbox.print.typeface import font
 
 
-def write_pdf(path: Path, grid: Grid, pages: Sequence[Sequence[Table]], title: str, subject: str) -> None:
+def write_pdf(path: Path, grid: Grid, pages: Sequence[Sequence[Table]], title: str, subject: str,
+              flag: str = "--out") -> None:
     """Draw ``pages`` (each a list of pads, one per grid cell) into ``path`` atomically.
 
     A pad that appears more than once is drawn once, as a PDF form, and placed in every cell that
@@ -22,7 +23,7 @@ def write_pdf(path: Path, grid: Grid, pages: Sequence[Sequence[Table]], title: s
     """
     from reportlab.pdfgen.canvas import Canvas
 
-    with staged_file(path) as tmp:
+    with staged_file(path, flag, ".pdf") as tmp:
         c = Canvas(str(tmp), pagesize=grid.page, invariant=1, pageCompression=1, initialFontName=font())  # pyright: ignore[reportArgumentType] (stub says float)
         c.setTitle(title)
         c.setSubject(subject)

@@ -7,11 +7,12 @@ tiles wrap onto two or more lines before a pad is refused.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shutbox.bounded import whole_within
 from shutbox.errors import ShutboxError
+from shutbox.game.events import MAX_PLAYERS
 from shutbox.game.formats import TILE_ROWS, TOTAL_ROWS, TURN_ROWS, match_format
 from shutbox.game.report import counted
 from shutbox.model import Rules
@@ -19,6 +20,7 @@ from shutbox.print.long_pad import LongPad, long_game_layouts
 from shutbox.print.pads import Layout, Pad, round_pad, running_pad, tiles_per_line_choices
 from shutbox.print.paper import PAPERS, Grid, arrange
 from shutbox.print.table import ROW_HEIGHTS
+from shutbox.usertext import quoted, text_refusal
 
 DEFAULT_PLAYERS = 4
 MAX_DEFAULT_ROUNDS = 20  # a pad filling its cell stops here
@@ -58,17 +60,18 @@ def default_players(rules: Rules) -> int:
 
 def parse_names(text: str) -> tuple[str, ...]:
     """``"Ann, Bob"`` -> ("Ann", "Bob"); each name 1 to :data:`MAX_NAME` printable characters, none twice."""
-    names = tuple(part.strip() for part in text.split(","))
+    names = tuple(part.strip(" ") for part in text.split(","))  # only spaces: a U+2028 at an end is refused
     seen: set[str] = set()
     for name in names:
         if not name:
-            raise ShutboxError(f"--names {text!r}: an empty name; allowed: names separated by commas")
+            raise ShutboxError(f"--names {quoted(text)}: an empty name; allowed: names separated by commas")
         if len(name) > MAX_NAME:
-            raise ShutboxError(f"--names: {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ShutboxError(f"--names: {name!r} holds a control character; allowed: printable text")
+            raise ShutboxError(f"--names: {quoted(name[:MAX_NAME])}… is longer than {MAX_NAME} characters")
+        refusal = text_refusal(name)
+        if refusal is not None:
+            raise ShutboxError(f"--names: {quoted(name)} {refusal}; allowed: letters, digits, signs and spaces")
         if name.casefold() in seen:
-            raise ShutboxError(f"--names: {name!r} is listed twice")
+            raise ShutboxError(f"--names: {quoted(name)} is listed twice")
         seen.add(name.casefold())
     return names
 
@@ -83,9 +86,12 @@ def _players(rules: Rules, players: int | None, names: str | None) -> tuple[int,
     return len(parsed), parsed
 
 
+#: The most each count of a pad request may be, before the paper is asked (it usually allows fewer).
+COUNT_LIMITS = {"--players": MAX_PLAYERS, "--rounds": SEARCH_LIMIT, "--per-page": MAX_PER_PAGE, "--pages": MAX_PAGES}
+
+
 def _at_least_one(flag: str, value: int) -> None:
-    if value < 1:
-        raise ShutboxError(f"{flag} {value}: allowed: a whole number >= 1")
+    whole_within(value, flag, 1, COUNT_LIMITS[flag])
 
 
 def _check_counts(rules: Rules, players: int, rounds: int | None, paper: str, per_page: int, pages: int) -> None:
@@ -97,8 +103,6 @@ def _check_counts(rules: Rules, players: int, rounds: int | None, paper: str, pe
         _at_least_one("--rounds", rounds)
     _at_least_one("--per-page", per_page)
     _at_least_one("--pages", pages)
-    if pages > MAX_PAGES:
-        raise ShutboxError(f"--pages {pages}: allowed: 1 to {MAX_PAGES}")
     fmt = match_format(rules)
     fixed = fmt.fixed_players
     if fixed is not None and players != fixed:

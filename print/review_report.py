@@ -223,7 +223,7 @@ def write_review_pdf(path: Path, game: Game, review: Review, name: str, paper: s
     size = PAPERS[paper]
     title = f"shutbox review of {name}"
     try:
-        with staged_file(path) as tmp:
+        with staged_file(path, "--pdf", ".pdf") as tmp:
             c = Canvas(str(tmp), pagesize=size, invariant=1, pageCompression=1, initialFontName=font())  # pyright: ignore[reportArgumentType]
             c.setTitle(title)
             c.setAuthor("shutbox")

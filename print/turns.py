@@ -33,7 +33,7 @@ from shutbox.game.policy import strategy_dice
 from shutbox.game.rules import double_chances, legal_moves, throw_distribution
 from shutbox.game.solution import ranked_moves
 from shutbox.game.solver import mask_of, tiles_of
-from shutbox.model import Rules
+from shutbox.model import MIN_TILES, Rules
 
 POLICIES = ("optimal", "greedy-largest")
 LONG_GAME_QUANTILE = 0.99  #: a long-game pad's rows cover this share of games
@@ -205,12 +205,14 @@ def long_game_turn_rows(rules: Rules) -> int:
     Raises :class:`ShutboxError` above :data:`WALK_MAX_TILES` tiles, where it is not measured.
     """
     if rules.tiles > WALK_MAX_TILES:
-        largest = dataclasses.replace(rules, tiles=WALK_MAX_TILES)
+        # the example is the largest measured set with its own dice (the asked-for dice may not fit it: 9 dice
+        # are for 37 tiles and up), so the message never names a combination nobody asked for
+        largest = dataclasses.replace(rules, tiles=WALK_MAX_TILES, dice=None)
         raise ShutboxError(
-            f"--tiles {rules.tiles}: long-game pads are measured up to {WALK_MAX_TILES} tiles "
-            f"({LONG_GAME_QUANTILE:.0%} of {WALK_MAX_TILES}-tile long games already end only within "
-            f"{long_game_turn_rows(largest)} turns); allowed: --tiles up to {WALK_MAX_TILES} "
-            "with --match long-game")
+            f"--tiles {rules.tiles}: long-game pads are measured up to {WALK_MAX_TILES} tiles (their turn rows come "
+            f"from the exact length of the game; with {WALK_MAX_TILES} tiles and {largest.dice} dice "
+            f"{LONG_GAME_QUANTILE:.0%} of long games end within {long_game_turn_rows(largest)} turns); allowed: "
+            f"--tiles from {MIN_TILES} to {WALK_MAX_TILES} with --match long-game")
     return max(long_game_lengths(rules, p).quantile(LONG_GAME_QUANTILE) for p in POLICIES)
 
 

@@ -42,6 +42,7 @@ COMMAND_MODULES: dict[str, str] = {
     "history": "shutbox.commands.history",
     "review": "shutbox.commands.review",
     "stats": "shutbox.commands.stats",
+    "dice": "shutbox.commands.dice",
     "sim": "shutbox.commands.sim",
     "firmware": "shutbox.commands.firmware",
     "cad": "shutbox.commands.cad",
@@ -101,6 +102,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="shutbox",
         description="Shut the Box kit: printable box, score pads, firmware and a scorekeeper.",
+        epilog="Start playing: `shutbox sim --demo` (no hardware: watch a game), `shutbox play --port none "
+               "--players \"Ann,Bob\"` (a plain wooden box: type the throws and tiles), `shutbox play` (a wired "
+               "box). Afterwards: `shutbox review ID`, `shutbox stats`. `shutbox CMD --help` for each command.",
     )
     parser.add_argument("--version", action="version", version=f"shutbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -176,6 +180,9 @@ def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     _ARGV[:] = argv
+    for arg in argv:  # argparse drops a "--" given as a value (`--db=--`) and hands the command an empty list
+        if arg.startswith("--") and arg.endswith("=--") and len(arg) > 3:
+            raise ShutboxError(f"{safe_line(arg, 80)}: '--' is not a value; give {safe_line(arg[:-3], 60)} a value")
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from shutbox.model import SECTIONS, SETTINGS, Kit, Setting, show_value
 
@@ -75,6 +76,19 @@ class Command:
             for action in self.actions:
                 action.add_to(inner)
         return p
+
+
+def out_file_flag(flag: str, suffix: str) -> Callable[[str], Path]:
+    """An argparse ``type=`` for a flag naming a file to write: refused as it is parsed unless its name ends in
+    ``suffix`` (:func:`shutbox.output.check_suffix`; imported only when the flag is given)."""
+
+    def parse(text: str) -> Path:
+        from shutbox.output import check_suffix
+
+        return check_suffix(text, suffix, flag)
+
+    parse.__name__ = f"{suffix} file"
+    return parse
 
 
 def add_settings(p: argparse.ArgumentParser, command: Command) -> None:

@@ -6,9 +6,13 @@
   regular file, a path through a dangling link or under a file) is refused before anything is touched
   or created. The new output is built in a staging folder beside ``DIR`` and swapped in at once
   (``renameat2(RENAME_EXCHANGE)`` on Linux), so ``DIR`` always holds a whole output.
-- :func:`out_file` (a PDF, a game file): written to a temporary file in the same folder, then renamed
-  over the target; an existing folder or device at the path is refused, and so is an existing ``.pdf``
-  that is not a PDF (:data:`REPLACES`).
+- :func:`out_file` (a PDF, a CSV table, a game file): written to a temporary file in the same folder, then
+  renamed over the target; an existing folder or device at the path is refused, and so is an existing ``.pdf``
+  that is not a PDF (:data:`REPLACES`). A path whose suffix is not the one of what is written
+  (``scorepad --out x.txt``) is refused before anything is done (:func:`check_suffix`; the commands' flags
+  check it as they are parsed, through :func:`shutbox.commandspec.out_file_flag`).
+- A write that fails elsewhere on the way (a cache on the same full disk) is still reported as the user's
+  output that could not be written, the other file named second (:func:`write_error`).
 
 Staging folders and files are named ``.NAME.tmp-PID-…``; one left by a killed run (its process is gone)
 is removed by the next run writing beside it. Every failure to write is a
@@ -57,15 +61,44 @@ def _reason(exc: BaseException) -> str:
 
 
 def write_error(path: Path | str, exc: BaseException, flag: str | None = None) -> OutputError:
-    """The one-line error for a failed write at ``path``."""
+    """The one-line error for a failed write of the output ``path``: the output first, whatever file failed.
+
+    A file in the output's staging area is named as it would be in the output; any other file (a cache entry
+    written on the way, on the same full disk) is named after the reason, as where it happened.
+    """
     where = getattr(exc, "filename", None)
-    detail = "" if where is None or str(where) == str(path) else f" at {shown(str(where), 120)}"
     parts = Path(str(where)).parts if where is not None else ()
     staged = [i for i, part in enumerate(parts) if part.startswith(".") and ".tmp-" in part]
+    detail, elsewhere = "", ""
     if staged:  # a file in our staging area: name it as it would be in the output
         inside = "/".join(parts[staged[-1] + 1:])
         detail = f" {shown(inside, 120)}" if inside else ""
-    return OutputError(f"{_name(path, flag)}: cannot write{detail} ({_reason(exc)})")
+    elif where is not None and not _same_path(where, path):
+        elsewhere = f"; it happened writing {shown(str(where), 120)}"
+    return OutputError(f"{_name(path, flag)}: cannot write{detail} ({_reason(exc)}{elsewhere})")
+
+
+def _same_path(a: object, b: Path | str) -> bool:
+    return str(a) == str(b) or os.path.abspath(str(a)) == os.path.abspath(str(b))
+
+
+#: What each kind of file written is called in messages.
+KINDS: dict[str, str] = {".pdf": "PDF", ".csv": "CSV table", ".json": "JSON file", ".toml": "TOML file"}
+
+
+def check_suffix(path: Path | str, suffix: str, flag: str | None = "--out") -> Path:
+    """``path``, if its name ends in ``suffix`` (any case); else OutputError: what is written would not be what
+    the name says (``scorepad --out x.txt`` would be a PDF called .txt)."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        return Path(path)  # a folder or a device: check_out_file says so, more plainly
+    name = Path(str(path)).name
+    if not name.lower().endswith(suffix.lower()) or len(name) <= len(suffix):
+        kind = KINDS.get(suffix.lower(), f"{suffix} file")
+        stem = name[: -len(Path(name).suffix)] if Path(name).suffix else name
+        hint = f", e.g. {shown(stem or 'out', 60)}{suffix}"
+        raise OutputError(f"{_name(path, flag)}: a {kind} is written there; give a name ending in {suffix}{hint} "
+                          "(nothing was written)")
+    return Path(path)
 
 
 # -- where an output may go ------------------------------------------------------------------------
@@ -290,8 +323,11 @@ def _replace_folder(tmp: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def check_out_file(path: Path | str, flag: str | None = "--out") -> Path:
-    """The real file ``path`` names, if it may be written; OutputError for a folder, a device or a bad path."""
+def check_out_file(path: Path | str, flag: str | None = "--out", suffix: str | None = None) -> Path:
+    """The real file ``path`` names, if it may be written; OutputError for a folder, a device, a bad path, or a
+    name not ending in ``suffix`` (when given)."""
+    if suffix is not None:
+        check_suffix(path, suffix, flag)
     target = _target(path, flag)
     missing_parents(target, flag, path)
     if os.path.lexists(target):
@@ -315,9 +351,12 @@ def _starts_with(path: Path, magic: bytes) -> bool:
 
 
 @contextmanager
-def out_file(path: Path | str, flag: str | None = "--out") -> Iterator[Path]:
-    """Yield a temporary file path beside ``path``; on success it replaces ``path`` (see the module docstring)."""
-    target = check_out_file(path, flag)
+def out_file(path: Path | str, flag: str | None = "--out", suffix: str | None = None) -> Iterator[Path]:
+    """Yield a temporary file path beside ``path``; on success it replaces ``path`` (see the module docstring).
+
+    ``suffix``: what is written (``.pdf``, ``.csv``); a path not ending so is refused before anything is made.
+    """
+    target = check_out_file(path, flag, suffix)
     missing = missing_parents(target, flag)
     try:
         _make_parents(missing)
@@ -342,6 +381,7 @@ def out_file(path: Path | str, flag: str | None = "--out") -> Iterator[Path]:
         raise
 
 
-def staged_file(path: Path | str, flag: str | None = "--out") -> contextlib.AbstractContextManager[Path]:
+def staged_file(path: Path | str, flag: str | None = "--out", suffix: str | None = None) \
+        -> contextlib.AbstractContextManager[Path]:
     """The former name of :func:`out_file` (print/ and gamefiles call it)."""
-    return out_file(path, flag)
+    return out_file(path, flag, suffix)

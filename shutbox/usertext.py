@@ -3,14 +3,22 @@
 Every message that repeats outside text passes it through :func:`shown`; :func:`safe_line` is the last
 guard on a whole error line (``shutbox: error: …``). Escaped are C0/C1 controls, DEL, lone surrogates and
 the invisible format characters (bidirectional overrides, zero-width marks) — everything
-``str.isprintable`` refuses except the plain space.
+``str.isprintable`` refuses except the plain space — and the printable characters that show as nothing
+(Hangul fillers, the braille blank). :func:`text_refusal` says why a text cannot be a name people read;
+:func:`csv_cell` keeps a spreadsheet from reading a cell as a formula.
 """
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
 if TYPE_CHECKING:
     from typing import Any
+
+#: Characters ``str.isprintable`` accepts that still show as nothing: the Hangul fillers, the braille blank, the
+#: combining grapheme joiner and the Khmer inherent vowels (a name of them looks empty or like another name).
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0]")
 
 #: Longest piece of outside text echoed in a message, in characters (after escaping).
 SHOWN_LIMIT = 60
@@ -28,10 +36,10 @@ def _escape(char: str) -> str:
 
 
 def escape(text: str) -> str:
-    """``text`` with every non-printable character (but the space) written as ``\\xNN``/``\\uNNNN``."""
-    if text.isprintable():
+    """``text`` with every non-printable or invisible character (but the space) written as ``\\xNN``/``\\uNNNN``."""
+    if text.isprintable() and not _INVISIBLE.search(text):
         return text
-    return "".join(c if c.isprintable() or c == " " else _escape(c) for c in text)
+    return "".join(c if (c.isprintable() or c == " ") and not _INVISIBLE.match(c) else _escape(c) for c in text)
 
 
 def shorten(text: str, limit: int) -> str:
@@ -74,3 +82,54 @@ def safe_line(text: str, limit: int = LINE_LIMIT) -> str:
     """One whole line for the terminal: escaped, no line breaks, at most about ``limit`` characters."""
     return shorten(escape(text[: 4 * limit]), limit) if len(text) <= 4 * limit else \
         escape(text[:limit]) + f"…(+{len(text) - limit} chars)"
+
+
+def path_text(path: object, limit: int = 400) -> str:
+    """A path the user gave, for a line on the terminal (``wrote …``): escaped like :func:`shown`, kept whole up to
+    ``limit`` characters (a path may hold a newline or an escape sequence that moves the cursor)."""
+    return shown(str(path), limit)
+
+
+#: What a character that cannot be in a name is, by its Unicode category.
+_KINDS = {"Cc": "a control character", "Cf": "an invisible format character", "Cs": "a lone surrogate",
+          "Co": "a private-use character", "Cn": "an unassigned character", "Zl": "a line separator",
+          "Zp": "a paragraph separator", "Zs": "a space other than the plain space"}
+
+
+def _character_text(char: str) -> str:
+    import unicodedata
+
+    kind = _KINDS.get(unicodedata.category(char), "an invisible character")
+    name = unicodedata.name(char, "")
+    return f"{kind} (U+{ord(char):04X}{' ' + name if name else ''})"
+
+
+def text_refusal(text: str) -> str | None:
+    """Why ``text`` cannot be a name people read (a player's name on a pad, the screen, the page, a CSV): it must
+    be visible text — no control, format or line-separator character (U+2028), no non-breaking or other odd
+    space, nothing invisible (U+3164, U+2800) — and show at least one letter, digit or sign. None if it can."""
+    for char in text:
+        if (not char.isprintable() and char != " ") or _INVISIBLE.match(char):
+            return f"holds {_character_text(char)}, which is not visible text"
+    if not any(not char.isspace() and not _combining(char) for char in text):
+        return "shows no letter, digit or sign"
+    return None
+
+
+def _combining(char: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(char).startswith("M")
+
+
+#: A spreadsheet reads a cell starting so as a formula (``=HYPERLINK(…)``, ``+1``, ``-1+1``, ``@SUM``), also after a
+#: tab or a carriage return.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%")
+
+
+def csv_cell(text: str) -> str:
+    """Outside text for a CSV cell: escaped (:func:`escape`) and, if a spreadsheet would take it as a formula,
+    preceded by ``'`` so it stays text (OWASP's advice for CSV injection). Numbers are written as numbers by the
+    caller, never through here."""
+    text = escape(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text

@@ -24,6 +24,7 @@ import pytest
     (["scorepad", "--match", "dropout", "--out", "x.pdf"], "allowed: round, drop-out, tournament, long-game; did "
                                                            "you mean `drop-out`?"),
     (["solve", "--one-die", "sum6"], "did you mean `sum-6`?"),
+    (["play", "--players", "Ann,Bob", "--db", "g.sqlite3"], "no wired box? `--port none` plays without one"),
 ])
 def test_the_nearest_word_is_suggested(cli, tmp_path, args, hint):
     proc = cli(*args, cwd=tmp_path)

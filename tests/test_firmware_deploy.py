@@ -134,3 +134,11 @@ def test_one_mpremote_run_removes_shadowing_sources_copies_and_resets(tmp_path):
                             "reset"]
     assert "box.py" in command[7] and "main.py" not in command[7]
     assert Path(command[-5]).is_file()
+
+
+def test_after_the_reset_a_board_that_does_not_answer_is_no_hello():
+    from shutbox.firmware.host.deploy import wait_for_hello
+
+    start = time.monotonic()
+    assert wait_for_hello("loop://", timeout_s=1.0) is None  # hears only its own "H" echoed back
+    assert time.monotonic() - start < 3

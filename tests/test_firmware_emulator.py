@@ -51,7 +51,7 @@ class Reader:
                 self.seen.append(item)
                 if not isinstance(item, Rejected) and predicate(item):
                     return item
-        raise AssertionError(f"nothing matched within {timeout} s; seen: {self.seen[-10:]}")
+        raise AssertionError(f"nothing matched within {timeout} s; seen: {self.seen[-14:]}")
 
     def snapshot(self, reason: str | None = None, timeout: float = 30.0) -> Snapshot:
         found = self.until(lambda m: isinstance(m, Snapshot) and reason in (None, m.reason), timeout)
@@ -212,9 +212,10 @@ def test_the_button_counts_presses_and_ctrl_c_does_not_stop_the_firmware_but_rep
     before = reader.snapshot().presses
     box.press_button()
     pressed = reader.snapshot("change")
-    released = reader.snapshot("change")
     assert (pressed.button, pressed.presses) == (True, before + 1)
-    assert (released.button, released.presses) == (False, before + 1)
+    # the release: its change line, or (a line lost on the way: see docs/firmware.md) the next snapshot
+    released = reader.until(lambda m: isinstance(m, Snapshot) and not m.button)
+    assert isinstance(released, Snapshot) and released.presses == before + 1
     reader.link.write(b"\x03\x03junk\r\n\x03" + command("snapshot"))
     assert reader.snapshot("ask").presses == before + 1
 

@@ -159,6 +159,8 @@ def test_a_20_mb_setting_is_not_echoed_whole(cli, tmp_path):
     ["history", "show", BIG],
     ["sim", "--demo", "--speed", "nan"],
     ["sim", "--demo", "--seed", BIG],
+    ["history", "show", "1", "--db=--"],  # found by the fuzz: argparse handed the command an empty list
+    ["stats", "--csv=--"],
 ])
 def test_hostile_flags_are_one_line(cli, tmp_path, args):
     one_line_error(cli(*args, cwd=tmp_path))
@@ -200,9 +202,9 @@ GAME_FILES = {
     "at Infinity": (with_event(1, at=math.inf), "not a finite number"),
     "at 1e300": (with_event(1, at=1e300), "'at' must be a time"),
     "at true": (with_event(1, at=True), "'at' must be a time"),
-    "lone surrogate": (game_text(events=[ev.players(["\ud800"])]), "no control characters"),
+    "lone surrogate": (game_text(events=[ev.players(["\ud800"])]), "not visible text"),
     "escape in a name": (game_text(events=[ev.players([ESC])]), "\\x1b[31mRED"),
-    "NUL in a name": (game_text(events=[ev.players(["A\x00B"])]), "no control characters"),
+    "NUL in a name": (game_text(events=[ev.players(["A\x00B"])]), "not visible text"),
     "long name": (game_text(events=[ev.players(["x" * 100_000])]), "at most 40 characters"),
     "throw total too big": (game_text(events=[EVENTS[0], {"v": 1, "type": "throw", "total": 10**20}]), "total"),
     "settings not an object": (game_text(settings=[1]), "'settings' must be an object"),
@@ -332,3 +334,55 @@ def test_the_bounded_parsers_only_ever_refuse_in_one_line(value):
             assert "\n" not in str(exc) and "from" in str(exc) and str(exc).isprintable()
         else:
             assert math.isfinite(number) and 0.01 <= number <= 1000
+
+
+# -- one text sanitizer: names people read, CSV cells (issue 29, faults 9 and 15) ---------------------------------
+
+
+@pytest.mark.parametrize("name", ["Ann\u2028x", "Ann\u2029", "A\u00a0nn", "\u3164", "Ann\u3164", "\u2800", "A\u200bnn",
+                                  "\u0301", "Ann\x1b[2J", "Ann\u202e", "\u115f\u1160"])
+def test_scorepad_names_refuse_invisible_and_control_characters(cli, tmp_path, name):
+    proc = cli("scorepad", "--names", f"{name},Bob", "--out", "pad.pdf", cwd=tmp_path)
+    one_line_error(proc, "--names")
+    assert proc.stderr.rstrip("\n").isprintable()
+    assert not (tmp_path / "pad.pdf").exists()
+
+
+@pytest.mark.parametrize("name", ["José", "李小龙", "Zoë", "Ann Lee", "O'Brien", "Ann-Marie"])
+def test_scorepad_names_take_any_visible_text(cli, tmp_path, name):
+    assert cli("scorepad", "--names", f"{name},Bob", "--out", "pad.pdf", cwd=tmp_path).returncode == 0
+
+
+def test_a_recorded_player_name_is_visible_text():
+    from shutbox.game.replay import Game
+    from shutbox.model import Rules
+
+    for bad in ("An\u2028n", "\u3164", "\u2800"):
+        with pytest.raises(IllegalMove, match="not visible text"):
+            Game(Rules()).apply(ev.players([bad, "Bob"]))
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example")', "+1+1", "-2+3", "@SUM(A1)"])
+def test_stats_csv_writes_a_formula_looking_name_as_text(cli, tmp_path, name):
+    import csv
+
+    from shutbox.usertext import csv_cell
+
+    assert csv_cell(name).startswith("'") and csv_cell("Ann") == "Ann" and csv_cell("\tx") == "\\x09x"
+    db = tmp_path / "g.sqlite3"
+    played = cli("sim", "--demo", "--speed", "1000", "--seed", "3", "--json", f"--players={name},Bob",
+                 "--db", str(db), cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    proc = cli("stats", "--db", str(db), "--csv", "t.csv", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.reader((tmp_path / "t.csv").open(encoding="utf-8")))
+    names = sorted(row[1] for row in rows[1:])
+    assert names == sorted(["'" + name, "Bob"]), names
+
+
+def test_a_long_game_pad_beyond_its_measured_sets_names_the_tiles_asked_for(cli, tmp_path):
+    """Issue 29, fault 17: 54 tiles with 9 dice was refused as "--dice 9 with --tiles 12", a pair nobody asked for."""
+    proc = cli("scorepad", "--match", "long-game", "--tiles", "54", "--dice", "9", "--out", "pad.pdf", cwd=tmp_path)
+    one_line_error(proc, "--tiles 54: long-game pads are measured up to 12 tiles", "from 9 to 12")
+    assert "--tiles 12" not in proc.stderr and "--dice 9" not in proc.stderr
+    assert not (tmp_path / "pad.pdf").exists()

@@ -84,12 +84,14 @@ def test_a_regular_file_is_not_turned_into_a_folder(cli, tmp_path):
 def test_a_dangling_link_is_refused_and_nothing_is_created_at_its_target(cli, tmp_path):
     elsewhere = tmp_path / "elsewhere" / "deep" / "out"
     (tmp_path / "link").symlink_to(elsewhere)
-    for args in (["firmware", "build"], ["kit"], ["scorepad"]):
+    (tmp_path / "link.pdf").symlink_to(elsewhere)
+    for args in (["firmware", "build"], ["kit"]):
         one_line_error(cli(*args, "--out", str(tmp_path / "link")), "link to nothing")
+    one_line_error(cli("scorepad", "--out", str(tmp_path / "link.pdf")), "link to nothing")
     assert not (tmp_path / "elsewhere").exists()
     one_line_error(cli("firmware", "build", "--out", str(tmp_path / "link" / "sub")), "link to nothing")
     assert not (tmp_path / "elsewhere").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["link"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "link.pdf"]
 
 
 def test_a_path_under_a_file_is_one_line(cli, tmp_path):
@@ -258,8 +260,9 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(cli, small_disk):
 
 
 def test_a_read_only_filesystem_is_one_line(cli, read_only_disk):
-    for args in (["firmware", "build", "--out"], ["kit", "--out"], ["scorepad", "--out"]):
-        one_line_error(cli(*args, str(read_only_disk / "x")), "Read-only file system")
+    for args, name in ((["firmware", "build", "--out"], "x"), (["kit", "--out"], "x"),
+                       (["scorepad", "--out"], "x.pdf")):
+        one_line_error(cli(*args, str(read_only_disk / name)), "Read-only file system")
 
 
 # -- property: whatever a folder holds, it is either ours to replace or refused untouched ---------------------
@@ -284,3 +287,69 @@ def test_any_folder_not_made_by_the_command_is_refused(tmp_path_factory, names):
         check_out_folder(out, "firmware build", MANIFEST, bundle_files)
     assert "\n" not in str(err.value) and "\x1b" not in str(err.value)
     assert tree(root) == before
+
+
+# -- the one output-path writer: what is written matches its name; the output is what is named (issue 29) --------
+
+
+@pytest.mark.parametrize(("args", "flag", "suffix"), [
+    (["scorepad", "--out", "x.txt"], "--out", ".pdf"),
+    (["scorepad", "--out", "pad"], "--out", ".pdf"),
+    (["scorepad", "--out", ".pdf"], "--out", ".pdf"),
+    (["card", "--out", "card.png"], "--out", ".pdf"),
+    (["review", "game.json", "--pdf", "report.txt"], "--pdf", ".pdf"),
+    (["stats", "--db", "g.sqlite3", "--csv", "table.xlsx"], "--csv", ".csv"),
+])
+def test_an_output_whose_suffix_is_not_what_is_written_is_refused_in_one_line(cli, tmp_path, args, flag, suffix):
+    before = tree(tmp_path)
+    proc = cli(*args, cwd=tmp_path)
+    one_line_error(proc, f"{flag} ", f"give a name ending in {suffix}")
+    assert tree(tmp_path) == before  # nothing written, not even an empty file
+
+
+def test_suffixes_are_matched_whatever_their_case(cli, tmp_path):
+    assert cli("scorepad", "--out", "PAD.PDF", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "PAD.PDF").read_bytes().startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize("name", ["a\x1b[2Jb.pdf", "new\nline.pdf", "bell\x07.pdf", "bidi\u202etxt.pdf"])
+def test_control_characters_in_an_output_path_are_escaped_in_the_wrote_line(cli, tmp_path, name):
+    proc = cli("scorepad", "--out", name, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / name).read_bytes().startswith(b"%PDF-")
+    line = proc.stdout
+    assert line.count("\n") == 1 and line.startswith("wrote ")
+    assert line.rstrip("\n").isprintable(), repr(line)
+
+
+def test_a_failing_cache_write_names_the_users_output_first(tmp_path):
+    from shutbox.output import write_error
+
+    cache_file = tmp_path / "cache" / "cad" / ".building-x" / "print.brep"
+    exc = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(cache_file))
+    text = str(write_error(tmp_path / "out", exc, "--out"))
+    assert text.startswith(f"--out {tmp_path / 'out'}: cannot write (No space left on device")
+    assert text.index(str(tmp_path / "out")) < text.index("print.brep")
+
+
+def test_opencascade_failing_to_write_is_an_os_error_naming_the_file(tmp_path):
+    from shutbox.cad.export import occt_write
+
+    def bad_cast(path: str) -> None:
+        raise RuntimeError("std::bad_cast")
+
+    with pytest.raises(OSError) as caught:
+        occt_write(tmp_path / "print.brep", bad_cast)
+    assert caught.value.filename == str(tmp_path / "print.brep")
+    with pytest.raises(OSError):
+        occt_write(tmp_path / "print.brep", lambda path: False)
+
+
+def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, small_disk, tmp_path):
+    (small_disk / "fill").write_bytes(b"\0" * 200_000)
+    env_cache = small_disk / "cache"
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "cad", "--out", str(small_disk / "cad"), "--quiet"],
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "SHUTBOX_CACHE_DIR": str(env_cache)})
+    one_line_error(proc, f"--out {small_disk / 'cad'}: cannot write (No space left on device")
+    assert not (small_disk / "cad").exists()

@@ -131,3 +131,90 @@ def test_ctrl_c_while_the_cad_libraries_load_is_one_line(tmp_path, after_s):
     if proc.returncode == 130:
         assert err.strip().splitlines()[-1] == "shutbox: interrupted"
     assert [p.name for p in tmp_path.iterdir()] in ([], ["cad"])  # no staging left
+
+
+# -- nothing left running: sim, play and review under SIGKILL, SIGTERM and Ctrl-C (issue 29) -----------------------
+
+TAG = "SHUTBOX_TEST_ORPHAN_TAG"
+
+
+def tagged(tag: str) -> list[int]:
+    """Every live process whose environment carries ``TAG=tag``: the command and whatever it started, even
+    those re-parented after it was killed."""
+    found = []
+    needle = f"{TAG}={tag}".encode()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes().split(b"\0") and alive(int(entry.name)):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def long_game_file(path: Path) -> Path:
+    """A finished-or-not game of 30 tiles (beyond the exact solver: its review is slow)."""
+    import random
+
+    from shutbox.game.gamefile import game_to_json
+    from shutbox.game.replay import Game
+    from shutbox.model import Rules
+
+    rng = random.Random(5)
+    game = Game(Rules(tiles=30)).add_players("Ann", "Bob")
+    for _ in range(12):
+        if game.finished:
+            break
+        game.throw(*[rng.randint(1, 6) for _ in range(game.rules.dice)])
+        moves = game.legal_moves() if game.phase != "done" else ()
+        if moves and not game.current_turn.ended:  # type: ignore[union-attr]
+            game.shut(*moves[0])
+    path.write_text(game_to_json(game), encoding="utf-8")
+    return path
+
+
+def _start(command: str, tmp_path: Path, tag: str) -> subprocess.Popen:
+    args = {
+        "sim": ["sim", "--demo", "--speed", "0.5", "--web", "0"],
+        "play": ["play", "--port", "none", "--players", "Ann,Bob", "--web", "0", "--db", str(tmp_path / "g.sqlite3")],
+        "review": ["review", str(long_game_file(tmp_path / "long.json")), "--full"],
+    }[command]
+    return subprocess.Popen([sys.executable, "-m", "shutbox", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, TAG: tag}, preexec_fn=_ctrl_c_as_at_a_terminal)
+
+
+def _running(proc: subprocess.Popen, command: str) -> None:
+    """Wait until the command is at work: the firmware started (sim), or a couple of seconds in."""
+    if command == "sim":
+        firmware_of(proc)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, f"{command} ended early: {proc.stderr.read() if proc.stderr else ''}"
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+@pytest.mark.parametrize("command", ["sim", "play", "review"])
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGKILL, -9), (signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_killed_command_leaves_no_process_behind(tmp_path, command, sig, code):
+    import uuid
+
+    tag = uuid.uuid4().hex
+    proc = _start(command, tmp_path, tag)
+    try:
+        _running(proc, command)
+        proc.send_signal(sig)
+        assert proc.wait(timeout=15) == code
+        err = proc.stderr.read() if proc.stderr else ""
+        assert "Traceback" not in err, err[-2000:]
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and tagged(tag):
+            time.sleep(0.05)
+        assert tagged(tag) == [], f"left running after {command} got {sig.name}: {tagged(tag)}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)

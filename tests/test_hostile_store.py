@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -249,8 +250,8 @@ def read_only_copy(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
     make_db(src / "g.sqlite3")
-    with sqlite3.connect(src / "g.sqlite3") as con:
-        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with sqlite3.connect(src / "g.sqlite3") as con:  # as an older shutbox left it: WAL mode
+        assert con.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
     ro = tmp_path / "ro"
     ro.mkdir()
     if subprocess.run(["mount", "--bind", "-o", "ro", str(src), str(ro)], capture_output=True).returncode != 0:
@@ -285,3 +286,87 @@ def test_read_only_commands_write_nothing(cli, tmp_path):
     with open_read_only(copy) as store, pytest.raises(ShutboxError, match="read-only"):
         store.append(1, ev.throw(1, 1))
     assert digest(copy) == before
+
+
+# -- read-only means read-only; nothing left beside the database (issue 29, faults 10, 11, 16) ----------------------
+
+
+def beside(path: Path) -> list[str]:
+    return sorted(p.name for p in path.parent.iterdir())
+
+
+READERS = [["history"], ["history", "show", "1"], ["history", "show", "1", "--json"], ["review", "1"], ["stats"]]
+
+
+def _as_older_shutbox_left_it(db: Path) -> None:
+    """WAL mode without its side files: how shutbox's writers left a database before this change."""
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+    settle(db)
+
+
+@pytest.mark.parametrize("mode", ["as a writer leaves it", "WAL, from an older shutbox"])
+def test_read_only_commands_leave_nothing_beside_the_database(cli, tmp_path, mode):
+    db = tmp_path / "g.sqlite3"
+    make_db(db)
+    if mode.startswith("WAL"):
+        _as_older_shutbox_left_it(db)
+    before, files = digest(db), beside(db)
+    assert files == ["g.sqlite3"]
+    for args in READERS:
+        proc = cli(*args, "--db", str(db), cwd=tmp_path)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert beside(db) == files, (args, beside(db))
+    assert digest(db) == before
+
+
+def test_a_writer_leaves_nothing_but_the_database(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+        store.append(gid, ev.throw(3, 4))
+    assert beside(db) == ["g.sqlite3"]
+    with open_read_only(db) as store:
+        assert len(store.events(gid)) == 2
+
+
+def test_reading_while_a_game_is_written_sees_its_moves_and_adds_no_file(cli, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+        store.append(gid, ev.throw(3, 4))
+        during = beside(db)  # the writer's own -wal, -shm and -lock
+        shown = cli("history", "show", str(gid), "--json", "--db", str(db))
+        assert shown.returncode == 0, shown.stderr
+        assert len(json.loads(shown.stdout)["events"]) == 2
+        assert beside(db) == during
+        store.append(gid, ev.shut(7))
+    assert beside(db) == ["g.sqlite3"]
+
+
+def test_a_refused_resume_leaves_no_lock_file(cli, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    make_db(db)
+    with sqlite3.connect(db) as con:  # a record the rules refuse: shut 7 after a throw of 3 + 4 became shut 9
+        con.execute("UPDATE events SET event = '{\"v\":1,\"type\":\"shut\",\"tiles\":[9]}' WHERE seq = 2")
+    settle(db)
+    files = beside(db)
+    proc = cli("play", "--port", "none", "--resume", "--db", str(db))
+    one_line_error(proc)
+    assert beside(db) == files
+
+
+def test_one_unreadable_game_is_named_and_the_others_listed(cli, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    make_db(db)
+    with GameStore(db) as store:
+        store.new_game(settings_of(Rules()), ev.players(["Cy", "Di"]))
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET players = '{\"a\":1}' WHERE id = 1")
+    settle(db)
+    proc = cli("history", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stdout.splitlines()
+    assert any(line.split()[0] == "2" and "Cy, Di" in line for line in lines[1:]), proc.stdout
+    assert any(line.split()[0] == "1" and "unreadable" in line for line in lines[1:]), proc.stdout

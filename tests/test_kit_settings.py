@@ -33,3 +33,22 @@ def test_the_last_lines_name_the_build_guide_and_the_demo(monkeypatch, tmp_path,
     assert kit_command.run(argparse.Namespace(out=tmp_path / "out"), build_kit({})) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert str(tmp_path / "out" / guide) in last and "shutbox sim --demo" in last
+
+
+def test_the_demo_is_named_as_it_can_be_typed(monkeypatch, tmp_path):
+    import os
+
+    from shutbox.commands.kit import invoked_as
+
+    tool = tmp_path / ".venv" / "bin" / "shutbox"
+    tool.parent.mkdir(parents=True)
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [".venv/bin/shutbox", "kit"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert invoked_as() == os.path.join(".venv", "bin", "shutbox")  # `make kit`: not on the PATH
+    monkeypatch.setenv("PATH", str(tool.parent))
+    assert invoked_as() == "shutbox"  # an activated venv
+    monkeypatch.setattr("sys.argv", ["/x/shutbox/__main__.py"])
+    assert invoked_as() == "shutbox"

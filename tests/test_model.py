@@ -53,6 +53,7 @@ GOOD = {
     "firmware.shut_level": ["low", "high"],
     "firmware.debounce_ms": [1, 30, "1000"],
     "firmware.scan_ms": [1, 5, "100"],
+    "play.throws": ["auto", "required", "optional"],
 }
 
 BAD = {
@@ -97,6 +98,7 @@ BAD = {
     "firmware.shut_level": ["0", "medium"],
     "firmware.debounce_ms": [0, 1001, "fast"],
     "firmware.scan_ms": [0, 101, "x"],
+    "play.throws": ["sometimes", "Required", "", None, True, 2],
 }
 
 

@@ -111,7 +111,7 @@ def test_review_of_a_saved_game_by_number_reads_the_database_without_writing(cli
     (["1", "--db", "junk.sqlite3"], "not a shutbox game database"),
     (["1", "--db", "other.sqlite3"], "not a shutbox game database"),
     (["g.json", "--db", "games.sqlite3"], "only for a saved game's number"),
-    (["g.json", "--pdf", "g.json"], "exists and is not a PDF; not overwritten"),
+    (["g.json", "--pdf", "g.json"], "give a name ending in .pdf"),
 ])
 def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, message):
     with GameStore(tmp_path / "games.sqlite3"):

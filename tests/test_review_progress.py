@@ -58,6 +58,7 @@ def test_without_a_terminal_the_estimate_is_taken_and_said(monkeypatch, capsys):
     assert review_command.choose_estimate(big, args) is False
 
 
+@pytest.mark.slow
 def test_the_estimate_review_grades_every_decision_and_reports_progress():
     game = _random_game(Rules(tiles=19, dice=5), 5, 3)
     assert not solver.exact(game.rules)
@@ -92,6 +93,7 @@ def _terminal_run(args: list[str], cwd) -> str:
     return b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_stats_shows_a_bar_on_a_terminal_and_nothing_extra_when_piped(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     db = tmp_path / "games.sqlite3"
@@ -112,8 +114,36 @@ def test_stats_shows_a_bar_on_a_terminal_and_nothing_extra_when_piped(cli, tmp_p
     assert data["games"] == 40
 
 
+@pytest.mark.slow
 def test_a_review_beyond_the_exact_solver_shows_a_bar_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     path = save_game(_random_game(Rules(tiles=19, dice=5), 5, 2), tmp_path / "g.json")
     seen = _terminal_run(["review", str(path), "--estimate"], tmp_path)
     assert "reviewing (Monte Carlo)" in seen and "summary:" in seen
+
+
+@pytest.mark.slow
+def test_review_and_stats_agree_beyond_the_exact_solver(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
+    rng = random.Random(7)
+    game = Game(Rules(tiles=19, dice=5)).add_players("Ann")  # one turn: a round of one player
+    while not game.finished:
+        game.throw(*(rng.randint(1, 6) for _ in range(game.dice_counts()[0])))
+        if game.pending is not None and game.pending.total is not None:
+            game.shut(*max(game.legal_moves(), key=len))  # many tiles a throw: a short turn
+    assert not solver.exact(game.rules)
+    db = tmp_path / "games.sqlite3"
+    with GameStore(db) as store:
+        events = game.to_events()
+        gid = store.new_game(settings_of(game.rules), events[0])
+        for e in events[1:]:
+            store.append(gid, e, finished=False)
+        store.finish(gid)
+    told = cli("review", str(gid), "--db", str(db), "--json", "--estimate", check=True)
+    review = json.loads(told.stdout)
+    stats = json.loads(cli("stats", "--db", str(db), "--json", check=True).stdout)
+    assert review["estimate"] is True and review["objective"] == stats["objective"] == "score"
+    assert review["players"]["Ann"]["decisions"] > 0
+    for name, mine in review["players"].items():
+        for key in ("decisions", "inaccuracies", "mistakes", "blunders", "accuracy"):
+            assert mine[key] == stats["players"][name][key], (name, key)

@@ -124,7 +124,7 @@ def test_stats_table_and_csv(cli, db, tmp_path):
 
 
 def test_stats_refuses_bad_input_with_one_line(cli, db, tmp_path):
-    notes = tmp_path / "notes.txt"
+    notes = tmp_path / "notes.csv"
     notes.write_text("my notes\n", encoding="utf-8")
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)

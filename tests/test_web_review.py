@@ -88,6 +88,7 @@ def test_unknown_or_malformed_games_are_answered_plainly(saved):
     assert huge.status_code == 400
 
 
+@pytest.mark.slow
 def test_the_step_through_moves_by_keys_buttons_and_the_move_list(chromium, saved):
     steps = httpx.get(saved.url + "/api/review/1", timeout=60).json()["steps"]
     page = chromium.new_page()
@@ -128,6 +129,7 @@ def test_the_step_through_moves_by_keys_buttons_and_the_move_list(chromium, save
     page.close()
 
 
+@pytest.mark.slow
 def test_the_stats_page_shows_the_leaderboard(chromium, saved):
     board = httpx.get(saved.url + "/api/stats", timeout=60).json()
     page = chromium.new_page()
@@ -138,9 +140,11 @@ def test_the_stats_page_shows_the_leaderboard(chromium, saved):
     assert page.inner_text("#statshead").startswith("2 finished games; decisions measured by the expected score")
     assert "1 unfinished not counted" in page.inner_text("#statsnote")
     assert page.get_attribute("#navstats", "class") == "here"
+    page.wait_for_selector("#navlive.hidden", state="attached")  # no game at this table: no live page to go to
     page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "query"), [({"width": 390, "height": 844}, ""),
                                               ({"width": 1920, "height": 1080}, "&tv=1")], ids=["phone", "tv"])
 def test_readable_on_a_phone_and_on_a_tv(chromium, saved, size, query):
@@ -176,6 +180,7 @@ def test_a_game_kept_in_memory_is_reviewed_from_the_table():
     assert stats["games"] == 1 and stats["kept"] == "memory" and stats["leaderboard"][0] == "Bob"
 
 
+@pytest.mark.slow
 def test_the_live_page_links_the_step_through_after_the_game(chromium, tmp_path):
     with LiveTable(build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1}), tmp_path / "games.sqlite3",
                    ["Ann", "Bob"]) as table:
@@ -189,6 +194,10 @@ def test_the_live_page_links_the_step_through_after_the_game(chromium, tmp_path)
         page.click("a.reviewlink >> nth=0")
         page.wait_for_url("**/review?game=1**")
         page.wait_for_function("document.getElementById('title').textContent === 'Review — game 1'")
+        page.click("#navlive")  # back to the live page, and from its header to the stats
+        page.wait_for_selector("#tile-9")
+        page.click("a.pagelink[href='/stats']")
+        page.wait_for_selector("#statshead")
         page.close()
 
 
@@ -206,6 +215,7 @@ def test_unverified_turns_are_not_stepped_through(tmp_path):
     assert any("unverified turn" in n for n in document["notes"])
 
 
+@pytest.mark.slow
 def test_stats_web_serves_the_pages_of_every_saved_game_until_ctrl_c(cli, saved, tmp_path):
     import signal
     import subprocess

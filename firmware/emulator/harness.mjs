@@ -18,6 +18,7 @@ const BREAK_PROGRAM = 0x32;
 const CYCLE_NANOS = 1e9 / 125e6;
 const SOF_RD = 0x48; // USB controller: frame number of the last SOF
 const INTR_DEV_SOF = 1 << 17;
+const EMPTY_READ_NANOS = 1e6; // an OUT transfer with no host bytes for it completes empty after 1 ms
 
 function parseArgs(argv) {
   const args = { port: 0, fsOffset: 0xa0000 };
@@ -98,6 +99,8 @@ let usbUp = false;
 let epoch = 0; // wall-clock ms at device time 0
 let deviceOffset = 0; // device nanos before the latest reset
 const hostQueue = [];
+let pendingRead = null; // the firmware's OUT transfer waiting for host bytes
+let deliver = () => {};
 let client = null;
 let watches = [];
 let outputTail = '';
@@ -121,6 +124,7 @@ function boot() {
   mcu.peripherals[0x40058].onWatchdogTrigger = () => setImmediate(hardReset);
   usbUp = false;
   hostQueue.length = 0;
+  pendingRead = null;
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => {
     usbUp = true;
@@ -128,10 +132,32 @@ function boot() {
     send({ event: 'usb', t_us: nowNanos() / 1000 });
   };
   cdc.onSerialData = onSerialData;
+  // The firmware arms its OUT endpoint for the host's bytes: top the 512-byte FIFO up from the host
+  // queue then; with nothing to send, leave the transfer pending (a real host NAKs it) rather than
+  // completing it empty, which would interrupt the chip every few microseconds.
   const read = mcu.usbCtrl.onEndpointRead;
   mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
     while (hostQueue.length && !cdc.txFIFO.full) cdc.sendSerialByte(hostQueue.shift());
+    if (endpoint === cdc.outEndpoint && cdc.txFIFO.empty) {
+      pendingRead = { endpoint, size };
+      idleRead.schedule(EMPTY_READ_NANOS);
+      return;
+    }
     read(endpoint, size);
+  };
+  // ... but answer it empty after a while, as the emulator's CDC class expects.
+  const idleRead = sim.clock.createAlarm(() => {
+    if (!pendingRead) return;
+    const { endpoint, size } = pendingRead;
+    pendingRead = null;
+    read(endpoint, size);
+  });
+  deliver = () => {
+    if (!pendingRead || !hostQueue.length) return;
+    const { endpoint, size } = pendingRead;
+    pendingRead = null;
+    idleRead.cancel();
+    mcu.usbCtrl.onEndpointRead(endpoint, size);
   };
   startOfFrames();
   wireBoard();
@@ -184,7 +210,9 @@ function onBreak(code) {
 }
 
 function onSerialData(buffer) {
+  stats.txBytes += buffer.length;
   if (client) client.write(Buffer.from(buffer));
+  else stats.txDropped += buffer.length;
   if (watches.length) {
     outputTail = (outputTail + Buffer.from(buffer).toString('latin1')).slice(-400);
     const t = nowNanos() / 1000;
@@ -230,7 +258,7 @@ function run() {
 
 // -- the box's wiring at the pins ----------------------------------------------------------------
 
-const stats = { instructions: 0, waits: 0, skipped: 0 };
+const stats = { instructions: 0, waits: 0, skipped: 0, txBytes: 0, txDropped: 0 };
 const switches = new Map(); // gpio -> {net, closed, resistor}
 let chain = null; // {load, clock, data, inputs: [levels], ser, shift: [levels]}
 
@@ -402,7 +430,10 @@ const server = createServer((socket) => {
   client = socket;
   socket.setNoDelay(true);
   if (usbUp) cdc.cdcSetControlLineState(); // DTR and RTS set: a host has the port open
-  socket.on('data', (data) => { for (const byte of data) hostQueue.push(byte); });
+  socket.on('data', (data) => {
+    for (const byte of data) hostQueue.push(byte);
+    deliver();
+  });
   const gone = () => {
     if (client !== socket) return;
     client = null;
@@ -415,4 +446,6 @@ const server = createServer((socket) => {
 server.listen(args.port, '127.0.0.1', () => {
   send({ event: 'listening', port: server.address().port });
   createInterface({ input: process.stdin }).on('line', onControl).on('close', () => process.exit(0));
+  const parent = process.ppid; // the driver: if it dies (even by kill -9) the board goes with it
+  setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 250).unref();
 });

@@ -22,6 +22,10 @@ MPREMOTE_TIMEOUT_S = 120.0
 RESTART_TIMEOUT_S = 20.0
 
 
+class NoBoard(ShutboxError):
+    """``--port auto`` found no board (callers may add what else the user can do)."""
+
+
 @dataclass(frozen=True)
 class FoundPort:
     device: str
@@ -54,8 +58,8 @@ def choose_port(port: str, ids: set[tuple[int, int]] | None = None) -> str:
     id_text = ", ".join(f"{vid:04X}:{pid:04X}" for vid, pid in sorted(wanted))
     found = board_ports(wanted)
     if not found:
-        raise ShutboxError(f"--port auto: no Raspberry Pi Pico running MicroPython found (USB {id_text}); "
-                           "connect one, or pass --port PORT")
+        raise NoBoard(f"--port auto: no Raspberry Pi Pico running MicroPython found (USB {id_text}); "
+                      "connect one, or pass --port PORT")
     if len(found) > 1:
         listed = "; ".join(f"{p.device} (serial {p.serial_number or 'unknown'})" for p in found)
         raise ShutboxError(f"--port auto: {len(found)} boards found ({listed}); pass --port with one of them")

@@ -43,17 +43,17 @@ class EmulatedBox:
     """
 
     def __init__(self, kit: Kit | None = None, *, shut: Iterable[int] = (), button_held: bool = False,
-                 bundle: Path | None = None, blank: bool = False, bounces: int = BOUNCES) -> None:
+                 bundle: Path | None = None, blank: bool = False, bounces: int = BOUNCES, power: bool = True) -> None:
         self.kit = kit or Kit()
         self.pins: PinMap = pin_map(self.kit)
         self.wiring = topology(self.pins)
         self.bundle = bundle
         self.blank = blank
         self.bounces = bounces
+        self.power = power  #: power up in :meth:`start` (else call :meth:`power_on`)
         self._shut = set(shut)
         self._button_held = button_held
-        self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        self.fs_image: Path | None = None
+        self.fs_image: bytes | None = None  #: the file system the board boots with (None: blank)
         self.pico: EmulatedPico | None = None
         self.port = ""
         self.plugs = 0
@@ -62,27 +62,33 @@ class EmulatedBox:
 
     def start(self) -> EmulatedBox:
         """Build the board's file system (unless blank), start the emulator, wire the box, power up."""
-        self._tmp = tempfile.TemporaryDirectory(prefix="shutbox-emulator-")
         try:
             if not self.blank:
-                bundle = self.bundle
-                if bundle is None:
-                    bundle = Path(self._tmp.name) / "bundle"
-                    build_bundle(self.kit, bundle, self.pins)
-                self.fs_image = Path(self._tmp.name) / "fs.img"
-                bundle_image(bundle, self.fs_image)
-            self._plug(0)
+                with tempfile.TemporaryDirectory(prefix="shutbox-emulator-") as tmp:
+                    bundle = self.bundle
+                    if bundle is None:
+                        bundle = Path(tmp) / "bundle"
+                        build_bundle(self.kit, bundle, self.pins)
+                    image = Path(tmp) / "fs.img"
+                    bundle_image(bundle, image)
+                    self.fs_image = image.read_bytes()
+            self._plug(0, self.power)
         except BaseException:
             self.close()
             raise
         return self
 
-    def _plug(self, tcp_port: int) -> None:
+    def _plug(self, tcp_port: int, power: bool = True) -> None:
         self.pico = pico = EmulatedPico(self.fs_image, tcp_port=tcp_port).start()
         self.port = pico.port
         self.plugs += 1
         self._wire()
-        pico.power_on()
+        if power:
+            pico.power_on()
+
+    def power_on(self) -> None:
+        """Power the board up (after ``start`` with ``power=False``)."""
+        self.board.power_on()
 
     def kill(self) -> None:
         """Pull the cable: the emulator process dies at once."""
@@ -101,9 +107,6 @@ class EmulatedBox:
         if self.pico is not None:
             self.pico.close()
             self.pico = None
-        if self._tmp is not None:
-            self._tmp.cleanup()
-            self._tmp = None
 
     def __enter__(self) -> EmulatedBox:
         return self.start()

@@ -54,8 +54,9 @@ def emulator_dir() -> Path:
 def find_node() -> str:
     """The ``node`` command (Node.js 18 or later): $SHUTBOX_NODE or on PATH."""
     node = os.environ.get("SHUTBOX_NODE") or shutil.which("node")
-    if not node:
-        raise ShutboxError("no 'node' command found; the emulated Pico needs Node.js 18 or later")
+    if not node or not os.access(node, os.X_OK):
+        raise ShutboxError(f"no 'node' command found{f' at {node}' if node else ''}; the emulated Pico needs "
+                           "Node.js 18 or later")
     return node
 
 
@@ -84,13 +85,14 @@ class PinReading:
 class EmulatedPico:
     """One emulated board. Use as a context manager, or call :meth:`start` and :meth:`close`.
 
-    ``fs_image`` is a LittleFS image (see :mod:`shutbox.firmware.host.board_image`) loaded into the
-    file system area before power-up; without it the board's flash is blank and MicroPython formats it
+    ``fs_image`` is a LittleFS image (see :mod:`shutbox.firmware.host.board_image`), a file or its bytes,
+    loaded into the file system area before power-up (bytes go through a temp file removed once the
+    harness has read it, so a killed host leaves nothing behind); without it the board's flash is blank and MicroPython formats it
     at first boot. ``port`` picks the TCP port (0: any free one), so a board restarted after
     :meth:`kill` can come back behind the same :attr:`port`.
     """
 
-    def __init__(self, fs_image: Path | None = None, *, tcp_port: int = 0) -> None:
+    def __init__(self, fs_image: Path | bytes | None = None, *, tcp_port: int = 0) -> None:
         self.fs_image = fs_image
         self.tcp_port = tcp_port
         self.process: subprocess.Popen[str] | None = None
@@ -110,14 +112,25 @@ class EmulatedPico:
         folder = check_harness()
         command = [find_node(), str(folder / "harness.mjs"), "--bootrom", str(folder / BOOTROM),
                    "--uf2", str(folder / FIRMWARE_UF2), "--fs-offset", str(FS_OFFSET), "--port", str(self.tcp_port)]
-        if self.fs_image is not None:
+        staged: Path | None = None
+        if isinstance(self.fs_image, bytes):
+            handle, name = tempfile.mkstemp(prefix="shutbox-emulator-", suffix=".img")
+            with os.fdopen(handle, "wb") as out:
+                out.write(self.fs_image)
+            staged = Path(name)
+            command += ["--fs", name]
+        elif self.fs_image is not None:
             command += ["--fs", str(self.fs_image)]
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                                        text=True, bufsize=1, start_new_session=True)
-        self._reader = threading.Thread(target=self._read, name="pico-emulator", daemon=True)
-        self._reader.start()
-        listening = self.wait_event("listening", START_TIMEOUT_S)
+        try:
+            self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=self._stderr, text=True, bufsize=1, start_new_session=True)
+            self._reader = threading.Thread(target=self._read, name="pico-emulator", daemon=True)
+            self._reader.start()
+            listening = self.wait_event("listening", START_TIMEOUT_S)  # the image is read before this
+        finally:
+            if staged is not None:
+                staged.unlink(missing_ok=True)
         self.tcp_port = int(listening["port"])
         self.port = f"socket://127.0.0.1:{self.tcp_port}"
         return self

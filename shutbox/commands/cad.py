@@ -14,6 +14,7 @@ from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
 from shutbox.sideprocess import side_process
+from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -63,7 +64,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     for f in failed:
         print(f.line(), file=sys.stderr)
     n_files = sum(len(p["files"]) for p in manifest["parts"])
-    print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to {args.out}/; "
+    print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to "
+          f"{path_text(args.out)}/; "
           f"check: {len(findings) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.game.policy import OBJECTIVES, Setup
 from shutbox.model import Kit
 from shutbox.print.paper import PAPERS
+from shutbox.usertext import path_text
 
 PAPER_CHOICES = tuple(PAPERS)
 #: The rule settings a single player's odds depend on (the fields of :class:`Setup`).
@@ -23,7 +24,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     from shutbox.print.card import write_card
 
     data = write_card(kit.rules, args.objective, args.paper, args.out)
-    print(f"wrote {args.out}: strategy card ({args.objective}) for {kit.rules.tiles} tiles on {args.paper} paper, "
+    print(f"wrote {path_text(args.out)}: strategy card ({args.objective}) for {kit.rules.tiles} tiles on "
+          f"{args.paper} paper, "
           f"{len(data.positions)} common positions")
     return 0
 
@@ -45,7 +47,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--objective", choices=OBJECTIVES, default="shut",
                    help="shut: best chance to shut the box; score: lowest expected final score [default shut]")
     p.add_argument("--paper", type=str.lower, choices=PAPER_CHOICES, default="a4", help="paper size [default a4]")
-    p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
+    p.add_argument("--out", type=out_file_flag("--out", ".pdf"), required=True, metavar="FILE.pdf",
+                   help="PDF to write (replaced when complete)")
     p.set_defaults(run=run)
 
 

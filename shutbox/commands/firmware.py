@@ -10,6 +10,7 @@ from shutbox.commands import add_port_argument
 from shutbox.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal
+from shutbox.usertext import path_text
 
 
 def _build_arguments(build: argparse.ArgumentParser) -> None:
@@ -39,7 +40,7 @@ def run_build(args: argparse.Namespace, kit: Kit | None) -> int:
     with out_folder(args.out, "firmware build", MANIFEST, bundle_files) as tmp:
         files = build_bundle(kit, tmp, pins)
     used = ", ".join(f"GP{gpio} {role}" for gpio, role in sorted(pins.used_gpios().items()))
-    print(f"wrote {len(files)} files to {args.out}/ for a {pins.board.title}: {used}")
+    print(f"wrote {len(files)} files to {path_text(args.out)}/ for a {pins.board.title}: {used}")
     return 0
 
 

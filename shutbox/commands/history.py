@@ -34,7 +34,7 @@ def _db(args: argparse.Namespace) -> Path:
 
 
 def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
-    from shutbox.companion.store import open_read_only
+    from shutbox.companion.store import Unreadable, open_read_only
     from shutbox.game.gamefile import rules_from_settings
     from shutbox.game.replay import Game
     from shutbox.game.report import game_result_text
@@ -45,12 +45,16 @@ def run_list(args: argparse.Namespace, kit: Kit | None) -> int:
         print(f"no games saved yet ({shown(str(db), 200)} does not exist)")
         return 0
     with open_read_only(db) as store:
-        rows = store.games()
+        rows = store.listing()
         if not rows:
             print(f"no games saved yet in {shown(str(db), 200)}")
             return 0
         print(f"{'id':>4}  {'started':16}  {'players':24}  {'rules':22}  {'events':>6}  result")
         for row in rows:
+            if isinstance(row, Unreadable):
+                print(f"{shown(row.id, 4):>4}  {'?':16}  {'?':24}  {'?':22}  {'?':>6}  unreadable: "
+                      f"{shown(row.problem.split(': ', 1)[-1], 100)}")
+                continue
             try:
                 rules = rules_from_settings(row.settings, f"game {row.id}")
                 game = Game.from_events(rules, store.events(row.id))

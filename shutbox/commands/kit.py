@@ -17,6 +17,7 @@ from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal, kit_as_dict
 from shutbox.output import out_folder
 from shutbox.sideprocess import side_process
+from shutbox.usertext import path_text
 
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
 #: relative to that folder. Modules are imported only when the kit is built.
@@ -106,9 +107,26 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     manifest = build_kit_folder(kit, args.out)
-    print(f"wrote {len(manifest['files'])} files to {args.out}/ (listed in {args.out}/manifest.json)")
-    print(f"next: the build guide {args.out / 'cad' / 'build.md'}; no box yet? watch a game: shutbox sim --demo")
+    out = path_text(args.out)
+    print(f"wrote {len(manifest['files'])} files to {out}/ (listed in {out}/manifest.json)")
+    print(f"next: the build guide {out}/cad/build.md; no box yet? watch a game: {invoked_as()} sim --demo")
     return 0
+
+
+def invoked_as() -> str:
+    """How to type ``shutbox`` again: ``shutbox`` when that is on the PATH, else the path it was run by
+    (``make kit`` runs ``.venv/bin/shutbox``)."""
+    import os
+    import shutil
+
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) != "shutbox":  # python -m shutbox, or embedded
+        return "shutbox"
+    found = shutil.which("shutbox")
+    if found is not None and os.path.realpath(found) == os.path.realpath(argv0):
+        return "shutbox"
+    relative = os.path.relpath(argv0)
+    return argv0 if relative.startswith("..") else relative
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:

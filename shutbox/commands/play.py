@@ -42,13 +42,13 @@ def add_web_argument(p: argparse.ArgumentParser) -> None:
 
 
 def parse_players(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",")]
+    names = [n.strip(" ") for n in text.split(",")]  # only spaces: a U+2028 at an end is refused
     if not any(names):
         raise ShutboxError(f"--players {text!r}: give the player names, comma separated, e.g. \"Ann,Bob\"")
     return names
 
 
-class Table:
+class SessionDisplay:
     """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
     with ``--web``, the web scoreboard. Use as a context manager around the game."""
 
@@ -110,7 +110,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if refusal is not None:
         raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
-    table = Table(events.put, args.web, db=Path(db))
+    table = SessionDisplay(events.put, args.web, db=Path(db))
     store, session, names = _resume(args, kit, Path(db), table, boxless) if args.resume else \
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
@@ -118,7 +118,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     try:
         if not boxless:
             link = BoxLink(args.port, rules.tiles, events.put)
-            link.start()  # a port that cannot be opened stops here, before anything is written
+            _start_link(link)  # a port that cannot be opened stops here, before anything is written
         table.open_web()  # so does an address that cannot be listened on
         heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
         if session is None:
@@ -147,8 +147,21 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     return 0
 
 
-def show_review(session: LiveSession, piped: bool) -> list[str]:
-    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines."""
+def _start_link(link: Any) -> None:
+    """Open the box's port; with no box found, also say how to play without one."""
+    from shutbox.firmware.host.deploy import NoBoard
+
+    try:
+        link.start()
+    except NoBoard as exc:
+        raise ShutboxError(f"{exc}; no wired box? `--port none` plays without one (type the throws and the "
+                           "tiles you shut)") from None
+
+
+def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[str]:
+    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines.
+
+    ``kept``: the game is in a database file (else in memory: say how to keep the next one for a review)."""
     from shutbox.game import solver
     from shutbox.game.review import review_game, review_payload
     from shutbox.solvercache import cached_solve
@@ -161,7 +174,9 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
         payload: dict[str, Any] = {"lines": lines, "players": [], "exact": False}
     else:
         payload = review_payload(review_game(game, cached_solve))
-        payload["lines"].append(f"every decision: shutbox review {session.game_id}")
+        payload["lines"].append(f"every decision: shutbox review {session.game_id}" if kept else
+                                "every decision: this game is kept in memory only; with --db FILE the next one is "
+                                "saved for `shutbox review ID --db FILE`")
     payload["review_url"] = f"/review?game={session.game_id}"  # the page's step-through of every decision
     session.review = payload
     if piped:
@@ -171,7 +186,7 @@ def show_review(session: LiveSession, piped: bool) -> list[str]:
     return list(payload["lines"])
 
 
-def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: list[Any]) -> None:
+def _begin(session: LiveSession, table: SessionDisplay, names: list[str] | None, heard: list[Any]) -> None:
     """Show the session, hand it what the box said so far, and start the new game (or say which goes on)."""
     table.open_input(session.help)
     session.view = table.view
@@ -183,7 +198,7 @@ def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: l
         session.start(names)
 
 
-def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless: bool) \
+def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: SessionDisplay, boxless: bool) \
         -> tuple[GameStore, LiveSession, None]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
@@ -196,12 +211,15 @@ def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless:
     if not db.exists():
         raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
     store = GameStore(db)
-    row = store.latest_unfinished()
-    if row is None:
+    try:
+        row = store.latest_unfinished()
+        if row is None:
+            raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
+        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
+                                         throws=kit.play.throws_for(boxless)), None
+    except BaseException:  # refused: let go of the game (and its lock file) before saying why
         store.close()
-        raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
-    return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
-                                     throws=kit.play.throws_for(boxless)), None
+        raise
 
 
 def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
@@ -231,7 +249,7 @@ def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
         session.handle(item)
 
 
-def _linger(session: LiveSession, events: queue.Queue[Any], table: Table) -> None:
+def _linger(session: LiveSession, events: queue.Queue[Any], table: SessionDisplay) -> None:
     """After the game: keep the scoreboard up until Enter (or the end of the input); the page's posts are
     still answered (the game is over)."""
     from shutbox.companion.session import InputClosed, Remote, Typed

@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
 from shutbox.game.rules import rules_text
 from shutbox.model import Kit
+from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
     from shutbox.game.replay import Game
@@ -42,7 +43,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="shut: the chance to shut the box in the turn; score: the turn's expected score [default: "
                    "what the match rewards: shut for the long game, score otherwise]")
     p.add_argument("--json", action="store_true", help="print one JSON object (decisions, players)")
-    p.add_argument("--pdf", type=Path, metavar="FILE", help="also write a report: per player a chart of the measure "
+    p.add_argument("--pdf", type=out_file_flag("--pdf", ".pdf"), metavar="FILE.pdf",
+                   help="also write a report: per player a chart of the measure "
                    "the review grades by and the list of mistakes and blunders")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--estimate", action="store_true", help="beyond the exact solver (more than 18 tiles): rank "
@@ -194,7 +196,7 @@ def run_review(args: argparse.Namespace, kit: Kit | None) -> int:
     else:
         print("\n".join(review_lines(game, review, name)))
         if args.pdf is not None:
-            print(f"report written to {args.pdf}")
+            print(f"report written to {path_text(args.pdf)}")
     return 0
 
 

@@ -6,16 +6,18 @@ ReportLab is imported only when a pad is drawn, so registering the command costs
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.config import given_rule_flags
 from shutbox.errors import ShutboxError
 from shutbox.game.formats import match_format
 from shutbox.game.report import counted
 from shutbox.model import Kit, Rules
 from shutbox.print.paper import PAPERS
+from shutbox.usertext import path_text
 
 if TYPE_CHECKING:
     from shutbox.print.plan import PadPlan
@@ -37,7 +39,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
                 raise ShutboxError(f"{flag} {value}: not allowed with --from-game (the game file holds the players, "
                                    "rules and turns)")
         pages = write_game_sheet(args.from_game, args.out, args.paper)
-        print(f"wrote {args.out} ({pages} page{'s' if pages != 1 else ''})")
+        print(f"wrote {path_text(args.out)} ({pages} page{'s' if pages != 1 else ''})")
         return 0
     per_page = 1 if args.per_page is None else args.per_page
     pages = 1 if args.pages is None else args.pages
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     sides = len(plan.pad.sides)
     back = f"; each pad has {sides} sides, print double-sided" if sides > 1 else ""
     total = len(plan.page_list(per_page))
-    print(f"wrote {args.out}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
+    print(f"wrote {path_text(args.out)}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
           f"({counted(plan.players, 'player')}, {rounds}) per {args.paper} page, {counted(total, 'page')}{back}")
     return 0
 
@@ -73,23 +75,38 @@ def write_kit_pads(kit: Kit, folder: Path) -> list[str]:
     return names
 
 
+def _count(flag: str) -> Callable[[str], int]:
+    """An argparse ``type=`` for a pad count: a whole number from 1 to its limit (:data:`~shutbox.print.plan.
+    COUNT_LIMITS`, read only when the flag is given: the planner is not imported to build the parser)."""
+
+    def parse(text: str) -> int:
+        from shutbox.bounded import whole_within
+        from shutbox.print.plan import COUNT_LIMITS
+
+        return whole_within(text, flag, 1, COUNT_LIMITS[flag])
+
+    parse.__name__ = "whole number"
+    return parse
+
+
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, metavar="N",
+    p.add_argument("--players", type=_count("--players"), metavar="N",
                    help="players on each pad [whole number >= 1; default: the --names count, else 4 (long-game 2)]")
     p.add_argument("--names", metavar='"ANN,BOB,…"',
                    help="print these player names (comma-separated) instead of blank name lines; sets --players")
-    p.add_argument("--rounds", type=int, metavar="R",
+    p.add_argument("--rounds", type=_count("--rounds"), metavar="R",
                    help="rounds on each pad; long-game: games, each with the turn rows 99%% of long games need, "
                         "continued on the back [>= 1; default: as many rounds as fill the pad (up to 20), "
                         "long-game 1]")
     p.add_argument("--paper", type=str.lower, choices=PAPER_CHOICES, default="a4", help="paper size [default a4]")
-    p.add_argument("--per-page", type=int, metavar="K",
+    p.add_argument("--per-page", type=_count("--per-page"), metavar="K",
                    help="pads per page, cut apart along the marks [>= 1; default 1]")
-    p.add_argument("--pages", type=int, metavar="P",
+    p.add_argument("--pages", type=_count("--pages"), metavar="P",
                    help="copies: pages of blank pads (a pad with a back prints its sides) [>= 1; default 1]")
     p.add_argument("--from-game", type=Path, metavar="FILE.json",
                    help="render this recorded game (the scorekeeper's event record) as a completed sheet")
-    p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf", help="PDF to write (replaced when complete)")
+    p.add_argument("--out", type=out_file_flag("--out", ".pdf"), required=True, metavar="FILE.pdf",
+                   help="PDF to write (replaced when complete)")
     p.set_defaults(run=run)
 
 

@@ -9,10 +9,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shutbox.commandspec import Command
+from shutbox.commandspec import Command, out_file_flag
 from shutbox.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES
 from shutbox.model import MATCHES, Kit
+from shutbox.usertext import csv_cell, escape, path_text
 
 if TYPE_CHECKING:
     from shutbox.companion.stats import Collected
@@ -30,7 +31,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    "expected score [default: each game by what its match rewards, as `shutbox review`: shut for "
                    "the long game, score otherwise]")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--csv", type=Path, metavar="FILE", help="also write the leaderboard as CSV")
+    p.add_argument("--csv", type=out_file_flag("--csv", ".csv"), metavar="FILE.csv",
+                   help="also write the leaderboard as CSV")
     p.add_argument("--web", metavar="[HOST:]PORT", help="instead, serve the stats and review pages of every saved "
                    "game on PORT (127.0.0.1 unless HOST is given, e.g. 0.0.0.0:8000 for phones and a TV), until "
                    "Ctrl-C")
@@ -65,7 +67,8 @@ def table_lines(board: list[PlayerStats], collected: Collected, objectives: dict
             f"{'inacc.':>6} {'mist.':>5} {'blund.':>6}  mean score by format")
     lines += [head, "-" * len(head)]
     for rank, s in enumerate(board, start=1):
-        lines.append(f"{rank:>3}  {s.name[:16]:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
+        name = escape(s.name)[:16]
+        lines.append(f"{rank:>3}  {name:<16} {s.games:>5} {s.wins:>5} {s.win_rate:>6.1%} {s.boxes_shut:>5} "
                      f"{accuracy_text(s.accuracy):>8} {s.inaccuracies:>6} {s.mistakes:>5} {s.blunders:>6}  "
                      f"{_scores_text(s)}")
     unverified = sum(s.turns_unverified for s in board)
@@ -88,7 +91,7 @@ def csv_text(board: list[PlayerStats]) -> str:
                 "turns_verified", "turns_unverified"])
     for rank, s in enumerate(board, start=1):
         means = s.mean_score()
-        w.writerow([rank, s.name, s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
+        w.writerow([rank, csv_cell(s.name), s.games, s.wins, f"{s.win_rate:.4f}", s.boxes_shut, s.decisions, s.mistakes,
                     "" if s.mean_loss is None else f"{s.mean_loss:.6g}", f"{s.mistakes_per_game:.4f}",
                     *(f"{means[m]:.4f}" if m in means else "" for m in MATCHES),
                     "" if s.accuracy is None else f"{s.accuracy:.2f}", s.inaccuracies, s.blunders,
@@ -112,7 +115,7 @@ def write_csv(path: Path, text: str) -> None:
             raise ShutboxError(f"--csv {path}: exists and is not a stats table; not overwritten (choose another "
                                "name)")
     try:
-        with staged_file(path) as tmp:
+        with staged_file(path, "--csv", ".csv") as tmp:
             tmp.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ShutboxError(f"--csv {path}: cannot be written ({exc.strerror or exc})") from None
@@ -129,7 +132,7 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
     if args.web is not None:
         return serve_pages(db, args.web)
     if args.db is None and not db.exists():
-        print(f"no games saved yet ({db} does not exist)")
+        print(f"no games saved yet ({path_text(db)} does not exist)")
         return 0
     with progress_bar("reviewing games not seen before", quiet=args.json) as progress:
         collected = collect(db, args.objective, cached_solve, progress=progress)
@@ -146,11 +149,11 @@ def run_stats(args: argparse.Namespace, kit: Kit | None) -> int:
         print(json.dumps(out))
         return 0
     if not collected.records and not collected.unfinished and not collected.unreadable:
-        print(f"no games saved yet in {db}")
+        print(f"no games saved yet in {path_text(db)}")
         return 0
     print("\n".join(table_lines(board, collected, objectives)))
     if args.csv is not None:
-        print(f"table written to {args.csv}")
+        print(f"table written to {path_text(args.csv)}")
     return 0
 
 

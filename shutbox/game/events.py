@@ -52,7 +52,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shutbox.game.rules import IllegalMove
-from shutbox.usertext import quoted, shown
+from shutbox.usertext import quoted, shown, text_refusal
 
 #: The version of the event record this module reads and writes.
 EVENT_VERSION = 1
@@ -163,8 +163,11 @@ def _players_fields(event: Mapping[str, Any]) -> dict[str, Any]:
     if len(names) > MAX_PLAYERS:
         raise IllegalMove(f"at most {MAX_PLAYERS} players, not {len(names)}")
     for name in names:
-        if len(name) > MAX_NAME or not name.isprintable():
+        if len(name) > MAX_NAME:
             raise IllegalMove(f"player name {quoted(name)}: at most {MAX_NAME} characters, no control characters")
+        refusal = text_refusal(name)
+        if refusal is not None:
+            raise IllegalMove(f"player name {quoted(name)} {refusal}")
     return {"names": list(names)}
 
 
