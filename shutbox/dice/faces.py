@@ -19,7 +19,7 @@ from shutbox.dice.pips import Pip
 
 #: Largest colour distances (``face_colours``) from the pip's ring for a pixel to be the same face, in the order
 #: tried (a face that runs into the table at one is grown again at the next).
-TOLERANCES = (24.0, 15.0, 9.0)
+TOLERANCES = (24.0, 15.0, 9.0, 6.0)
 #: Lightness is compared as a ratio: a die's side face is its top face's colour, less lit (``face_colours``).
 LIGHTNESS_GAIN = 80.0
 #: A die's side, in its pips' radii (about: a guess for a die whose face cannot be measured).
