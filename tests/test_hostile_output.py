@@ -345,6 +345,7 @@ def test_opencascade_failing_to_write_is_an_os_error_naming_the_file(tmp_path):
         occt_write(tmp_path / "print.brep", lambda path: False)
 
 
+@pytest.mark.slow  # a CAD build up to its first part (OpenCASCADE loads): half a minute or more
 def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, small_disk, tmp_path):
     (small_disk / "fill").write_bytes(b"\0" * 200_000)
     env_cache = small_disk / "cache"
