@@ -3,8 +3,8 @@ can), slices every part with PrusaSlicer and reports grams and hours per part an
 
 Two beds: mk4 (250 x 210 mm, the box in pieces) and a 256 mm bed. Two sets of settings:
 - defaults: PrusaSlicer's built-in defaults with 0.2 mm layers and 15% infill (``DEFAULT_ARGS``),
-  with auto support at a 40-degree threshold: the support column counts ``;TYPE:Support material``
-  lines and must be 0 (support-free under the 45-degree rule);
+  with support on (auto, 40-degree threshold): the support column weighs the ``;TYPE:Support material``
+  extrusions and must be 0, the bridge column is the longest bridge line over air in mm (``cad/sliced.py``);
 - guide: each part sliced with the settings the build guide gives for it (each part's ``print_settings``).
 
     .venv/bin/python bench/print_cost.py [--bed mk4 --bed bambu] [--sensors reed] [--tiles 9] [--by-type]
@@ -20,7 +20,8 @@ import tempfile
 from pathlib import Path
 
 from shutbox.cad.export import build_cad, plan
-from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, hours_by_type, slice_part
+from shutbox.cad.sliced import slice_with_support
+from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, hours_by_type, read_summary, slice_part
 from shutbox.model import build_kit
 
 
@@ -38,19 +39,22 @@ def cost(bed: str, tiles: int | None, sensors: str | None, work: Path, by_type: 
     bed_mm = kit.printer.bed_mm
     specs = {spec.name: spec for spec in plan(kit)[2]}
     print(f"\n{kit.rules.tiles} tiles, bed {bed} ({bed_mm[0]:g} x {bed_mm[1]:g} mm), sensors {kit.sensors.kind}:")
-    print(f"  {'part':<22}{'copies':>6}  {'defaults g':>10} {'h':>6} {'support':>8}  {'guide g':>8} {'h':>6}  guide")
+    print(f"  {'part':<22}{'copies':>6}  {'defaults g':>10} {'h':>6} {'support g':>9} {'bridge':>7}  {'guide g':>8} "
+          f"{'h':>6}  guide")
     totals = [0.0, 0.0, 0.0, 0.0]
     support_free = True
     for part in manifest["parts"]:
         stl = folder / part["files"]["stl"]
         q = part["quantity"]
-        base = slice_part(stl, work / f"{bed}-{part['name']}.gcode", [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS], bed_mm)
+        measured = slice_with_support(stl, work / f"{bed}-{part['name']}.gcode", bed_mm)
+        base = read_summary(work / f"{bed}-{part['name']}.gcode")
         ps = specs[part["name"]].print_settings
         guide = slice_part(stl, work / f"{bed}-{part['name']}-guide.gcode", ps.slicer_args(), bed_mm)
-        support_free &= base.support_lines == 0
+        support_free &= measured.support_grams == 0
         for i, v in enumerate((base.grams, base.hours, guide.grams, guide.hours)):
             totals[i] += q * v
-        print(f"  {part['name']:<22}{q:>6}  {base.grams:>10.1f} {base.hours:>6.2f} {base.support_lines:>8}  "
+        print(f"  {part['name']:<22}{q:>6}  {base.grams:>10.1f} {base.hours:>6.2f} {measured.support_grams:>9.2f} "
+              f"{measured.longest:>7.1f}  "
               f"{guide.grams:>8.1f} {guide.hours:>6.2f}  {ps.layer_height_mm:g} mm, {ps.infill}")
     print(f"  {'kit':<22}{'':>6}  {totals[0]:>10.1f} {totals[1]:>6.2f} {'':>8}  {totals[2]:>8.1f} {totals[3]:>6.2f}")
     if by_type:

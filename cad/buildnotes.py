@@ -164,6 +164,16 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "says: with sparse infill the skins put the die's weight off its centre (about 0.3 mm at 15%) and it "
         "favours some faces; solid, it is off by a few thousandths of a millimetre.",
         "",
+        "Pips that read well (the camera's dice reader, docs/dice.md, and players across the table): the pips"
+        " must contrast with the die from any angle, not only by their shadow. Two colours: "
+        "`shutbox.cad.dice` models the pips as their own body (`build_pips`, filling the holes flush) and "
+        "`write_two_colour_3mf` writes the die and its pips as two objects of one 3MF; load it, give the pips"
+        " object the second filament (a dark colour on a light die, white on a dark one) and print as above. "
+        "One colour: after printing, fill each pip with acrylic paint or a paint pen (black on white, white "
+        "on black), let it sit a minute and wipe the face flat with a barely damp cloth, so the paint stays "
+        "only in the pip; or press in coloured wax crayon and scrape it level with a card. Paint the whole "
+        "pip, rim to point: a half-filled pip reads as a ring.",
+        "",
         "| part | copies | layer | perimeters | infill | orientation |",
         "|---|---|---|---|---|---|",
     ]
@@ -293,7 +303,8 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
                      "and its other side as wiring.md says.")
     lines += [
         "- Fit the board on the cover's pins with its USB socket towards the opening in the end wall, put the "
-        "cover into its seat and fix it with its screws (do not overtighten).",
+        "cover into its seat and fix it with its screws (do not overtighten; each pierces the 0.6 mm skin that "
+        "closes the foot of its pilot hole, printed as a bridge).",
         "",
         "## 6. Put MicroPython on the board",
         "",

@@ -10,6 +10,8 @@ With equal pips, the 6 face would be 5 pips lighter than the 1 face (0.04 mm off
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cadquery as cq
 
 from shutbox.cad.layout import DIE_FILLET_RATIO, PIP_RATIO
@@ -93,3 +95,16 @@ def print_die(die: cq.Shape, size: float) -> cq.Shape:
     down = cq.Vector(*FACES[BED_FACE])
     turned = die if down.z < 0 else die.rotate(cq.Vector(0, 0, 0), cq.Vector(1, 0, 0), 180)
     return turned.translate(cq.Vector(size / 2, size / 2, size / 2))
+
+
+def write_two_colour_3mf(size: float, path: Path, chord_mm: float = 0.02, angle_deg: float = 10.0) -> None:
+    """A 3MF of the die as printed with two objects, ``die`` (the body) and ``pips`` (the second colour), placed
+    together: a slicer loads them as one part of two objects, each given its own filament or extruder."""
+    import trimesh
+
+    from shutbox.cad.mesh import tessellate
+
+    scene = trimesh.Scene()
+    for name, shape in (("die", build_die(size)), ("pips", build_pips(size))):
+        scene.add_geometry(tessellate(print_die(shape, size), chord_mm, angle_deg), node_name=name, geom_name=name)
+    scene.export(str(path), file_type="3mf")

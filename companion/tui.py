@@ -37,7 +37,7 @@ NOTE_STYLES = {"recorded": ("•", "white"), "turn": ("#", "bold"), "round": ("#
                "hint": ("?", "cyan"), "info": ("-", "dim"), "link": ("~", "magenta")}
 VERDICT_STYLES = {"idle": ("→", "bold cyan"), "setup": ("→", "bold cyan"), "partial": ("…", "bold yellow"),
                   "complete": ("✓", "bold green"), "flag": ("!", "bold white on red"), "over": ("★", "bold green")}
-DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+DIE_GLYPHS = "⚀⚁⚂⚃⚄⚅"  #: a die face drawn, per pips (the pips themselves: shutbox.game.rules.DIE_FACES)
 TILE_OPEN = "bold #2a1a0c on #e9c98f"
 TILE_SHUT = "#6d5a44 on #2b1e12"
 TILES_PER_ROW = 12
@@ -204,10 +204,10 @@ def _throw_and_verdict(session: LiveState) -> list[Text]:
         p = game.pending
         throw = Text("throw  ", style="bold")
         if p.dice and len(p.dice) > 1:
-            throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
+            throw.append(" ".join(DIE_GLYPHS[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
                          + f" = {p.total}", style=THROW_STYLE)
         elif p.dice:
-            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style=THROW_STYLE)
+            throw.append(f"{DIE_GLYPHS[p.dice[0] - 1]}  one die: {p.total}", style=THROW_STYLE)
         else:
             throw.append(str(p.total), style=THROW_STYLE)
         lines.append(throw)
@@ -235,10 +235,16 @@ def _money_rounds_review(session: LiveState) -> list[Text]:
     return lines
 
 
+def tip_lines(help_text: str, columns: int) -> list[str]:
+    """The help under the picture, wrapped at words to the terminal's width."""
+    import textwrap
+
+    return textwrap.wrap(help_text, max(20, columns - 1)) or [""]
+
+
 def body_height(rows: int, columns: int, help_text: str) -> int:
     """The lines left for the picture on a terminal of ``rows``: the help line (wrapped) and the prompt stay."""
-    tip = -(-len(help_text) // max(1, columns))
-    return max(3, rows - tip - 1)
+    return max(3, rows - len(tip_lines(help_text, columns)) - 1)
 
 
 def to_ansi(renderable: RenderableType, width: int) -> str:
@@ -285,6 +291,12 @@ class ScreenView:
         if self._app is not None:
             self._app.invalidate()
 
+    def _columns(self) -> int:
+        try:
+            return self._app.output.get_size().columns if self._app is not None else 80
+        except OSError:
+            return 80
+
     # -- the application -----------------------------------------------------------------------
 
     def start(self) -> ScreenView:
@@ -314,8 +326,9 @@ class ScreenView:
 
         body = Window(FormattedTextControl(lambda: ANSI(self._text)), wrap_lines=False, dont_extend_height=True)
         line = Window(BufferControl(entry), height=1, get_line_prefix=lambda *_: [("bold", "> ")])
-        tip = Window(FormattedTextControl(lambda: [("class:tip", self.help_text)]), wrap_lines=True,
-                     dont_extend_height=True, style="fg:#888888")
+        tip = Window(FormattedTextControl(lambda: [("class:tip", "\n".join(tip_lines(self.help_text,
+                                                                                      self._columns())))]),
+                     wrap_lines=True, dont_extend_height=True, style="fg:#888888")
         self._app = Application(layout=Layout(HSplit([body, tip, line]), focused_element=line), key_bindings=keys,
                                 full_screen=False, erase_when_done=False, refresh_interval=None)
 

@@ -42,6 +42,7 @@ COMMAND_MODULES: dict[str, str] = {
     "history": "shutbox.commands.history",
     "review": "shutbox.commands.review",
     "stats": "shutbox.commands.stats",
+    "dice": "shutbox.commands.dice",
     "sim": "shutbox.commands.sim",
     "firmware": "shutbox.commands.firmware",
     "cad": "shutbox.commands.cad",

@@ -49,6 +49,7 @@ PULLS = ("up", "down", "none")
 LEVELS = ("low", "high")
 BED_PRESETS: dict[str, tuple[float, float, float]] = {
     "mk4": (250.0, 210.0, 220.0),
+    "mk3": (250.0, 210.0, 210.0),
     "core-one": (250.0, 220.0, 270.0),
     "mini": (180.0, 180.0, 180.0),
     "xl": (360.0, 360.0, 360.0),

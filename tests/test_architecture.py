@@ -22,8 +22,9 @@ ALLOWED: dict[str, set[str]] = {
     "firmware.host": {"model", "core"},
     "cad": {"model", "core", "firmware.host"},  # build notes describe the wiring
     "print": {"model", "core", "game"},
-    "companion": {"model", "core", "game", "firmware.host"},
-    "commands": {"model", "core", "game", "firmware.host", "cad", "print", "companion"},
+    "dice": {"model"},  # the camera's dice reader (OpenCV)
+    "companion": {"model", "core", "game", "firmware.host", "dice"},
+    "commands": {"model", "core", "game", "firmware.host", "cad", "print", "companion", "dice"},
 }
 #: Third-party packages the pure game domain may import.
 GAME_THIRD_PARTY = {"numpy"}
@@ -45,7 +46,7 @@ def room_of(module: str) -> str | None:
         if parts[2:3] == ["host"]:
             return "firmware.host"
         return "firmware"
-    if parts[1] in {"game", "commands", "cad", "print", "companion"}:
+    if parts[1] in {"game", "commands", "cad", "print", "companion", "dice"}:
         return parts[1]
     return "core"
 

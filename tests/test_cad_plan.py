@@ -11,7 +11,7 @@ from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, at_wall, fits, plan_s
 from shutbox.errors import SettingsError, ShutboxError
 from shutbox.model import BED_PRESETS, build_kit
 
-EXPECTED_PIECES = {"mk4": 2, "core-one": 2, "mini": 4, "xl": 1, "ender3": 2, "bambu": 2}
+EXPECTED_PIECES = {"mk4": 2, "mk3": 2, "core-one": 2, "mini": 4, "xl": 1, "ender3": 2, "bambu": 2}
 
 
 @pytest.mark.parametrize("tiles", [9, 10, 12])

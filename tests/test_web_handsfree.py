@@ -171,24 +171,32 @@ def scoreboard_url(line: str) -> str:
     return found.group(1)
 
 
-def test_sim_demo_web_survives_an_undo_from_the_page_and_serves_the_result_until_ctrl_c():
-    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "40", "--seed", "3",
-                             "--web", "0", *FAST], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+@pytest.mark.parametrize("throws", ["required", "optional"])
+def test_sim_demo_web_survives_an_undo_from_the_page_and_serves_the_result_until_ctrl_c(throws):
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "8", "--seed", "3",
+                             "--web", "0", "--throws", throws, *FAST], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         url = scoreboard_url(proc.stdout.readline())
-        undone = False
-        deadline = time.monotonic() + 60
+        undone = False  # an undo posted the moment a throw waits for its tiles (again at the next throw if late)
         state: dict = {}
-        while time.monotonic() < deadline:
-            state = httpx.get(url + "api/state", timeout=2).json()
-            if state.get("over"):
-                break
-            if not undone and state.get("throw") is not None:
-                undone = httpx.post(url + "api/undo", json={}, timeout=5).status_code == 200
-            time.sleep(0.02)
+        with httpx.stream("GET", url + "api/events", timeout=90) as stream:
+            for line in stream.iter_lines():
+                if not line.startswith("data: "):
+                    continue
+                state = json.loads(line[6:])
+                if state.get("over"):
+                    break
+                if not undone and state.get("throw") is not None:
+                    undone = httpx.post(url + "api/undo", json={}, timeout=5).status_code == 200
         assert undone and state.get("over"), state  # the demo played on to the end after the undo
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the review is shown, then the page stays until Ctrl-C
+            again = httpx.get(url + "api/state", timeout=2).json()
+            if any("until Ctrl-C" in m["text"] for m in again["messages"]):
+                break
+            time.sleep(0.1)
         time.sleep(1.0)
         again = httpx.get(url + "api/state", timeout=2).json()  # still served after the end
         assert again["over"] and again["result"] == state["result"]

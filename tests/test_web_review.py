@@ -194,6 +194,10 @@ def test_the_live_page_links_the_step_through_after_the_game(chromium, tmp_path)
         page.click("a.reviewlink >> nth=0")
         page.wait_for_url("**/review?game=1**")
         page.wait_for_function("document.getElementById('title').textContent === 'Review — game 1'")
+        page.click("#navlive")  # back to the live page, and from its header to the stats
+        page.wait_for_selector("#tile-9")
+        page.click("a.pagelink[href='/stats']")
+        page.wait_for_selector("#statshead")
         page.close()
 
 

@@ -48,7 +48,7 @@ def parse_players(text: str) -> list[str]:
     return names
 
 
-class Table:
+class SessionDisplay:
     """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
     with ``--web``, the web scoreboard. Use as a context manager around the game."""
 
@@ -110,7 +110,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if refusal is not None:
         raise ShutboxError(refusal)
     events: queue.Queue[Any] = queue.Queue()
-    table = Table(events.put, args.web, db=Path(db))
+    table = SessionDisplay(events.put, args.web, db=Path(db))
     store, session, names = _resume(args, kit, Path(db), table, boxless) if args.resume else \
         (None, None, _new_game_players(args, kit))
     rules = session.rules if session is not None else kit.rules
@@ -186,7 +186,7 @@ def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[st
     return list(payload["lines"])
 
 
-def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: list[Any]) -> None:
+def _begin(session: LiveSession, table: SessionDisplay, names: list[str] | None, heard: list[Any]) -> None:
     """Show the session, hand it what the box said so far, and start the new game (or say which goes on)."""
     table.open_input(session.help)
     session.view = table.view
@@ -198,7 +198,7 @@ def _begin(session: LiveSession, table: Table, names: list[str] | None, heard: l
         session.start(names)
 
 
-def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: Table, boxless: bool) \
+def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: SessionDisplay, boxless: bool) \
         -> tuple[GameStore, LiveSession, None]:
     """The store and the session of the latest unfinished game (``--resume``)."""
     from shutbox.companion.session import LiveSession
@@ -249,7 +249,7 @@ def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
         session.handle(item)
 
 
-def _linger(session: LiveSession, events: queue.Queue[Any], table: Table) -> None:
+def _linger(session: LiveSession, events: queue.Queue[Any], table: SessionDisplay) -> None:
     """After the game: keep the scoreboard up until Enter (or the end of the input); the page's posts are
     still answered (the game is over)."""
     from shutbox.companion.session import InputClosed, Remote, Typed

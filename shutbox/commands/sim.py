@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     import random
     import sys
 
-    from shutbox.commands.play import Table
+    from shutbox.commands.play import SessionDisplay
     from shutbox.companion.session import Views
     from shutbox.companion.simgame import SimTable, open_store
     from shutbox.companion.terminal import Notes
@@ -80,11 +80,12 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     actions, names = _what_to_play(args, kit)
     notes = Notes()
     store = open_store(args.db)
-    shown: Table | None = None
+    shown: SessionDisplay | None = None
     printed = False
     try:
         with SimTable(kit, store, notes, hint=args.hint, emulator=args.emulator) as sim:
-            shown = Table(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty(), db=args.db)
+            shown = SessionDisplay(sim.events.put, args.web, read_stdin=not args.json and sys.stdin.isatty(),
+                                   db=args.db)
             shown.open_web(sys.stderr if args.json else None)  # --json: stdout holds the one object only
             if not args.json:  # --json: only the notes (and the page), then one object
                 shown.open_input(sim.session.help)

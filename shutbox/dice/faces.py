@@ -10,7 +10,7 @@ Anything less makes the face unread, never guessed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -22,6 +22,8 @@ from shutbox.dice.pips import Pip
 TOLERANCES = (24.0, 15.0, 9.0)
 #: Lightness is compared as a ratio: a die's side face is its top face's colour, less lit (``face_colours``).
 LIGHTNESS_GAIN = 80.0
+#: A die's side, in its pips' radii (about: a guess for a die whose face cannot be measured).
+DIE_RADII = 11.0
 #: Window half size around a seed pip, in pip radii.
 WINDOW_RADII = 16.0
 #: Valid faces: value -> the grid points its pips sit on, in each of the pattern's two quarter turns.
@@ -53,6 +55,7 @@ class Face:
     value: int | None = None
     why: str = ""  #: why it is unread
     leaked: bool = False  #: the region ran out of its window (face as the table or a neighbour)
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  #: ``face_colours`` of the face around its pips
 
 
 def face_colours(bgr: np.ndarray) -> np.ndarray:
@@ -65,9 +68,42 @@ def face_colours(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
-    """The face around pip ``seed`` (``lab``: ``face_colours``), read or with the reason it is not; None if there
-    is no face-like region."""
+class Scales:
+    """The picture's face colours at full, half and quarter size, with the pips scaled to each: a face is grown
+    where its pips are a few pixels wide, so a close-up costs what a distant view does."""
+
+    def __init__(self, lab: np.ndarray, pips: list[Pip]) -> None:
+        self.levels: list[tuple[np.ndarray, list[Pip]]] = [(lab, pips)]
+        for _ in range(2):
+            lab = cv2.resize(lab, (lab.shape[1] // 2, lab.shape[0] // 2), interpolation=cv2.INTER_AREA)
+            f = 2 ** len(self.levels)
+            self.levels.append((lab, [replace(q, x=(q.x + 0.5) / f - 0.5, y=(q.y + 0.5) / f - 0.5, major=q.major / f,
+                                              minor=q.minor / f) for q in pips]))
+
+    def level_for(self, radius: float) -> int:
+        return 0 if radius < 2 * GROW_RADIUS else 1 if radius < 4 * GROW_RADIUS else 2
+
+
+#: Pips are grown at the scale where their radius is under twice this, px.
+GROW_RADIUS = 6.0
+
+
+def grow_face(seed: int, scales: Scales) -> Face | None:
+    """The face around pip ``seed``, read or with the reason it is not; None if there is no face-like region.
+    Its box, centre and side are in the full-size picture's pixels."""
+    level = scales.level_for(scales.levels[0][1][seed].radius)
+    lab, pips = scales.levels[level]
+    face = _grow(seed, pips, lab)
+    if face is not None and level:
+        f = 2 ** level
+        x, y, w, h = face.box
+        face.box = (x * f, y * f, w * f, h * f)
+        face.centre = ((face.centre[0] + 0.5) * f - 0.5, (face.centre[1] + 0.5) * f - 0.5)
+        face.side *= f
+    return face
+
+
+def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     p = pips[seed]
     height, width = lab.shape[:2]
     reach = WINDOW_RADII * p.radius
@@ -75,14 +111,26 @@ def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     x1, y1 = min(width, int(p.x + reach) + 1), min(height, int(p.y + reach) + 1)
     window = lab[y0:y1, x0:x1]
     distance = np.linalg.norm(window - np.float32(p.face_lab), axis=2)
-    grown = None
-    for tolerance in TOLERANCES:  # tighter, for a face whose colour is close to the table's
-        grown = _region(p, distance < tolerance, (x0, y0, x1, y1), (width, height))
-        if grown is None or not grown[2]:
-            break
+    first: Face | None = None
+    for tolerance in TOLERANCES:  # tighter: a face close to the table's colour, or to its die's lit side
+        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height))
+        if face is not None and face.value is not None:
+            return face
+        if first is None or first.leaked and face is not None:
+            first = face
+    return first
+
+
+def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float, window: tuple[int, int, int, int],
+             size: tuple[int, int]) -> Face | None:
+    """The face grown around pip ``seed`` with colours within ``tolerance``, read if it reads."""
+    p = pips[seed]
+    x0, y0 = window[:2]
+    grown = _region(p, distance < tolerance, window, size)
     if grown is None:
         return None
     region, outline, leaked = grown
+    leaked = leaked or not _edged(outline, distance, tolerance)
     bx, by, bw, bh = cv2.boundingRect(outline)
     filled = np.zeros_like(region)
     cv2.drawContours(filled, [outline], -1, 1, thickness=cv2.FILLED)
@@ -95,10 +143,15 @@ def grow_face(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     values, vectors = np.linalg.eigh(cov)
     side = math.sqrt(12 * math.sqrt(max(values[0], 1e-9) * values[1]))
     face = Face((x0 + bx, y0 + by, bw, bh), (x0 + cx, y0 + cy), side, math.sqrt(max(values[0], 0) / values[1]),
-                math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked)
+                math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked, colour=p.face_lab)
     inside = [i for i, q in enumerate(pips) if _inside(filled, q.x - x0, q.y - y0) and q.dark == p.dark]
     face.pips = inside
-    if leaked:
+    if leaked:  # no face to measure: a die-sized square around the pip, its neighbours of a size with it
+        side = DIE_RADII * p.radius
+        face.pips = [i for i in inside if math.hypot(pips[i].x - p.x, pips[i].y - p.y) < side * 0.7
+                     and 0.7 < pips[i].radius / p.radius < 1.4]
+        face.centre, face.side, face.aspect = (p.x, p.y), side, 0.0
+        face.box = (int(p.x - side / 2), int(p.y - side / 2), int(side), int(side))
         face.why = "face runs into its surroundings"
         return face
     _read(face, pips, filled, region, outline, cov, (x0, y0))
@@ -111,7 +164,7 @@ def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: t
     outline, and whether it runs out of the window (the face as the table, or a neighbour of the same colour)."""
     x0, y0, x1, y1 = window
     k = max(3, int(p.radius * 0.8) | 1)
-    mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     _, labels = cv2.connectedComponents(mask, connectivity=4)
     label = _ring_label(p, labels, x0, y0)
     if label == 0:
@@ -124,6 +177,16 @@ def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: t
     leaked = bx == 0 and x0 > 0 or by == 0 and y0 > 0 or bx + bw >= x1 - x0 and x1 < width \
         or by + bh >= y1 - y0 and y1 < height or bw >= x1 - x0 - 1 or bh >= y1 - y0 - 1
     return region, outline, leaked
+
+
+def _edged(outline: np.ndarray, distance: np.ndarray, tolerance: float) -> bool:
+    """Is the face ringed by a clear change of colour (a die's edge), not a slow fade (a patch of lit table)?"""
+    points = outline.reshape(-1, 2).astype(np.float64)
+    middle = points.mean(axis=0)
+    around = np.rint(middle + (points - middle) * 1.2).astype(np.intp)
+    xs = np.clip(around[:, 0], 0, distance.shape[1] - 1)
+    ys = np.clip(around[:, 1], 0, distance.shape[0] - 1)
+    return float(np.median(distance[ys, xs])) >= 1.3 * tolerance
 
 
 def _ring_label(p: Pip, labels: np.ndarray, x0: int, y0: int) -> int:
@@ -164,7 +227,7 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     ring = (outline.reshape(-1, 2).astype(np.float64) - centre) @ whiten.T
     (_, _), (rw, rh), rect_angle = cv2.minAreaRect(ring.astype(np.float32))
     square_area = cv2.contourArea(ring.astype(np.float32))
-    if rw * rh <= 0 or square_area / (rw * rh) < 0.86 or not 0.85 <= rw / rh <= 1.18:
+    if rw * rh <= 0 or square_area / (rw * rh) < 0.78 or not 0.8 <= rw / rh <= 1.25:
         face.why = f"not square {square_area:.2f} {rw:.2f} {rh:.2f}"
         return
     a = math.radians(rect_angle)
@@ -179,9 +242,13 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     if not 0.035 <= float(radii.mean()) <= biggest:
         face.why = "pips out of proportion to the face"
         return
-    value = _pattern(z)
+    middle = z.mean(axis=0)
+    if float(np.hypot(*middle)) > 0.16:
+        face.why = "pips off the face's middle"
+        return
+    value = _pattern(z - middle)
     if value is None:
-        face.why = "pips not on a die's pattern"
+        face.why = "pips not on a die's pattern " + " ".join(f"({u:.2f},{v:.2f})" for u, v in z)
         return
     if _stray_holes(filled, region, [pips[i] for i in face.pips], origin, face.side):
         face.why = "a mark on the face that is not a pip"

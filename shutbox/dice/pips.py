@@ -8,6 +8,7 @@ contrasts with the spot: a pip on a die face, not a fleck on a textured table or
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -60,32 +61,43 @@ def find_pips(gray: np.ndarray, lab: np.ndarray, min_radius: float = 1.8) -> lis
     while min(level.shape) >= 48 and factor <= 4:
         for dark, op in ((True, cv2.MORPH_BLACKHAT), (False, cv2.MORPH_TOPHAT)):
             hat = cv2.morphologyEx(level, op, kernel)
-            for points in _spots(hat):
+
+            def accept(points: np.ndarray, factor: int = factor, dark: bool = dark) -> bool:
                 pip = _candidate(points * factor + (factor - 1) / 2, len(points) * factor ** 2, gray, lab,
                                  min_radius, dark)
-                if pip is not None and (factor == 1 or pip.minor * 2 >= HAT_SIZE * factor / 4):
-                    found.append(pip)
+                if pip is None or factor > 1 and pip.minor * 2 < HAT_SIZE * factor / 4:
+                    return False
+                found.append(pip)
+                return True
+
+            _spots(hat, accept)
         level = cv2.resize(level, (level.shape[1] // 2, level.shape[0] // 2), interpolation=cv2.INTER_AREA)
         factor *= 2
     return _one_per_spot(found)
 
 
-def _spots(hat: np.ndarray) -> list[np.ndarray]:
-    """Each spot deeper than a level, as its pixels (x, y) where it is over half its depth."""
-    spots = []
-    for level in SPOT_LEVELS:
-        _, binary = cv2.threshold(hat, level, 255, cv2.THRESH_BINARY)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-        for i in range(1, count):
-            x, y, w, h, area = stats[i]
-            if area < 4 or w > HAT_SIZE * 1.5 or h > HAT_SIZE * 1.5:
+def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: tuple[int, ...] = SPOT_LEVELS,
+           origin: tuple[int, int] = (0, 0)) -> None:
+    """Offer ``accept`` each spot deeper than a level, as its pixels (x, y) where it is over half its depth; a
+    region not accepted is cut again at the next level within its own box (a sheet of noisy table, or a pip
+    joined to a shadow, parts)."""
+    _, binary = cv2.threshold(hat, levels[0], 255, cv2.THRESH_BINARY)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < 4:
+            continue
+        patch = hat[y:y + h, x:x + w]
+        mine = labels[y:y + h, x:x + w] == i
+        peak = float(patch[mine].max())
+        if peak < MIN_CONTRAST * 0.8:
+            continue
+        if w <= HAT_SIZE * 1.5 and h <= HAT_SIZE * 1.5:
+            ys, xs = np.nonzero(mine & (patch >= max(levels[0], peak / 2)))
+            if accept(np.column_stack([xs + x + origin[0], ys + y + origin[1]])):
                 continue
-            patch = hat[y:y + h, x:x + w]
-            mine = labels[y:y + h, x:x + w] == i
-            peak = float(patch[mine].max())
-            ys, xs = np.nonzero(mine & (patch >= max(level, peak / 2)))
-            spots.append(np.column_stack([xs + x, ys + y]))
-    return spots
+        if len(levels) > 1 and area >= 12:  # a pip joined to a shade at this level may stand alone at the next
+            _spots(np.where(mine, patch, 0).astype(np.uint8), accept, levels[1:], (origin[0] + x, origin[1] + y))
 
 
 def _ellipse(points: np.ndarray) -> tuple[float, float, float, float, float] | None:
@@ -101,12 +113,20 @@ def _ellipse(points: np.ndarray) -> tuple[float, float, float, float, float] | N
     return float(cx), float(cy), major, minor, angle
 
 
+_COS = np.cos(np.linspace(0, 2 * math.pi, RING_ANGLES, endpoint=False))
+_SIN = np.sin(np.linspace(0, 2 * math.pi, RING_ANGLES, endpoint=False))
+#: Ring scales (in the spot's own axes): inside it, on its rim, and on the face around it.
+_INSIDE = np.repeat([0.0, 0.3, 0.55], RING_ANGLES)
+_RIM = np.full(RING_ANGLES, 0.8)
+_OUTSIDE = np.repeat([1.45, 1.8], RING_ANGLES)
+
+
 def _ring(image: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float,
-          scale: float) -> np.ndarray:
-    """Pixels of ``image`` on the ellipse scaled by ``scale`` (nearest, clipped to the image)."""
-    t = np.linspace(0, 2 * math.pi, RING_ANGLES, endpoint=False)
+          scale: np.ndarray) -> np.ndarray:
+    """Pixels of ``image`` on the ellipses scaled by ``scale`` (one per point; nearest, clipped to the image)."""
     ca, sa = math.cos(angle), math.sin(angle)
-    u, v = major * scale * np.cos(t), minor * scale * np.sin(t)
+    reps = len(scale) // RING_ANGLES
+    u, v = major * scale * np.tile(_COS, reps), minor * scale * np.tile(_SIN, reps)
     xs = np.clip(np.rint(cx + u * ca - v * sa), 0, image.shape[1] - 1).astype(np.intp)
     ys = np.clip(np.rint(cy + u * sa + v * ca), 0, image.shape[0] - 1).astype(np.intp)
     return image[ys, xs]
@@ -124,20 +144,42 @@ def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray,
         return None
     if area >= 12 and not 0.75 <= area / (math.pi * major * minor) <= 1.25:
         return None
-    inside = float(np.median(np.concatenate([_ring(gray, cx, cy, major, minor, angle, s) for s in (0.0, 0.3, 0.55)])))
-    ring = np.concatenate([_ring(gray, cx, cy, major, minor, angle, s) for s in (1.45, 1.8)]).astype(np.float32)
+    inside = float(np.median(_ring(gray, cx, cy, major, minor, angle, _INSIDE)))
+    ring = _ring(gray, cx, cy, major, minor, angle, _OUTSIDE).astype(np.float32)
     outside = float(np.median(ring))
     contrast = abs(outside - inside)
     if contrast < MIN_CONTRAST or dark != (inside < outside):
         return None
+    rim = float(np.median(_ring(gray, cx, cy, major, minor, angle, _RIM)))
+    if (rim - outside) / (inside - outside) < 0.4:
+        return None  # a soft glow (a lamp's glint), not a pip's edge
     lo, hi = np.percentile(ring, [10, 90])
     if hi - lo > MAX_RING_SPREAD * contrast:
         return None
     nearest = float(ring.min()) if dark else float(ring.max())
     if abs(nearest - inside) < 0.35 * contrast:
         return None  # the spot runs into something as dark (light) as itself: not an island on a face
-    face = np.median(np.concatenate([_ring(lab, cx, cy, major, minor, angle, s) for s in (1.45, 1.8)]), axis=0)
+    if _edge_width(gray, cx, cy, major, minor, angle, inside, outside) > max(3.0, 0.4 * math.sqrt(major * minor)):
+        return None  # a soft glow (a lamp's glint on the table), not a pip's edge
+    face = np.median(_ring(lab, cx, cy, major, minor, angle, _OUTSIDE), axis=0)
     return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])))
+
+
+_PROFILE = np.linspace(0.3, 2.0, 18)
+
+
+def _edge_width(gray: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float, inside: float,
+                outside: float) -> float:
+    """How far (px, along the minor axis) the spot takes to fade from three quarters of its depth to a quarter."""
+    levels = np.array([float(np.median(_ring(gray, cx, cy, major, minor, angle, np.full(RING_ANGLES, k))))
+                       for k in _PROFILE])
+    depth = (levels - outside) / (inside - outside)
+    over = np.nonzero(depth >= 0.75)[0]
+    start = int(over[-1]) if len(over) else 0
+    under = np.nonzero(depth[start:] <= 0.25)[0]
+    if not len(under):
+        return math.inf
+    return float(_PROFILE[start + int(under[0])] - _PROFILE[start]) * minor
 
 
 def _one_per_spot(pips: list[Pip]) -> list[Pip]:

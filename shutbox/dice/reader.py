@@ -14,15 +14,19 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from shutbox.dice.faces import Face, face_colours, grow_face
+from shutbox.dice.faces import Face, Scales, face_colours, grow_face
 from shutbox.dice.pips import find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
-WORK_SIZE = 800
-#: A top face is at most this much less round than the roundest read face of the picture.
-TOP_ASPECT_SLACK = 0.1
-#: A face seen rounder than this has no direction of foreshortening to compare.
-ROUND = 0.93
+WORK_SIZE = 720
+#: A top face is at most this much less round than the roundest read face of the picture (perspective and
+#: the grown region's slivers make top faces differ).
+TOP_ASPECT_SLACK = 0.2
+#: A face less round than this is a top face only when every face is seen as low (the camera is low).
+SIDE_ASPECT = 0.72
+MIN_TOP_ASPECT = 0.6
+#: A side face's lightness differs from its top's by more than this (``face_colours``: 8 is about 10 %).
+SIDE_SHADE = 8.0
 
 
 @dataclass(frozen=True)
@@ -60,12 +64,13 @@ def read_dice(image: np.ndarray) -> Reading:
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = face_colours(work)
     pips = find_pips(gray, lab)
+    scales = Scales(lab, pips)
     faces: list[Face] = []
     taken: set[int] = set()
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
-        face = grow_face(seed, pips, lab)
+        face = grow_face(seed, scales)
         if face is None:
             continue
         taken.update(face.pips if face.value is not None else [seed])
@@ -81,41 +86,62 @@ def read_dice(image: np.ndarray) -> Reading:
 def _sort_faces(faces: list[Face]) -> tuple[list[Face], list[tuple[int, int, int, int]]]:
     """The top faces read, and the boxes of dice seen but not read (side faces of read dice left out)."""
     good = [f for f in faces if f.value is not None]
-    bad = [f for f in faces if f.value is None and _looks_like_die(f, faces)]
+    bad = [f for f in faces if f.value is None and _looks_like_die(f)]
     top: list[Face] = []
     if good:
-        roundest = max(good, key=lambda f: f.aspect)
+        roundest = max(f.aspect for f in good)
         for f in good:
-            (top if _is_top(f, roundest) else bad).append(f)
+            (top if _is_top(f, roundest, faces) else bad).append(f)
     unsure: list[Face] = []
     for f in sorted(bad, key=lambda f: -f.side):
-        if any(_beside(f, t) for t in top) and not _like_top(f, top):
-            continue  # a side face of a die already read (or a face of it that did not read)
+        if any(set(f.pips) & set(t.pips) for t in top):
+            continue  # grown over a die already read (its top and a side together)
+        if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) for t in top):
+            continue  # a side face of a die already read
         if any(_beside(f, u, 0.8) for u in unsure):
             continue  # another face of a die already counted
         unsure.append(f)
-    return top, [f.box for f in unsure]
+    return top, [_die_box(f) for f in unsure]
 
 
-def _is_top(f: Face, roundest: Face) -> bool:
-    if f.aspect < roundest.aspect - TOP_ASPECT_SLACK or f.aspect < 0.6:
+def _is_top(f: Face, roundest: float, faces: list[Face]) -> bool:
+    """Is a read face a top face: about as round as the roundest, and no rounder face beside it (its die's top)?
+
+    Seen from 50 degrees up or more a side face is at most about 0.7 as high as wide; a top face is rounder.
+    """
+    if f.aspect < MIN_TOP_ASPECT or f.aspect < roundest - TOP_ASPECT_SLACK:
         return False
-    if roundest.aspect >= ROUND or f.aspect >= ROUND:
-        return True
-    turn = abs(f.minor_angle - roundest.minor_angle) % math.pi
-    return min(turn, math.pi - turn) < math.radians(30)
+    if f.aspect < SIDE_ASPECT and roundest >= SIDE_ASPECT + 0.1:
+        return False
+    return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
+                   and (g.aspect > f.aspect + 0.1 or _under(f, g)) for g in faces)
+
+
+def _under(f: Face, g: Face) -> bool:
+    """Is ``f`` a side face below top face ``g`` (nearer the camera, lit differently, not a flatter view)?
+
+    Seen at an angle, a die shows its top face above the side faces turned to the camera."""
+    dx, dy = g.centre[0] - f.centre[0], g.centre[1] - f.centre[1]
+    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
+    shade = abs(f.colour[0] - g.colour[0]) > SIDE_SHADE
+    return upward and shade and g.aspect >= f.aspect - 0.05
 
 
 def _like_top(f: Face, top: list[Face]) -> bool:
     """Is an unread face as round as the top faces read (another die's top face, not a side)?"""
-    return not f.leaked and bool(top) and all(_is_top(f, t) for t in top)
+    return not f.leaked and bool(top) and f.aspect >= min(t.aspect for t in top) - 0.05
+
+
+def _die_box(f: Face) -> tuple[int, int, int, int]:
+    """The box of an unread die: its face's, or for a face that ran into the table, around its pips."""
+    return f.box
 
 
 def _beside(a: Face, b: Face, reach: float = 1.35) -> bool:
     return math.dist(a.centre, b.centre) < reach * max(a.side, b.side)
 
 
-def _looks_like_die(f: Face, faces: list[Face]) -> bool:
+def _looks_like_die(f: Face) -> bool:
     """Is an unread face worth counting as a die: a face-sized region, or pips clustered like a face's?"""
     if not f.leaked:
         return f.why not in ("0 pips",)

@@ -500,7 +500,7 @@ def decision_line(decision: Decision, objective: str) -> str:
         return head + " — best"
     mark = decision.grade.upper() if decision.mistake else decision.grade
     return (head + f" — {mark}: best {choice_text(decision, 'best')} ({value_text(objective, decision.value_best)}),"
-            f" {loss_text(objective, decision.loss)}")
+            f" {loss_text(objective, decision.loss)}; kept {decision.kept:.0%}")
 
 
 def counts_text(counts: dict[str, int]) -> str:
@@ -534,6 +534,7 @@ def review_summary(review: Review) -> list[str]:
     """A few lines for the end of a game: the objective and one line per player."""
     lines = [f"review ({'approximate, ' if not review.exact else ''}measured by {objective_text(review.objective)}):"]
     lines += [player_line(p, review.objective) for p in review.players.values()]
+    lines += [note for note in review.notes if "unverified turn" in note]  # why a turn was not graded
     return lines
 
 

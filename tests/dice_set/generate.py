@@ -480,7 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     meshes = {s.name: die_meshes(s, 1000 + i) for i, s in enumerate(STYLES)}
     labels: dict[str, dict] = {}
-    for kind, count, offset in (("render", args.renders, args.seed), ("composite", args.composites, args.seed + 100000)):
+    for kind, count, offset in (("render", args.renders, args.seed),
+                                ("composite", args.composites, args.seed + 100000)):
         folder = args.out / kind
         folder.mkdir(parents=True, exist_ok=True)
         for i in range(count):

@@ -1,0 +1,73 @@
+"""The dice reader on a sample of the rendered test set, and on pictures made to trip it (tests/dice_set)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from shutbox.dice.reader import read_dice  # noqa: E402
+from tests.conftest import REPO  # noqa: E402
+
+SET = REPO / "tests" / "dice_set"
+LABELS = json.loads((SET / "labels.json").read_text(encoding="utf-8"))
+#: Every 8th picture of each kind: about 90 pictures (the whole set is read by bench/dice.py).
+SAMPLE = sorted(name for i, name in enumerate(sorted(LABELS)) if i % 8 == 0)
+
+
+def test_the_set_is_what_the_docs_say():
+    kinds = Counter(name.split("/")[0] for name in LABELS)
+    assert kinds["render"] >= 600 and kinds["composite"] >= 30
+    assert all((SET / name).is_file() for name in LABELS)
+    assert all(cv2.imread(str(SET / name)).shape[1] <= 640 for name in SAMPLE)
+    assert sum((SET / name).stat().st_size for name in LABELS) < 25 * 1024 * 1024
+
+
+def test_the_sample_reads_with_no_die_wrong_and_most_pictures_right():
+    wrong = right = dice = 0
+    for name in SAMPLE:
+        reading = read_dice(cv2.imread(str(SET / name)))
+        want = LABELS[name]["dice"]
+        wrong += sum((Counter(reading.values) - Counter(want)).values())
+        right += reading.values == want and not reading.unsure
+        dice += len(want)
+    assert wrong <= 0.005 * dice, f"{wrong} of {dice} dice read wrong"
+    assert right >= 0.75 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
+
+
+def test_an_empty_table_reads_as_no_dice():
+    empty = [name for name in LABELS if not LABELS[name]["dice"]]
+    assert empty
+    for name in empty[:6]:
+        assert read_dice(cv2.imread(str(SET / name))).as_dict() == {"dice": [], "unsure": 0}, name
+
+
+def test_a_blank_or_noisy_picture_has_no_dice():
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    for image in (np.zeros((480, 640, 3), np.uint8), np.full((480, 640, 3), 255, np.uint8),
+                  rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)):
+        assert read_dice(image).values == []
+
+
+def test_a_die_drawn_flat_reads_and_a_broken_pattern_does_not():
+    """A flat drawing: a white square with black pips on green felt. Five pips read as 5; the centre pip moved
+    off the pattern is not read as anything (unsure), never as another value."""
+    import numpy as np
+
+    def die(pips: list[tuple[float, float]]) -> np.ndarray:
+        image = np.full((400, 400, 3), (40, 120, 30), np.uint8)
+        cv2.rectangle(image, (140, 140), (260, 260), (245, 245, 245), cv2.FILLED)
+        for u, v in pips:
+            cv2.circle(image, (int(200 + u * 32), int(200 + v * 32)), 10, (20, 20, 20), cv2.FILLED, cv2.LINE_AA)
+        return cv2.GaussianBlur(image, (3, 3), 0)
+
+    five = [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)]
+    assert read_dice(die(five)).as_dict() == {"dice": [5], "unsure": 0}
+    assert read_dice(die([(-1, -1), (1, 1)])).as_dict() == {"dice": [2], "unsure": 0}
+    broken = read_dice(die([(-1, -1), (-1, 1), (0.55, 0.1), (1, -1), (1, 1)]))
+    assert broken.values == [] and len(broken.unsure) == 1
