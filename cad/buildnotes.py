@@ -303,7 +303,8 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
                      "and its other side as wiring.md says.")
     lines += [
         "- Fit the board on the cover's pins with its USB socket towards the opening in the end wall, put the "
-        "cover into its seat and fix it with its screws (do not overtighten).",
+        "cover into its seat and fix it with its screws (do not overtighten; each pierces the 0.6 mm skin that "
+        "closes the foot of its pilot hole, printed as a bridge).",
         "",
         "## 6. Put MicroPython on the board",
         "",

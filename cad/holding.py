@@ -237,3 +237,45 @@ def _print(shape: Any) -> list[Any]:
     from shutbox.cad.check import _fingerprint
 
     return _fingerprint(shape)
+
+
+JOINT_MOVE = 1.0  # mm each piece is moved, in each of the six directions
+JOINT_BLOCK_MM3 = 1.0  # material in the way of a move that counts as holding it
+
+
+def check_joints(solids: list[tuple[str, str, Any]], lay: Any,
+                 blockers: tuple[str, ...] = ("box", "gate")) -> Iterator[Finding]:
+    """Every box piece of a split box, moved 1 mm in each of the six directions, runs into another piece, a gate
+    or (downwards) the table: held without glue (screws are not modelled; a gate screwed across a cut counts
+    as material in the way unless ``blockers`` leaves gates out). Meshes and manifold booleans."""
+    import numpy as np
+    import trimesh
+
+    from shutbox.cad.mesh import tessellate
+
+    pieces = [(name, shape) for name, kind, shape in solids if kind == "box"]
+    if len(pieces) < 2:
+        return
+    others = [shape for _, kind, shape in solids if kind in blockers]
+    meshes = {id(s): tessellate(s, 0.1, 20.0) for s in others}
+    for name, shape in pieces:
+        rest = [meshes[id(s)] for s in others if s is not shape]
+        blocked = []
+        for axis, label in enumerate("xyz"):
+            for sign in (1, -1):
+                if label == "z" and sign < 0 and float(meshes[id(shape)].bounds[0][2]) <= 1e-3:
+                    blocked.append("-z table")
+                    continue
+                moved = meshes[id(shape)].copy()
+                step = np.zeros(3)
+                step[axis] = sign * JOINT_MOVE
+                moved.apply_translation(step)
+                volume = 0.0
+                for other in rest:
+                    if (moved.bounds[0] > other.bounds[1]).any() or (other.bounds[0] > moved.bounds[1]).any():
+                        continue
+                    volume += trimesh.boolean.intersection([moved, other], engine="manifold").volume
+                blocked.append(f"{'+' if sign > 0 else '-'}{label} {volume:.0f} mm3")
+        free = [b for b in blocked if not b.endswith("table") and float(b.split()[1]) < JOINT_BLOCK_MM3]
+        yield Finding("joint", name, not free, "moved 1 mm: " + ", ".join(blocked)
+                      + (f"; free to move {', '.join(b.split()[0] for b in free)}" if free else ""))

@@ -177,6 +177,7 @@ def test_a_whole_game_typed_on_stdin_and_moved_on_the_box(box, tmp_path):
     assert re.search(r"totals \(limit 30, reaching it drops out\): Ann 30 out · Bob 18 · Cy 30 out", out)
 
 
+@pytest.mark.slow
 def test_unplug_and_replug_in_the_middle_of_a_turn(box, tmp_path):
     db = tmp_path / "games.sqlite3"
     player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db))
@@ -234,6 +235,7 @@ def saved_game(db: Path) -> tuple[list[dict], bool]:
         return saved, bool(saved) and store.latest_unfinished() is None
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
     """Each life of ``shutbox play`` is killed with SIGKILL: while starting or replaying, or a few
     milliseconds after a throw was typed or a tile moved (before or after the event is saved). The
@@ -289,6 +291,7 @@ def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
         assert store.latest_unfinished() is None
 
 
+@pytest.mark.slow
 def test_a_box_with_another_tile_count_is_refused_before_a_game_is_made(tmp_path):
     db = tmp_path / "games.sqlite3"
     with SimBox(build_kit({**FAST_KIT, "rules.tiles": 10}), connect=False) as ten:

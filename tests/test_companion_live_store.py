@@ -97,6 +97,7 @@ def played(cli, tmp_path) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_history_lists_and_shows_games(cli, played):
     proc = cli("history", "--db", str(played))
     assert proc.returncode == 0, proc.stderr
@@ -113,6 +114,7 @@ def test_history_lists_and_shows_games(cli, played):
     assert "game over: Bob wins" in shown.stdout
 
 
+@pytest.mark.slow
 def test_history_show_json_is_the_game_file_scorepad_reads(cli, played, tmp_path):
     proc = cli("history", "--db", str(played), "show", "1", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -135,6 +137,7 @@ def test_history_show_json_is_the_game_file_scorepad_reads(cli, played, tmp_path
     assert "Ann" in text and "Bob" in text and "21" in text
 
 
+@pytest.mark.slow
 def test_history_of_nothing_and_bad_ids(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     proc = cli("history")
