@@ -10,11 +10,12 @@ tiles moved with no throw are flagged; ``end`` (the button, the page) is refused
 throw that admits no move ends the turn by itself.
 
 Throws ``optional`` (docs/RULES.md, "Throws optional"): tiles moved with no throw entered are the turn's
-moves, held until the turn ends (recorded *unverified*); an End records them and ends the turn, refused only
-while an entered throw is unused and can still move tiles. An End in a turn where nothing was shut asks
-first: a second End within :data:`CONFIRM_S` seconds ends it. A throw entered after tiles were moved counts
-for them when they fit it (a part of one of its moves, or one); otherwise they are recorded first, as the
-moves of throws nobody entered, and the throw is for what follows.
+moves, held until the turn ends (recorded *unverified*; the session saves them as held tiles meanwhile,
+:meth:`Referee.held_turn`, and :meth:`Referee.resume_held` takes the turn up again after a restart); an End
+records them and ends the turn, refused only while an entered throw is unused and can still move tiles. An End
+in a turn where nothing was shut asks first: a second End within :data:`CONFIRM_S` seconds ends it. A throw
+entered after tiles were moved counts for them when they fit it (a part of one of its moves, or one);
+otherwise they are recorded first, as the moves of throws nobody entered, and the throw is for what follows.
 """
 
 from __future__ import annotations

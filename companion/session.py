@@ -9,7 +9,9 @@ passes each through four parts, each its own module:
 - **refereeing** (:mod:`shutbox.companion.referee`): the one referee rules on each command and judges
   the box (:mod:`shutbox.companion.live`);
 - **recording** (:mod:`shutbox.companion.recording`): the events the referee asks for are checked by the
-  rules engine and committed to the :class:`~shutbox.companion.store.GameStore`;
+  rules engine (a move the box completed was checked once already, when it was judged: its
+  :class:`~shutbox.game.replay.CheckedMove` is committed as it is) and committed to the
+  :class:`~shutbox.companion.store.GameStore`, as are the tiles held under throws optional;
 - **wording** (:mod:`shutbox.companion.wording`): the messages, shown only once their event is saved.
 
 Views read the public :class:`~shutbox.companion.livestate.LiveState` (:attr:`LiveSession.state`).

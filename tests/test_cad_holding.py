@@ -234,6 +234,7 @@ def test_end_turn_button_has_its_hole_panel_and_room_and_is_in_the_parts_list(de
     assert [item.quantity for item in items if item.name == button_name(False)] == [1]
 
 
+@pytest.mark.slow
 def test_every_box_piece_is_held_in_all_six_directions_with_its_gates(default_kit):
     """Each box piece moved 1 mm each way runs into another piece, a gate screwed across the cut, or the table."""
     from shutbox.cad.holding import check_joints
@@ -243,6 +244,7 @@ def test_every_box_piece_is_held_in_all_six_directions_with_its_gates(default_ki
     assert len(findings) == 2 and all(f.ok for f in findings), [f.line() for f in findings]
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 27: without its gates, the second box piece of the mk4 split lifts "
                    "straight off the first (the keys stop sliding only); no hook or pin across the cut yet")
 def test_box_pieces_lock_each_other_against_lifting_without_the_gates(default_kit):

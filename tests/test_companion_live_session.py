@@ -454,7 +454,7 @@ def test_a_typed_move_is_validated_once(tmp_path, count_move_checks):
         session.start(["Ann", "Bob"])
         session.handle(Typed("6 6"))
         session.handle(Typed("shut 9 3"))
-        assert clean(store.events(session.game_id))[-1] == ev.shut(9, 3)
+        assert clean(store.events(1))[-1] == ev.shut(9, 3)
         assert count_move_checks == [(9, 3)]
 
 
@@ -496,7 +496,8 @@ def test_tiles_held_hands_free_are_saved_before_they_are_shown_and_resumed(tmp_p
     session.resumed()
     assert any(text.startswith("Ann's turn goes on: shut 9 + 8") for text in view.kinds("info"))
     box(session, {9, 8})
-    assert session.verdict.kind == "unverified" and session.verdict.tiles == (8, 9)
+    verdict = session.verdict
+    assert verdict is not None and verdict.kind == "unverified" and verdict.tiles == (8, 9)
     session.handle(Typed("5 4"))  # fits neither 8 + 9 nor a part of it: they were an earlier throw's
     assert clean(store.events(1))[1:] == [ev.shut(8, 9, unverified=True), ev.throw(5, 4)]
     assert store.held(1) is None

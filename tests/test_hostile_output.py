@@ -357,6 +357,7 @@ def test_opencascade_failing_to_write_is_an_os_error_naming_the_file(tmp_path):
         occt_write(tmp_path / "print.brep", lambda path: False)
 
 
+@pytest.mark.slow  # a CAD build up to its first part (OpenCASCADE loads): half a minute or more
 def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, small_disk, tmp_path):
     (small_disk / "fill").write_bytes(b"\0" * 200_000)
     env_cache = small_disk / "cache"
@@ -365,3 +366,25 @@ def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, sma
                           env={**os.environ, "SHUTBOX_CACHE_DIR": str(env_cache)})
     one_line_error(proc, f"--out {small_disk / 'cad'}: cannot write (No space left on device")
     assert not (small_disk / "cad").exists()
+
+
+def test_a_full_disk_for_a_review_report_is_one_line(small_disk, tmp_path):
+    """matplotlib's font cache on the same full disk used to add a second line ("Could not save font_manager
+    cache")."""
+    from shutbox.companion.store import GameStore
+    from shutbox.game import events as ev
+    from shutbox.game.gamefile import settings_of
+    from shutbox.model import Rules
+
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+        store.append(gid, ev.throw(3, 4))
+    (small_disk / "fill").write_bytes(b"\0" * 200_000)
+    before = tree(small_disk)
+    env = {**os.environ, "MPLCONFIGDIR": str(small_disk / "mpl"), "SHUTBOX_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "review", str(gid), "--db", str(db), "--pdf",
+                           str(small_disk / "r.pdf")], capture_output=True, text=True, timeout=300, env=env)
+    one_line_error(proc, f"--pdf {small_disk / 'r.pdf'}: cannot write (No space left on device")
+    assert not (small_disk / "r.pdf").exists()
+    assert {k for k in tree(small_disk) if not k.startswith("mpl")} == set(before)
