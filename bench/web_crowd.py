@@ -33,7 +33,7 @@ def _files_of(pid: int) -> int | str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--spectators", type=int, default=100)
     parser.add_argument("--files", type=int, default=None, help="the scorekeeper's RLIMIT_NOFILE")

@@ -8,7 +8,9 @@ latest snapshot of the box, so an unplug, a replug or a restart of the scorekeep
   put the tiles right (kind ``setup``) and no throw is taken.
 - After a throw, the tiles changed since the throw are the move in progress: shut tiles (or,
   uncovering in the long game, reopened tiles) that add up to less than the throw are *partial*;
-  once they add up to the throw the move is *complete* and becomes a ``shut``/``open`` event.
+  once they add up to the throw the move is *complete* and becomes a ``shut``/``open`` event, checked
+  once, by the game (:meth:`~shutbox.game.replay.Game.check`): the verdict carries the
+  :class:`~shutbox.game.replay.CheckedMove` that is committed without checking it again.
 - Tiles that overshoot the throw, a partial move no open tile can complete, a scored tile
   reopened (or, uncovering, a tile shut), tiles moved with no throw, or a move the rules refuse
   (too many tiles) are *flagged* with the reason; putting the offending tiles back clears the flag.
@@ -22,24 +24,26 @@ latest snapshot of the box, so an unplug, a replug or a restart of the scorekeep
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from shutbox.game import events as ev
-from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game
-from shutbox.game.rules import IllegalMove, check_move, legal_moves, plus, sum_text, tiles_out
+from shutbox.game.replay import PHASE_WORDS, UNCOVER, CheckedMove, Game
+from shutbox.game.rules import IllegalMove, legal_moves, plus, sum_text, tiles_out
 
 VerdictKind = Literal["idle", "setup", "partial", "complete", "unverified", "flag", "over"]
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the box means right now; ``tiles`` are the tiles concerned, ``event`` is set when a move is complete."""
+    """What the box means right now; ``tiles`` are the tiles concerned, ``event`` is set when a move is complete
+    (or held, throws optional), ``checked`` when it is complete: the game's ruling on ``event``, to commit."""
 
     kind: VerdictKind
     message: str
     tiles: tuple[int, ...] = ()
     event: dict[str, Any] | None = None
+    checked: CheckedMove | None = field(default=None, compare=False)  #: bookkeeping, not what the box means
 
 
 def _names(tiles: Iterable[int]) -> str:
@@ -81,8 +85,10 @@ def judge(game: Game, box_shut: Iterable[int], *, optional: bool = False, starte
         if moved and optional:
             tiles = tuple(sorted(moved))
             event = ev.uncover(*tiles, unverified=True) if uncovering else ev.shut(*tiles, unverified=True)
-            kind: VerdictKind = "complete" if moved == set(game.in_play) else "unverified"
-            return Verdict(kind, f"{words.done} {plus(moved)} with no throw entered (unverified)", tiles, event)
+            message = f"{words.done} {plus(moved)} with no throw entered (unverified)"
+            if moved != set(game.in_play):
+                return Verdict("unverified", message, tiles, event)
+            return _checked(game, Verdict("complete", message, tiles, event), undo)
         if moved:
             return Verdict("flag", f"{_names(moved)} {words.done} with no throw: "
                                    f"{undo} {_them(moved)} again and enter the throw first", tuple(sorted(moved)))
@@ -126,12 +132,9 @@ def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool)
     state_word = "open" if uncovering else "shut"
     verb = PHASE_WORDS[game.phase].verb
     if total == throw:
-        try:
-            check_move(game.rules, game.in_play, throw, tiles, verb, state_word)
-        except IllegalMove as exc:
-            return Verdict("flag", f"{exc}: {put_back}", tiles)
         event = ev.uncover(*tiles) if uncovering else ev.shut(*tiles)
-        return Verdict("complete", f"{verb} {plus(moved)} = {throw}", tiles, event)
+        return _checked(game, Verdict("complete", f"{verb} {plus(moved)} = {throw}", tiles, event),
+                        "shut" if uncovering else "open")
     if not any(moved <= set(m) for m in legal_moves(game.rules, game.in_play, throw)):
         limit = game.rules.max_tiles_per_throw
         if limit is not None and len(moved) >= limit:
@@ -140,3 +143,14 @@ def _with_throw(game: Game, moved: frozenset[int], throw: int, uncovering: bool)
             why = f"no {'shut' if uncovering else 'open'} tiles left add up to the {throw - total} missing"
         return Verdict("flag", f"{sum_text(moved)} cannot make {throw} ({why}): {put_back}", tiles)
     return Verdict("partial", f"{sum_text(moved)} of {throw}", tiles)
+
+
+def _checked(game: Game, verdict: Verdict, undo: str) -> Verdict:
+    """A complete move ruled on by the game, once: the verdict with its checked move, or flagged with the reason
+    (``undo``: how the tiles are put back)."""
+    assert verdict.event is not None
+    try:
+        checked = game.check(verdict.event)
+    except IllegalMove as exc:
+        return Verdict("flag", f"{exc}: {undo} {_names(verdict.tiles)} again", verdict.tiles)
+    return Verdict(verdict.kind, verdict.message, verdict.tiles, verdict.event, checked)

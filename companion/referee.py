@@ -83,6 +83,21 @@ class Referee:
         self.verdict = verdict
         return verdict
 
+    def held_turn(self, game: Game) -> int | None:
+        """Throws optional: the turn the box is in (set up for it, or moves made), where tiles may be held."""
+        if not self.optional or self.boxless or game.finished or not game.players:
+            return None
+        upcoming = _turn_number(game)
+        return upcoming if game.current_turn is not None or self._ready_for == upcoming else None
+
+    def resume_held(self, game: Game, turn: int) -> bool:
+        """After a restart: the box was in ``turn`` with tiles held (:meth:`held_turn`); go on with it if that
+        is still the game's turn. Whether it is."""
+        if not self.optional or self.boxless or game.finished or turn != _turn_number(game):
+            return False
+        self._ready_for = turn
+        return True
+
     def held(self, game: Game) -> dict[str, Any] | None:
         """Throws optional: the tiles moved on the box with no throw entered, as their (unverified) event."""
         verdict = self.verdict

@@ -37,11 +37,11 @@ from shutbox.companion.reading import ButtonCounter, NotUnderstood, parse_line
 from shutbox.companion.recording import Ledger
 from shutbox.companion.referee import Referee, Ruling
 from shutbox.companion.store import GameStore
-from shutbox.companion.wording import game_resumed, game_started, help_text, recorded
+from shutbox.companion.wording import game_resumed, game_started, help_text, recorded, tiles_held
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.protocol import Bye, Hello, Snapshot
 from shutbox.game.gamefile import rules_from_settings
-from shutbox.game.replay import Game
+from shutbox.game.replay import CheckedMove, Game
 from shutbox.game.rules import IllegalMove, plus
 from shutbox.model import Rules
 
@@ -134,6 +134,7 @@ class LiveSession:
         self.noise = 0  #: lines rejected by the decoder
         self.latency: float | None = None  #: seconds from the latest snapshot's arrival to its verdict
         self._last_flag = ""
+        self._held_before: tuple[int, ...] = ()  #: tiles held when the scorekeeper stopped (after :meth:`resume`)
 
     # -- what views read -------------------------------------------------------------------------
 
@@ -186,12 +187,10 @@ class LiveSession:
             raise ShutboxError(f"game {game_id} in {store.path} cannot be replayed: {exc}") from None
         session = cls(rules, store, view, game_id=game_id, game=game, **kwargs)
         session.done = game.finished
+        held = session.ledger.held()
+        if held is not None and session.referee.resume_held(game, held[0]):
+            session._held_before = held[1]
         return session
-
-    @property
-    def box_word(self) -> str:
-        """What the players move the tiles on: ``the box``, or for box-less play ``the board``."""
-        return "the board" if self.boxless else "the box"
 
     def start(self, names: Iterable[str]) -> None:
         """Begin a new game with these players (saved as the game's first event)."""
@@ -203,6 +202,8 @@ class LiveSession:
         """Say which game goes on (after :meth:`resume`) and show it."""
         assert self.game is not None
         self.view.note(*game_resumed(self.game, self.game_id))
+        if self._held_before:
+            self.view.note(*tiles_held(self.game, self._held_before))
         self._settle()
 
     # -- input ---------------------------------------------------------------------------------
@@ -312,7 +313,7 @@ class LiveSession:
 
     # -- recording -----------------------------------------------------------------------------
 
-    def _commit(self, events: tuple[dict[str, Any], ...]) -> None:
+    def _commit(self, events: tuple[dict[str, Any] | CheckedMove, ...]) -> None:
         """Check and save the events (IllegalMove leaves everything unchanged), then say what they did."""
         changes = self.ledger.commit(events)
         game = self.game
@@ -330,19 +331,32 @@ class LiveSession:
         game = self.game
         while True:
             verdict = self.referee.judge(game)
-            if verdict is None or verdict.kind != "complete" or verdict.event is None:
+            if verdict is None or verdict.kind != "complete" or verdict.checked is None:
                 break
             try:
-                self._commit((verdict.event,))
-            except IllegalMove as exc:  # the referee checks moves first; this is a safety net
+                self._commit((verdict.checked,))  # ruled on once, by the game, in the verdict
+            except IllegalMove as exc:  # a move the game allowed cannot fail; this is a safety net
                 self.referee.verdict = verdict = Verdict("flag", f"{exc}: put {plus(verdict.tiles)} back",
                                                          verdict.tiles)
                 break
             game = self.game
+        self._keep_held()
         if verdict is not None and verdict.kind == "flag" and verdict.message != self._last_flag:
             self.view.note("flag", verdict.message)
         self._last_flag = verdict.message if verdict is not None and verdict.kind == "flag" else ""
         self.show()
+
+    def _keep_held(self) -> None:
+        """Throws optional: save the tiles held on the box (moved with no throw entered) before they are shown,
+        so a scorekeeper restarted in the turn goes on with them."""
+        game = self.game
+        if game is None or self.game_id is None:
+            return
+        turn = self.referee.held_turn(game)
+        if turn is None:
+            return
+        held = self.referee.held(game)
+        self.ledger.hold(turn, tuple(held["tiles"]) if held is not None else ())
 
     # -- hints ---------------------------------------------------------------------------------
 

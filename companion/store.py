@@ -17,6 +17,10 @@ Safety against other writers and damaged files:
   refused, naming the holder. Every append runs in ``BEGIN IMMEDIATE`` and checks that the game's next
   sequence number is the one this store expects and that the lock is still its own, so records can
   never interleave.
+- **Held tiles** (throws optional): tiles moved on the box with no throw entered are not events until the
+  turn ends; :meth:`GameStore.hold` saves them (one row per game in ``held``, replaced each time) before
+  they are shown, so a restarted scorekeeper goes on with them. The row names the number of events
+  recorded when it was written, and :meth:`GameStore.held` ignores it once another event is recorded.
 - **Nothing is written** until the first event is: opening, claiming and reading a game leave the file
   as it was (an older database is upgraded with the first write).
 - **Read-only use** (``history``, ``review``, ``stats``): :func:`connect_read_only` / :func:`open_read_only`
@@ -47,7 +51,9 @@ from shutbox.usertext import shown
 #: ``PRAGMA application_id`` of a shutbox game database ("SBX1").
 APPLICATION_ID = 0x53425831
 #: ``PRAGMA user_version``: the schema this shutbox reads and writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The first schema with the ``held`` table.
+HELD_SCHEMA = 2
 #: The path of a database kept in memory only (a simulated game that is not kept).
 MEMORY = ":memory:"
 #: Largest stored JSON value read back (a settings object, a player list, one event), in characters.
@@ -66,6 +72,12 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS held (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    tiles TEXT NOT NULL
 );
 """
 
@@ -550,6 +562,35 @@ class GameStore:
                 cur.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
         self._next[game_id] = int(seq) + 1
         return int(seq)
+
+    def hold(self, game_id: int, turn: int, tiles: tuple[int, ...]) -> None:
+        """Save the tiles held in ``turn`` (moved with no throw entered; see the module docstring), replacing
+        what was held before, in one transaction (ShutboxError, nothing saved, as for :meth:`append`)."""
+        self.claim(game_id)
+        locks = self._writable()
+        seq = self._next[game_id]
+        with self._transaction() as cur:
+            if not locks.still_mine(game_id):
+                raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)} was taken by another "
+                                   f"scorekeeper ({self._holder(game_id)}); nothing was saved from here")
+            cur.execute("INSERT OR REPLACE INTO held (game_id, seq, turn, tiles) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, turn, json.dumps(sorted(tiles))))
+
+    def held(self, game_id: int) -> tuple[int, tuple[int, ...]] | None:
+        """The turn and tiles held when the game's record was as it is now (:meth:`hold`), or None."""
+        if self._version < HELD_SCHEMA:
+            return None  # an older database, not yet upgraded: nothing was ever held in it
+        rows = self._rows("SELECT seq, turn, tiles FROM held WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        seq, turn, text = rows[0]
+        (count,) = self._rows("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?", (game_id,))[0]
+        if seq != count:
+            return None  # events were recorded since: the held tiles are in them, or were put back
+        tiles = _json(text, f"game {game_id}, held tiles", self.path)
+        if type(turn) is not int or not isinstance(tiles, list) or not all(type(t) is int for t in tiles):
+            raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)}: its held tiles are damaged")
+        return turn, tuple(tiles)
 
     def finish(self, game_id: int) -> None:
         """Mark a game finished (for a record that ended without :meth:`append` saying so)."""

@@ -37,7 +37,7 @@ NOTE_STYLES = {"recorded": ("•", "white"), "turn": ("#", "bold"), "round": ("#
                "hint": ("?", "cyan"), "info": ("-", "dim"), "link": ("~", "magenta")}
 VERDICT_STYLES = {"idle": ("→", "bold cyan"), "setup": ("→", "bold cyan"), "partial": ("…", "bold yellow"),
                   "complete": ("✓", "bold green"), "flag": ("!", "bold white on red"), "over": ("★", "bold green")}
-DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+DIE_GLYPHS = "⚀⚁⚂⚃⚄⚅"  #: a die face drawn, per pips (the pips themselves: shutbox.game.rules.DIE_FACES)
 TILE_OPEN = "bold #2a1a0c on #e9c98f"
 TILE_SHUT = "#6d5a44 on #2b1e12"
 TILES_PER_ROW = 12
@@ -204,10 +204,10 @@ def _throw_and_verdict(session: LiveState) -> list[Text]:
         p = game.pending
         throw = Text("throw  ", style="bold")
         if p.dice and len(p.dice) > 1:
-            throw.append(" ".join(DIE_FACES[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
+            throw.append(" ".join(DIE_GLYPHS[d - 1] for d in p.dice) + "  " + " + ".join(map(str, p.dice))
                          + f" = {p.total}", style=THROW_STYLE)
         elif p.dice:
-            throw.append(f"{DIE_FACES[p.dice[0] - 1]}  one die: {p.total}", style=THROW_STYLE)
+            throw.append(f"{DIE_GLYPHS[p.dice[0] - 1]}  one die: {p.total}", style=THROW_STYLE)
         else:
             throw.append(str(p.total), style=THROW_STYLE)
         lines.append(throw)

@@ -7,8 +7,9 @@ kinds are those a view shows: recorded, turn, round, win, flag, refused, hint, i
 from __future__ import annotations
 
 from shutbox.companion.recording import Change
-from shutbox.game.replay import Game, Turn
+from shutbox.game.replay import PHASE_WORDS, Game, Turn
 from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
+from shutbox.game.rules import plus
 
 Note = tuple[str, str]
 
@@ -39,6 +40,13 @@ def game_started(game: Game, game_id: int | None, optional: bool, boxless: bool 
 def game_resumed(game: Game, game_id: int | None) -> Note:
     return "info", (f"resuming game {game_id}: {', '.join(game.players)} — {game.rules.match}, "
                     f"{len(game.to_events())} events replayed")
+
+
+def tiles_held(game: Game, tiles: tuple[int, ...]) -> Note:
+    """After a restart: the tiles that were held on the box in the turn (throws optional)."""
+    words = PHASE_WORDS[game.phase]
+    return "info", (f"{game.current_player}'s turn goes on: {words.done} {plus(tiles)} with no throw entered "
+                    "before the restart (unverified; recorded when the turn ends)")
 
 
 def recorded(change: Change, game: Game) -> list[Note]:

@@ -42,9 +42,13 @@ CHART_H = 80 * MM
 
 def chart_png(traces: Sequence[TurnTrace], width_pt: float, height_pt: float, objective: str = "shut") -> bytes:
     """One player's turns as a PNG: the objective's value after each throw, as played and with the best move."""
+    import logging
+
     import matplotlib
 
     matplotlib.use("Agg")
+    # matplotlib's own font cache that cannot be saved (a full disk) only costs time: not a line on the terminal
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     from matplotlib import font_manager
     from matplotlib.figure import Figure
 

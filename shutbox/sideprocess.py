@@ -95,6 +95,7 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
     previous = _kill_on_signals(workers)
     try:
         yield pool
+        pool.shutdown(wait=True)  # the work it was given, finished (a signal meanwhile still kills it)
     except BaseException:
         _kill(workers)
         pool.shutdown(wait=False, cancel_futures=True)
@@ -104,7 +105,6 @@ def side_process(wanted: bool = True) -> Iterator[ProcessPoolExecutor | None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    pool.shutdown(wait=True)
 
 
 def _kill(workers: list[Any]) -> None:

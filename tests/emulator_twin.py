@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from typing import Any
 
@@ -21,15 +22,29 @@ import pytest
 INPUTS = ("gpio", "74hc165")
 
 
-def _emulated(args: tuple[str, ...], cwd: Any) -> list[subprocess.Popen[str]]:
-    return [subprocess.Popen([sys.executable, "-m", "shutbox", *args, "--emulator", "--tile-input", tile_input],
+def _own_db(args: tuple[str, ...], folder: str, tile_input: str) -> list[str]:
+    """``args`` with a ``--db`` of the twin's own (the game it plays must not land in the test's database)."""
+    out = list(args)
+    if "--db" in out:
+        out[out.index("--db") + 1] = os.path.join(folder, f"twin-{tile_input}.sqlite3")
+    return out
+
+
+def _emulated(args: tuple[str, ...], cwd: Any, folder: str) -> list[subprocess.Popen[str]]:
+    return [subprocess.Popen([sys.executable, "-m", "shutbox", *_own_db(args, folder, tile_input), "--emulator",
+                              "--tile-input", tile_input],
                              cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for tile_input in INPUTS]
 
 
 def _compare(args: tuple[str, ...], unix: subprocess.CompletedProcess[str], cwd: Any) -> None:
     expected = json.loads(unix.stdout)
-    runs = _emulated(args, cwd)
+    with tempfile.TemporaryDirectory(prefix="shutbox-twin-") as folder:
+        outcomes = _run(_emulated(args, cwd, folder))
+    _check(args, unix, expected, outcomes)
+
+
+def _run(runs: list[subprocess.Popen[str]]) -> list[tuple[str, int, str, str]]:
     outcomes = []
     for tile_input, run in zip(INPUTS, runs, strict=True):
         try:
@@ -38,6 +53,11 @@ def _compare(args: tuple[str, ...], unix: subprocess.CompletedProcess[str], cwd:
             run.kill()
             out, err = run.communicate()
         outcomes.append((tile_input, run.returncode, out, err))
+    return outcomes
+
+
+def _check(args: tuple[str, ...], unix: subprocess.CompletedProcess[str], expected: Any,
+           outcomes: list[tuple[str, int, str, str]]) -> None:
     for tile_input, code, out, err in outcomes:
         assert code == 0, f"sim --emulator --tile-input {tile_input} {' '.join(args[1:])}: exit {code}: {err}"
         got = json.loads(out)

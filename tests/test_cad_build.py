@@ -72,12 +72,14 @@ def findings(built):
     return check_folder(built[0])
 
 
+@pytest.mark.slow
 def test_build_reports_progress_and_its_own_check(built):
     _, proc = built
     assert re.search(r"\[1/\d+\].*box-tiles-1-4", proc.stderr)
     assert "0 failed" in proc.stdout
 
 
+@pytest.mark.slow
 def test_parts_and_quantities(manifest):
     parts = {p["name"]: p for p in manifest["parts"]}
     assert [n for n in parts if n.startswith("box")] == ["box-tiles-1-4", "box-tiles-5-9"]
@@ -93,6 +95,7 @@ def test_parts_and_quantities(manifest):
         assert p["files"]["stl"] == f"stl/{p['name']}.stl"
 
 
+@pytest.mark.slow
 def test_bounding_boxes(built, manifest):
     out, _ = built
     lay = layout(build_kit({}))
@@ -109,6 +112,7 @@ def test_bounding_boxes(built, manifest):
     assert right == pytest.approx([lay.length - cut, lay.width, lay.height], abs=0.01)
 
 
+@pytest.mark.slow
 def test_every_check_passes(findings):
     failed = [f.line() for f in findings if not f.ok]
     assert not failed
@@ -118,6 +122,7 @@ def test_every_check_passes(findings):
     assert sum(f.check == "number" for f in findings) == 18  # 9 tiles + 9 lanes
 
 
+@pytest.mark.slow
 def test_assembly_holds_separate_named_solids(built):
     import cadquery as cq
 
@@ -129,6 +134,7 @@ def test_assembly_holds_separate_named_solids(built):
     assert all(len(_placed(c).Solids()) == 1 for c in assy.children)
 
 
+@pytest.mark.slow
 def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
     slicer = require_tool("prusa-slicer")
     out, _ = built
@@ -142,6 +148,7 @@ def test_meshes_open_in_prusaslicer_as_one_manifold_object(built, manifest):
             assert size == pytest.approx(p["bbox_mm"], abs=0.01), (p["name"], fmt)  # millimetres, as exported
 
 
+@pytest.mark.slow
 def test_a_die_slices_in_prusaslicer(built, manifest, tmp_path):
     slicer = require_tool("prusa-slicer")
     out, _ = built
@@ -165,6 +172,7 @@ def test_a_die_slices_in_prusaslicer(built, manifest, tmp_path):
     assert used > 100  # a real toolpath, not an empty object
 
 
+@pytest.mark.slow
 def test_previews_are_pictures(built, manifest):
     from PIL import Image
 
@@ -183,6 +191,7 @@ def test_previews_are_pictures(built, manifest):
             assert 0.05 < background < (0.92 if drawing else 0.85), rel  # something fills the frame
 
 
+@pytest.mark.slow
 def test_tile_close_up_shows_legible_numbers(built):
     """The open tile's lane number and the shut tile's own number stand out from their surfaces: the strokes
     (traced edges) are dark against the light tile and lane."""
@@ -198,6 +207,7 @@ def test_tile_close_up_shows_legible_numbers(built):
         assert surface - strokes > 40, (x0, y0, surface, strokes)
 
 
+@pytest.mark.slow
 def test_build_notes_quantities_follow_the_model(built):
     notes = (built[0] / "build.md").read_text()
     assert "| disc magnet, axially magnetised, N35 or stronger | 9 | 6 x 3 mm; one in each tile |" in notes
@@ -222,6 +232,7 @@ def test_docs_build_md_is_the_default_kits_notes():
         assert (repo_doc.parent / name).is_file(), name
 
 
+@pytest.mark.slow
 def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_path):
     import shutil
 
@@ -245,6 +256,7 @@ def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_pat
     assert results["bed"] is False
 
 
+@pytest.mark.slow
 def test_cad_check_command(cli, built):
     proc = cli("cad", "check", str(built[0]))
     assert proc.returncode == 0, proc.stdout[-2000:]
@@ -253,6 +265,7 @@ def test_cad_check_command(cli, built):
     assert proc.returncode == 2 and "no manifest.json" in proc.stderr
 
 
+@pytest.mark.slow
 def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, manifest):
     import cadquery as cq
 
@@ -282,6 +295,7 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
     assert solid_at(lay.length - 1.0, usb_y + USB_WIDTH / 2 + 1.0, 8.0)
 
 
+@pytest.mark.slow
 def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built, monkeypatch):
     from shutbox.sideprocess import side_process
 
@@ -295,6 +309,7 @@ def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built
     assert len(alone) > 150 and all(f.ok for f in alone)
 
 
+@pytest.mark.slow
 def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(built, monkeypatch):
     """The side process's share, begun as soon as assembly.step is written, finds what a check of the finished
     folder finds; begun from a manifest other than the one written, it is not used (the share runs again)."""
@@ -318,6 +333,7 @@ def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(
     assert [f.__dict__ for f in again] == alone
 
 
+@pytest.mark.slow
 def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(built, manifest, tmp_path):
     from shutbox.cad.check import _assembly, _check_step
     from shutbox.errors import ShutboxError

@@ -118,6 +118,7 @@ def test_a_lookup_counts_as_a_use_for_pruning(root):
     assert a.exists() and not b.exists()
 
 
+@pytest.mark.slow
 def test_a_truncated_cached_part_is_rebuilt_not_copied(root, tmp_path):
     pytest.importorskip("cadquery")
     from shutbox.cad.check import check_folder

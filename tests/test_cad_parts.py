@@ -76,6 +76,7 @@ def tmp_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+@pytest.mark.slow
 def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
     from shutbox.cad.check import check_folder
     from shutbox.cad.export import build_cad
@@ -92,6 +93,7 @@ def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
     assert not any("magnet" in line for line in (out / "build.md").read_text().splitlines() if "|" in line)
 
 
+@pytest.mark.slow
 def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path, capsys):
     from shutbox.cad.export import build_cad
 
@@ -170,6 +172,7 @@ def test_overhang_check_accepts_a_bridge_up_to_the_span_and_no_longer(tmp_path):
     assert not arch(BRIDGE_SPAN + 3)["overhang"]
 
 
+@pytest.mark.slow
 def test_detent_holds_the_tile_at_each_end_and_clicks_between():
     import cadquery as cq
 
@@ -211,6 +214,7 @@ def test_welding_closes_a_t_junction():
     assert fixed.volume == pytest.approx(8.0)
 
 
+@pytest.mark.slow
 def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
     import cadquery as cq
 
@@ -257,6 +261,7 @@ def test_die_pips_balance_face_against_face(size):
     assert np.linalg.norm([centre.x, centre.y, centre.z]) < 0.0005 * size
 
 
+@pytest.mark.slow
 def test_sliced_die_is_fair_with_the_guides_settings(tmp_path):
     """Slice the die as the guide says (its PrintSettings, bed face) and weigh the G-code's extrusions."""
     from tests.conftest import require_tool

@@ -47,6 +47,7 @@ def test_warm_run_reads_the_stored_values_without_numpy(tmp_path, args):
     assert uncached == cold
 
 
+@pytest.mark.slow
 def test_damaged_or_foreign_files_are_solved_again_and_replaced(tmp_path):
     args = ("solve", "--tiles", "9", "--state", "1 2 3 4")
     first, _ = _run(tmp_path, *args)

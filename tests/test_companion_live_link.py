@@ -221,6 +221,7 @@ stream_items = st.lists(st.one_of(
 ), max_size=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, derandomize=True, deadline=None)
 @given(line=damaged)
 def test_no_damaged_line_is_accepted(line):
@@ -228,6 +229,7 @@ def test_no_damaged_line_is_accepted(line):
         decode(line)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(items=stream_items, cuts=st.lists(st.integers(1, 64), max_size=30))
 def test_random_bytes_and_damaged_lines_never_crash_the_decoder_nor_get_through(items, cuts):
@@ -246,6 +248,7 @@ def test_random_bytes_and_damaged_lines_never_crash_the_decoder_nor_get_through(
     assert len(messages) >= sum(kind == "good" for kind, _ in items)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(items=stream_items)

@@ -177,6 +177,7 @@ def test_a_whole_game_typed_on_stdin_and_moved_on_the_box(box, tmp_path):
     assert re.search(r"totals \(limit 30, reaching it drops out\): Ann 30 out · Bob 18 · Cy 30 out", out)
 
 
+@pytest.mark.slow
 def test_unplug_and_replug_in_the_middle_of_a_turn(box, tmp_path):
     db = tmp_path / "games.sqlite3"
     player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db))
@@ -234,6 +235,7 @@ def saved_game(db: Path) -> tuple[list[dict], bool]:
         return saved, bool(saved) and store.latest_unfinished() is None
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
     """Each life of ``shutbox play`` is killed with SIGKILL: while starting or replaying, or a few
     milliseconds after a throw was typed or a tile moved (before or after the event is saved). The
@@ -289,6 +291,7 @@ def test_kill_9_at_random_moments_then_resume_loses_nothing(box, tmp_path):
         assert store.latest_unfinished() is None
 
 
+@pytest.mark.slow
 def test_a_box_with_another_tile_count_is_refused_before_a_game_is_made(tmp_path):
     db = tmp_path / "games.sqlite3"
     with SimBox(build_kit({**FAST_KIT, "rules.tiles": 10}), connect=False) as ten:
@@ -357,3 +360,35 @@ def test_hands_free_play_the_button_on_the_unix_port_firmware_ends_each_turn(box
     assert code == 0, err
     assert stored(db) == [ev.players(["Ann", "Bob"]), ev.shut(7, 8, 9, unverified=True), ev.end_turn(declared=True),
                           ev.end_turn(declared=True)]
+
+
+def test_hands_free_tiles_held_in_a_turn_survive_kill_9_and_resume(box, tmp_path):
+    """Throws optional: tiles moved with no throw entered are not events until the turn ends, yet they are saved
+    before they are shown; ``play --resume`` after kill -9 goes on with them instead of asking for the board to be
+    set up again, and the turn ends with every tile it moved."""
+    db = tmp_path / "games.sqlite3"
+    player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db))
+    player.expect(r"^- game 1: Ann, Bob — round, 9 tiles; throws optional")
+    player.expect(r">> Ann: throw the dice")
+    box.set_tile(9, True)
+    box.set_tile(8, True)
+    player.expect(r"shut (9 \+ 8|8 \+ 9) with no throw entered \(unverified\)")
+    player.kill()
+    player.finish()
+    assert stored(db) == [ev.players(["Ann", "Bob"])]  # held, not yet recorded
+
+    player = Player("--resume", "--port", box.port, "--db", str(db))
+    player.expect(r"^- resuming game 1")
+    player.expect(r"^- Ann's turn goes on: shut (9 \+ 8|8 \+ 9) with no throw entered before the restart")
+    player.expect(r"shut (9 \+ 8|8 \+ 9) with no throw entered \(unverified\)")
+    box.set_tile(7, True)
+    player.expect(r"shut 9 \+ 8 \+ 7 with no throw entered \(unverified\)|shut 7 \+ 8 \+ 9 with no throw")
+    box.press_button()
+    player.expect(r"^# turn ended \(unverified\): Ann scores 21")
+    player.type("quit")
+    code, err = player.finish()
+    assert code == 0, err
+    out = "\n".join(player.output)
+    before_the_end = out[:out.index("turn ended (unverified): Ann")]
+    assert "to start with every tile open" not in before_the_end  # Ann was never asked to set the board up again
+    assert stored(db) == [ev.players(["Ann", "Bob"]), ev.shut(7, 8, 9, unverified=True), ev.end_turn(declared=True)]

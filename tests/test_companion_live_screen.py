@@ -58,6 +58,7 @@ def terminal(tmp_path):
         session.close()
 
 
+@pytest.mark.slow
 def test_typed_input_survives_a_redraw_and_the_result_is_shown_once(terminal, tmp_path):
     tty = terminal("--port", "none", "--players", "Ann", "--db", str(tmp_path / "g.sqlite3"), "--web", "0")
     found = re.search(r"scoreboard: (http://\S+)", tty.wait(r"scoreboard: http://\S+/"))
@@ -85,6 +86,7 @@ def test_typed_input_survives_a_redraw_and_the_result_is_shown_once(terminal, tm
     assert text.count("game over: Ann wins") == 1, text
 
 
+@pytest.mark.slow
 def test_the_hand_over_is_an_instruction_not_an_error(terminal, tmp_path):
     tty = terminal("--port", "none", "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"))
     tty.wait(r"→ Ann: throw the dice")
@@ -94,6 +96,7 @@ def test_the_hand_over_is_an_instruction_not_an_error(terminal, tmp_path):
     assert "!!" not in text
 
 
+@pytest.mark.slow
 def test_a_tile_moved_while_typing_does_not_eat_the_line(terminal, tmp_path):
     """The issue's case: type '3', a tile moves on the box (the screen redraws), finish with ' 5' and Enter."""
     from shutbox.companion.simbox import SimBox

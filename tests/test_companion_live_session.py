@@ -415,3 +415,97 @@ def test_undo_after_the_game_is_over_is_refused_and_the_money_stands(make):
     assert view.kinds("refused")[-1] == "the game is over: its result stands, and undo cannot reopen it"
     assert session.store.events(session.game_id) == record and session.game.finished
     assert session.game.balance == {"Ann": 2.0, "Bob": -2.0}
+
+
+@pytest.fixture
+def count_move_checks(monkeypatch):
+    """Count the calls of the rules engine's one move check (``check_move``), wherever it was imported."""
+    import sys
+
+    from shutbox.game import rules as rules_module
+
+    original = rules_module.check_move
+    calls: list[tuple[int, ...]] = []
+
+    def counted(*args, **kwargs):
+        calls.append(tuple(args[3]))
+        return original(*args, **kwargs)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "check_move", None) is original:
+            monkeypatch.setattr(module, "check_move", counted)
+    return calls
+
+
+def test_a_move_completed_on_the_box_is_validated_once(make, count_move_checks):
+    session, view = make()
+    session.handle(Typed("6 6"))
+    box(session, {9})  # a part of the move: no move check yet
+    box(session, {9, 3})
+    assert clean(session.store.events(session.game_id))[-1] == ev.shut(3, 9)
+    assert count_move_checks == [(3, 9)]
+    box(session, {9, 3})  # the same snapshot again: nothing more to check
+    assert count_move_checks == [(3, 9)]
+
+
+def test_a_typed_move_is_validated_once(tmp_path, count_move_checks):
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        session = LiveSession(Rules(), store, Recorder(), boxless=True)
+        session.start(["Ann", "Bob"])
+        session.handle(Typed("6 6"))
+        session.handle(Typed("shut 9 3"))
+        assert clean(store.events(session.game_id))[-1] == ev.shut(9, 3)
+        assert count_move_checks == [(9, 3)]
+
+
+def test_an_illegal_move_on_the_box_is_flagged_after_one_check(make, count_move_checks):
+    session, view = make(Rules(max_tiles_per_throw=2))
+    session.handle(Typed("6 6"))
+    box(session, {5, 4, 3})
+    assert session.verdict.kind == "flag"
+    assert session.verdict.message.startswith("at most 2 tiles may be shut with one throw")
+    assert count_move_checks == [(3, 4, 5)]
+    assert clean(session.store.events(session.game_id))[-1] == ev.throw(6, 6)
+
+
+def test_tiles_held_hands_free_are_saved_before_they_are_shown_and_resumed(tmp_path):
+    """Throws optional: held tiles are in the store when the screen shows them; a session resumed from the store
+    goes on with the turn (no set-up asked); once an event is recorded they are no longer held."""
+    path = tmp_path / "games.sqlite3"
+    shown_held: list[tuple[int, tuple[int, ...]] | None] = []
+
+    class Watch(Recorder):
+        def show(self, state: LiveState) -> None:
+            if state.verdict is not None and state.verdict.kind == "unverified":
+                shown_held.append(store.held(1))
+
+    store = GameStore(path)
+    session = LiveSession(Rules(), store, Watch(), throws="optional")
+    session.handle(Connected("/dev/test"))
+    box(session, set())
+    session.start(["Ann", "Bob"])
+    box(session, {9})
+    box(session, {9, 8})
+    assert shown_held == [(1, (9,)), (1, (8, 9))]
+    store.close()  # the scorekeeper stops (the lock goes with it)
+
+    store = GameStore(path)
+    view = Recorder()
+    session = LiveSession.resume(store, view, 1, throws="optional")
+    session.handle(Connected("/dev/test"))
+    session.resumed()
+    assert any(text.startswith("Ann's turn goes on: shut 9 + 8") for text in view.kinds("info"))
+    box(session, {9, 8})
+    assert session.verdict.kind == "unverified" and session.verdict.tiles == (8, 9)
+    session.handle(Typed("5 4"))  # fits neither 8 + 9 nor a part of it: they were an earlier throw's
+    assert clean(store.events(1))[1:] == [ev.shut(8, 9, unverified=True), ev.throw(5, 4)]
+    assert store.held(1) is None
+    store.close()
+
+
+def test_tiles_moved_with_no_throw_in_a_required_game_are_never_held(make):
+    session, _ = make()  # throws required: tiles moved with no throw are refused
+    session.handle(Typed("6 6"))
+    box(session, {9, 3})
+    box(session, {9, 3, 1})
+    assert session.verdict.kind == "flag" and session.store.held(session.game_id) is None

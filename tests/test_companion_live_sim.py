@@ -39,6 +39,7 @@ def scores(result: dict) -> dict[str, int | None]:
     return {p["name"]: p["score"] for p in result["players"]}
 
 
+@pytest.mark.slow
 def test_round_shutting_the_box_wins_at_once_and_later_players_get_no_turn(cli, tmp_path):
     # default firmware settings (30 ms debounce) for this one game
     result = sim(cli, tmp_path, "players Ann Bob Cy\n" + E21 + SHUT)
@@ -51,6 +52,7 @@ def test_round_shutting_the_box_wins_at_once_and_later_players_get_no_turn(cli, 
     assert {"kind": "win", "text": "Bob SHUT THE BOX — an instant win!"} in result["messages"]
 
 
+@pytest.mark.slow
 def test_drop_out_the_last_player_left_wins(cli, tmp_path):
     # limit 30. Round 1: Ann 21, Bob 9, Cy 21. Round 2: Ann +9 = 30 drops out, Bob +9 = 18,
     # Cy +9 = 30 drops out: Bob is the last one left.
@@ -170,6 +172,7 @@ def test_illegal_moves_are_flagged_and_put_right(cli, tmp_path):
     ("throw 6 6   # no players\n", "game.txt:1: 'throw' before 'players'"),
     ("# nothing\n", "game.txt: no 'players' line"),
 ])
+@pytest.mark.slow
 def test_a_bad_script_line_is_one_error_line_with_its_number(cli, tmp_path, script, message):
     path = tmp_path / "game.txt"
     path.write_text(script, encoding="utf-8")
@@ -186,6 +189,7 @@ def test_a_bad_script_line_is_one_error_line_with_its_number(cli, tmp_path, scri
     (["--script", "game.txt", "--players", "Ann"], "--players Ann: only for --demo"),
     (["--demo", "--match", "long-game", "--players", "Ann,Bob,Cy"], "the long game is for exactly 2 players"),
 ])
+@pytest.mark.slow
 def test_bad_sim_arguments(cli, tmp_path, args, message):
     (tmp_path / "game.txt").write_text("players Ann Bob\n", encoding="utf-8")
     proc = cli("sim", *args, cwd=tmp_path)
@@ -201,6 +205,7 @@ def test_the_players_line_is_checked_by_the_rules(cli, tmp_path):
     assert proc.stderr.strip().endswith("game.txt:1: a drop-out match needs at least 2 players")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("match", ["round", "long-game"])
 def test_the_demo_plays_a_whole_game(cli, match):
     proc = cli("sim", "--demo", "--speed", "400", "--seed", "7", "--match", match, "--json", *FAST)
@@ -211,6 +216,7 @@ def test_the_demo_plays_a_whole_game(cli, match):
     assert not [m for m in result["messages"] if m["kind"] in ("flag", "refused")]
 
 
+@pytest.mark.slow
 def test_the_demo_throws_the_dice_the_rules_give(cli):
     """With three dice the demo throws three (or one), as the solver's policy does: it once threw two."""
     proc = cli("sim", "--demo", "--speed", "400", "--seed", "7", "--dice", "3", "--json", *FAST)
@@ -221,6 +227,7 @@ def test_the_demo_throws_the_dice_the_rules_give(cli):
     assert throws and {len(d) for d in throws} <= {1, 3} and 3 in {len(d) for d in throws}
 
 
+@pytest.mark.slow
 def test_the_demo_shows_the_terminal_interface(cli):
     proc = cli("sim", "--demo", "--speed", "400", "--seed", "1", *FAST)
     assert proc.returncode == 0, proc.stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.store import GameStore, default_db_path
+from shutbox.companion.store import SCHEMA_VERSION, GameStore, default_db_path, open_read_only
 from shutbox.errors import ShutboxError
 from shutbox.game import events as ev
 from shutbox.game.gamefile import settings_of
@@ -31,6 +31,40 @@ def test_a_game_is_created_with_its_players_and_finished_with_its_last_event(tmp
         assert (row.players, row.events, row.finished is not None) == (["Ann"], 3, True)
         with pytest.raises(ShutboxError, match="game 9: no such game"):
             store.game(9)
+
+
+def test_held_tiles_are_kept_until_another_event_is_recorded(tmp_path):
+    """Throws optional: the tiles held on the box are saved in their own row, replaced by each hold, read back
+    by a new store (a restarted scorekeeper), and ignored once an event is recorded after them."""
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+        assert store.held(gid) is None
+        store.hold(gid, 1, (9,))
+        store.hold(gid, 1, (9, 8))
+    with GameStore(path) as store:
+        assert store.held(gid) == (1, (8, 9))
+        store.append(gid, ev.shut(8, 9, unverified=True))
+        assert store.held(gid) is None  # in the record now
+        store.hold(gid, 1, (3,))
+    with open_read_only(path) as store:
+        assert store.held(gid) == (1, (3,))
+
+
+def test_a_database_from_before_held_tiles_is_upgraded_on_its_first_write(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann"]))
+    with sqlite3.connect(path) as db:  # as schema 1 left it
+        db.execute("DROP TABLE held")
+        db.execute("PRAGMA user_version = 1")
+    with GameStore(path) as store:
+        assert store.held(gid) is None  # nothing held in it, and nothing written by asking
+        assert store.events(gid) == [ev.players(["Ann"])]
+        store.hold(gid, 1, (7,))
+        assert store.held(gid) == (1, (7,))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_a_foreign_database_is_refused_and_left_alone(tmp_path):
@@ -63,6 +97,7 @@ def played(cli, tmp_path) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_history_lists_and_shows_games(cli, played):
     proc = cli("history", "--db", str(played))
     assert proc.returncode == 0, proc.stderr
@@ -79,6 +114,7 @@ def test_history_lists_and_shows_games(cli, played):
     assert "game over: Bob wins" in shown.stdout
 
 
+@pytest.mark.slow
 def test_history_show_json_is_the_game_file_scorepad_reads(cli, played, tmp_path):
     proc = cli("history", "--db", str(played), "show", "1", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -101,6 +137,7 @@ def test_history_show_json_is_the_game_file_scorepad_reads(cli, played, tmp_path
     assert "Ann" in text and "Bob" in text and "21" in text
 
 
+@pytest.mark.slow
 def test_history_of_nothing_and_bad_ids(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     proc = cli("history")

@@ -87,6 +87,7 @@ def box():
         yield simbox
 
 
+@pytest.mark.slow
 def test_a_box_wired_right_passes(box):
     code, out = follow(box)
     assert code == 0, out
@@ -94,6 +95,7 @@ def test_a_box_wired_right_passes(box):
     assert out.strip().endswith("wiring OK: 9 tiles and the button read right")
 
 
+@pytest.mark.slow
 def test_swapped_dead_stuck_and_noisy_switches_are_named_with_the_pin_to_check(box):
     pins = pin_map(build_kit(FAST))
     faults = Faults(swapped={4: 5, 5: 4, 1: 6}, dead=frozenset({7}), stuck=frozenset({2}), bouncy=frozenset({8}),
@@ -111,6 +113,7 @@ def test_swapped_dead_stuck_and_noisy_switches_are_named_with_the_pin_to_check(b
     assert where(pins, 4) == "GP5 (header pin 7)"  # the pin plan: tiles from GP2 on
 
 
+@pytest.mark.slow
 def test_a_74hc165_chain_names_the_chip_input(tmp_path):
     kit = build_kit({**FAST, "firmware.tile_input": "74hc165"})
     with SimBox(kit, connect=False) as box:
@@ -128,6 +131,7 @@ def test_wiring_test_flags_are_checked(cli):
     assert proc.returncode == 2 and "--step-timeout 0" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_switch_that_chatters_on_its_own_is_noisy_and_left_out_of_the_walk(box):
     import threading
 
@@ -154,6 +158,7 @@ def test_a_switch_that_chatters_on_its_own_is_noisy_and_left_out_of_the_walk(box
     assert "wiring test: 1 problem\n" in out
 
 
+@pytest.mark.slow
 def test_a_button_held_down_is_stuck(box):
     code, out = follow(box, Faults(button_stuck=True))
     assert code == 1, out

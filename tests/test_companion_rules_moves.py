@@ -158,6 +158,7 @@ rules_st = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rules=rules_st, data=st.data())
 def test_every_legal_move_uses_open_tiles_and_adds_up(rules: Rules, data: st.DataObject) -> None:
@@ -177,6 +178,7 @@ def test_every_legal_move_uses_open_tiles_and_adds_up(rules: Rules, data: st.Dat
     assert set(moves) == brute
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(rules=rules_st, data=st.data())
 def test_scores_stay_in_range(rules: Rules, data: st.DataObject) -> None:

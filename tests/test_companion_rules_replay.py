@@ -294,3 +294,25 @@ def test_missing_and_broken_files(tmp_path: Path) -> None:
     bad.write_text("{")
     with pytest.raises(ShutboxError, match="not valid JSON"):
         load_game(bad)
+
+
+def test_a_checked_move_is_committed_as_checked_and_a_stale_one_is_checked_again():
+    """``Game.check`` rules on a move without changing the game; ``apply`` takes the checked move as it is,
+    while one checked before the game changed is checked afresh (and refused here)."""
+    from shutbox.game.replay import CheckedMove
+
+    game = Game(Rules()).add_players("Ann", "Bob").throw(6, 6)
+    checked = game.check(ev.shut(9, 3))
+    assert isinstance(checked, CheckedMove) and checked.tiles == (3, 9)
+    assert game.board == tuple(range(1, 10)) and game.pending is not None  # nothing changed
+    copy = Game.from_events(Rules(), game.to_events())
+    game.apply(checked)
+    assert game.board == (1, 2, 4, 5, 6, 7, 8) and game.to_events()[-1] == ev.shut(9, 3)
+    game.throw(6, 6)
+    with pytest.raises(IllegalMove, match="8 \\+ 2 = 10, the throw was 12"):
+        game.check(ev.shut(8, 2))
+    with pytest.raises(IllegalMove, match="tile 3 is already shut"):
+        game.apply(checked)  # stale: the game moved on since, so it is checked afresh
+    assert game.board == (1, 2, 4, 5, 6, 7, 8)
+    copy.apply(checked)  # another game is never trusted with it: checked there, and allowed
+    assert copy.board == (1, 2, 4, 5, 6, 7, 8)

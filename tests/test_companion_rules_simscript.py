@@ -28,6 +28,7 @@ def sim(cli, tmp_path: Path, script: str, *flags: str) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_undo_end_press_and_hint_in_a_script(cli, tmp_path):
     script = """players Ann
 throw 1 2     # mistyped: the dice showed 6 6
@@ -51,6 +52,7 @@ throw 2 2     # 4: no move with 1, 2, 5, 6, 7 open; the turn ends by itself
     assert refused == [NOT_OVER, NOT_OVER]
 
 
+@pytest.mark.slow
 def test_end_with_a_throw_that_can_still_move_names_the_moves(cli, tmp_path):
     # then 7, 9 + 3 and 8 + 4 shut; 2 + 2 = 4 admits no move with 1, 2, 5, 6 open: 14.
     result = sim(cli, tmp_path, "players Ann\nthrow 3 4\nend\nshut 7\nthrow 6 6\nshut 9 3\nthrow 6 6\nshut 8 4\n"
@@ -60,6 +62,7 @@ def test_end_with_a_throw_that_can_still_move_names_the_moves(cli, tmp_path):
     assert result["players"][0]["score"] == 14
 
 
+@pytest.mark.slow
 def test_a_drawn_total_is_a_throw(cli, tmp_path):
     # 12 tiles, 3 dice, totals drawn instead of thrown: 12 shuts 12, 11 shuts 11, then 3 + 3 + 3 = 9
     # thrown with dice shuts 9; a drawn 2 needs one die, not allowed while 7, 8 and 10 are open: refused.
@@ -73,6 +76,7 @@ def test_a_drawn_total_is_a_throw(cli, tmp_path):
                        "(one die once tiles 7–12 are shut); 3 dice throw 3 to 18"]
 
 
+@pytest.mark.slow
 def test_undo_with_nothing_typed_is_refused_and_the_game_goes_on(cli, tmp_path):
     result = sim(cli, tmp_path, "players Ann\nundo\nthrow 6 6\nshut 9 3\nthrow 1 1\nshut 2\nthrow 1 1\n")
     refused = [m["text"] for m in result["messages"] if m["kind"] == "refused"]

@@ -126,6 +126,7 @@ full_rules = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(rules=full_rules)
 def test_values_in_range_and_optimal_never_worse_than_a_named_strategy(rules: Rules) -> None:
@@ -142,6 +143,7 @@ def test_values_in_range_and_optimal_never_worse_than_a_named_strategy(rules: Ru
         assert np.all(best_score.expected_score <= solution.expected_score * (1 + eps) + eps)
 
 
+@pytest.mark.slow
 def test_exact_values_agree_with_simulated_games() -> None:
     # Play 8000 one-player games through the rules engine, choosing dice and moves as the solver's
     # optimal score policy says; the observed mean score and shut rate must match the exact values.

@@ -51,6 +51,7 @@ dice_setups = st.tuples(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(setup=dice_setups, objective=st.sampled_from(OBJECTIVES), strategy=st.sampled_from(STRATEGIES),
        data=st.data())
@@ -65,6 +66,7 @@ def test_more_dice_equal_the_fractions_reference(setup: tuple, objective: str, s
     assert close(sol.expected_score[mask_of(tuple(state))], e)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("tiles", "dice", "one_die"), [(10, 3, "high-shut"), (11, 2, "shut-789"),
                                                          (12, 4, "sum-6")])
 def test_new_sizes_equal_the_fractions_reference_from_the_start(tiles: int, dice: int, one_die: str) -> None:
@@ -75,6 +77,7 @@ def test_new_sizes_equal_the_fractions_reference_from_the_start(tiles: int, dice
         assert close(got[0], p) and close(got[1], e)
 
 
+@pytest.mark.slow
 def test_eighteen_tiles_six_dice_is_exact() -> None:
     rules = Rules(tiles=18, dice=6)
     assert solver.exact(rules) and not solver.exact(Rules(tiles=19, dice=6))
@@ -96,6 +99,7 @@ def test_eighteen_tiles_six_dice_is_exact() -> None:
         solve(Rules(tiles=19, dice=6))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["greedy-largest", "fewest-tiles", "random"])
 def test_monte_carlo_agrees_with_the_exact_solver_within_its_error(strategy: str) -> None:
     rules = Rules(tiles=12, dice=3)
@@ -105,6 +109,7 @@ def test_monte_carlo_agrees_with_the_exact_solver_within_its_error(strategy: str
     assert abs(est.expected_score - exact[1]) < 4 * est.score_stderr
 
 
+@pytest.mark.slow
 def test_the_approximate_method_ranks_every_move_and_says_so() -> None:
     rules = Rules(tiles=24, dice=4)
     a = solver.advisor(rules, "score")
@@ -117,6 +122,7 @@ def test_the_approximate_method_ranks_every_move_and_says_so() -> None:
     assert a.dice((1, 2, 3)) == 1 and a.dice(rules.tile_numbers) == 4
 
 
+@pytest.mark.slow
 def test_solve_and_advise_say_when_they_are_approximate(cli) -> None:
     exact = json.loads(cli("solve", "--tiles", "12", "--dice", "3", "--json").stdout)
     assert exact["exact"] is True and exact["method"].startswith("exact") and "stderr" not in exact

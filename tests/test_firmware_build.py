@@ -14,6 +14,7 @@ from shutbox.firmware.host.plan import BOARDS, config_module, pin_map
 from shutbox.model import LEVELS, PULLS, TILE_INPUTS, build_kit
 
 
+@pytest.mark.slow
 def test_build_default_bundle(cli, tmp_path):
     out = tmp_path / "fw"
     proc = cli("firmware", "build", "--out", str(out), check=True)
@@ -54,6 +55,7 @@ def test_auto_pins_skip_the_button_and_missing_gpios():
     assert [chain.chain_input(t) for t in (1, 8, 9, 12)] == [(1, "H"), (1, "A"), (2, "H"), (2, "E")]
 
 
+@pytest.mark.slow
 def test_wiring_sheet_for_gpio(cli, tmp_path):
     out = tmp_path / "fw"
     cli("firmware", "build", "--out", str(out), "--tiles", "10", "--first-pin", "6", check=True)
@@ -71,6 +73,7 @@ def test_wiring_sheet_for_gpio(cli, tmp_path):
         assert (255, 214, 90) in colours  # used pads are highlighted
 
 
+@pytest.mark.slow
 def test_wiring_sheet_for_a_74hc165_chain(cli, tmp_path):
     out = tmp_path / "fw"
     cli("firmware", "build", "--out", str(out), "--tiles", "12", "--tile-input", "74hc165", "--button-pin", "none",
@@ -108,6 +111,7 @@ BAD_BUILDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("flags", "named"), BAD_BUILDS, ids=[" ".join(f) for f, _n in BAD_BUILDS])
 def test_bad_settings_exit_2_with_one_line_and_write_nothing(cli, tmp_path, flags, named):
     out = tmp_path / "fw"
@@ -118,6 +122,7 @@ def test_bad_settings_exit_2_with_one_line_and_write_nothing(cli, tmp_path, flag
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_failed_build_leaves_an_existing_bundle_alone(cli, tmp_path):
     out = tmp_path / "fw"
     cli("firmware", "build", "--out", str(out), check=True)

@@ -77,6 +77,7 @@ def test_deploy_rejects_a_folder_that_is_no_bundle(cli, tmp_path):
     assert proc.returncode == 2 and "bundle.json" in proc.stderr
 
 
+@pytest.mark.slow
 def test_deploy_stops_running_firmware_copies_the_bundle_and_resets(cli, tmp_path):
     """The board: the unix port running the firmware with `-i`, so it has a REPL once the firmware leaves;
     machine.reset() ends it, and it starts again from what was copied, as a board boots after a reset."""

@@ -21,12 +21,16 @@ SIM_TESTS = ("tests/test_companion_live_sim.py", "tests/test_companion_rules_sim
 
 
 def test_every_sim_game_in_the_suite_scores_the_same_on_the_emulated_pico(tmp_path):
+    """The test files run side by side (the emulated boards mostly wait on their clocks, not the CPU)."""
     needs_emulator()
     log = tmp_path / "twin.jsonl"
     env = dict(os.environ, SHUTBOX_TWIN_LOG=str(log))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.emulator_twin", "-p", "no:cacheprovider", "-q",
-                           "-x", *SIM_TESTS], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    runs = [subprocess.Popen([sys.executable, "-m", "pytest", "-p", "tests.emulator_twin", "-p", "no:cacheprovider",
+                              "-q", "-x", test], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True) for test in SIM_TESTS]
+    for test, run in zip(SIM_TESTS, runs, strict=True):
+        out, _ = run.communicate(timeout=900)
+        assert run.returncode == 0, f"{test}:\n{out[-4000:]}"
     compared = [json.loads(line) for line in log.read_text().splitlines()]
     scripts = [c for c in compared if "--script" in c["args"]]
     demos = [c for c in compared if "--demo" in c["args"]]

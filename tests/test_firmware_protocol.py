@@ -130,6 +130,7 @@ _snapshots = st.builds(
 )
 
 
+@pytest.mark.slow
 @given(messages=st.lists(_snapshots, min_size=1, max_size=6), cuts=st.lists(st.integers(1, 40), max_size=20))
 def test_any_chunking_of_the_stream_decodes_the_same(messages, cuts):
     stream = b"".join(encode(m) for m in messages)

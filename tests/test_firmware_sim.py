@@ -30,6 +30,7 @@ def wait_hello(box: SimBox) -> Hello:
     return message
 
 
+@pytest.mark.slow
 def test_start_change_heartbeat_commands_and_leaving_for_the_repl():
     with SimBox(build_kit({}), shut={4}) as box:
         hello = wait_hello(box)
@@ -63,6 +64,7 @@ def test_start_change_heartbeat_commands_and_leaving_for_the_repl():
         assert box.stderr_text() == ""
 
 
+@pytest.mark.slow
 def test_a_contact_chattering_faster_than_the_debounce_time_is_not_reported():
     with SimBox(build_kit({"firmware.debounce_ms": 100})) as box:
         snapshot(box, "boot")
@@ -118,6 +120,7 @@ def test_pull_down_and_active_high_wiring():
         assert snapshot(box, "change").shut_tiles == {10}
 
 
+@pytest.mark.slow
 def test_the_firmware_keeps_scanning_while_the_host_does_not_read():
     with SimBox(build_kit({})) as box:
         snapshot(box, "boot")

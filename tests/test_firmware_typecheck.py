@@ -32,6 +32,7 @@ def install_stubs() -> None:
     stamp.write_text(REQUIREMENTS.read_text())
 
 
+@pytest.mark.slow
 def test_firmware_type_checks_against_the_pico_stubs():
     install_stubs()
     assert (TYPINGS / "machine.pyi").is_file()

@@ -9,6 +9,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 from tests.typecheck_tree import write_tree
 
@@ -25,5 +27,6 @@ def errors() -> tuple[tuple[str, str], ...]:
                  for d in report["generalDiagnostics"] if d["severity"] == "error")
 
 
+@pytest.mark.slow
 def test_host_code_type_checks():
     assert [f"{f}:{m}" for f, m in errors()] == []

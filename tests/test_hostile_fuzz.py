@@ -227,7 +227,7 @@ def test_fuzz_the_web_api(tmp_path, record_property):
     assert events >= 1
 
 
-def _send(port: int, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> int:
+def _send(port: int, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> int | str:
     import http.client
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)  # a body promised but not sent: the server waits

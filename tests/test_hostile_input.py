@@ -38,6 +38,7 @@ def one_line_error(proc, *parts: str) -> None:
 # -- the echo: escaped and short, whatever comes in ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.one_of(st.text(), st.binary(), st.integers(), st.floats(), st.lists(st.text())))
 def test_shown_is_printable_and_short_for_anything(value):
     text = shown(value)
@@ -121,6 +122,7 @@ SETTINGS_FILES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SETTINGS_FILES))
 def test_a_hostile_settings_file_is_one_short_escaped_line(cli, tmp_path, name):
     text, expected = SETTINGS_FILES[name]
@@ -129,6 +131,7 @@ def test_a_hostile_settings_file_is_one_short_escaped_line(cli, tmp_path, name):
     one_line_error(cli("config", "show", "--config", str(path)), expected)
 
 
+@pytest.mark.slow
 def test_a_20_mb_setting_is_not_echoed_whole(cli, tmp_path):
     path = tmp_path / "big.toml"
     path.write_text('[rules]\nmatch = "' + "x" * 20_000_000 + '"', encoding="utf-8")
@@ -230,6 +233,7 @@ def test_the_commands_reading_game_files_say_one_line(cli, tmp_path, name):
     assert not (tmp_path / "sheet.pdf").exists()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
                     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
@@ -254,6 +258,7 @@ def test_any_event_value_is_an_illegal_move_or_a_clean_event(value):
     (f"{ESC}\n", "\\x1b[31mRED"),
     (f"players Ann\nthrow 3 4\nshut {BIG}\n", ":3:"),
 ])
+@pytest.mark.slow
 def test_a_hostile_sim_script_is_one_line(cli, tmp_path, script, expected):
     path = tmp_path / "game.txt"
     path.write_text(script, encoding="utf-8")

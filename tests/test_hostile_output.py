@@ -61,6 +61,7 @@ def bundle(tmp_path_factory) -> Path:
 # -- --out folders -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_folder_holding_someone_elses_files_is_refused_untouched(cli, tmp_path):
     proj = tmp_path / "proj"
     proj.mkdir()
@@ -72,6 +73,7 @@ def test_a_folder_holding_someone_elses_files_is_refused_untouched(cli, tmp_path
     assert tree(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_a_regular_file_is_not_turned_into_a_folder(cli, tmp_path):
     target = tmp_path / "notes.txt"
     target.write_text("keep me")
@@ -81,6 +83,7 @@ def test_a_regular_file_is_not_turned_into_a_folder(cli, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_a_dangling_link_is_refused_and_nothing_is_created_at_its_target(cli, tmp_path):
     elsewhere = tmp_path / "elsewhere" / "deep" / "out"
     (tmp_path / "link").symlink_to(elsewhere)
@@ -94,6 +97,7 @@ def test_a_dangling_link_is_refused_and_nothing_is_created_at_its_target(cli, tm
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "link.pdf"]
 
 
+@pytest.mark.slow
 def test_a_path_under_a_file_is_one_line(cli, tmp_path):
     (tmp_path / "afile").write_text("x")
     one_line_error(cli("firmware", "build", "--out", str(tmp_path / "afile" / "fw")), "is a file, not a folder")
@@ -101,6 +105,7 @@ def test_a_path_under_a_file_is_one_line(cli, tmp_path):
     assert (tmp_path / "afile").read_text() == "x"
 
 
+@pytest.mark.slow
 def test_an_earlier_output_is_replaced_and_an_added_file_protects_it(cli, tmp_path, bundle):
     out = tmp_path / "fw"
     assert cli("firmware", "build", "--out", str(out)).returncode == 0
@@ -121,6 +126,7 @@ def test_an_output_of_another_command_is_not_replaced(cli, tmp_path, bundle):
     assert (bundle / MANIFEST).is_file()
 
 
+@pytest.mark.slow
 def test_a_link_to_an_earlier_output_replaces_the_real_folder_and_keeps_the_link(cli, tmp_path):
     real = tmp_path / "real"
     assert cli("firmware", "build", "--out", str(real)).returncode == 0
@@ -157,6 +163,7 @@ def test_staging_from_before_pids_were_in_its_name_is_swept_once_it_is_an_hour_o
     assert recent.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after_s", [0.2, 0.8, 1.5, 3.0])
 def test_sigterm_during_a_build_is_one_line_and_leaves_no_staging(tmp_path, after_s):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "firmware", "build", "--out", str(tmp_path / "fw")],
@@ -208,6 +215,7 @@ def test_missing_parent_folders_made_for_a_failed_output_are_removed(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_pdf_output_replaces_an_earlier_pdf_but_not_a_document_of_the_same_name(cli, tmp_path):
     pad = tmp_path / "pad.pdf"
     assert cli("scorepad", "--out", str(pad)).returncode == 0
@@ -218,6 +226,7 @@ def test_a_pdf_output_replaces_an_earlier_pdf_but_not_a_document_of_the_same_nam
     assert letter.read_text().startswith("Dear Ann")
 
 
+@pytest.mark.slow
 def test_single_files_refuse_folders_devices_and_bad_places(cli, tmp_path):
     (tmp_path / "dir").mkdir()
     one_line_error(cli("scorepad", "--out", str(tmp_path / "dir")), "is a folder")
@@ -251,6 +260,7 @@ def read_only_disk(tmp_path):
     subprocess.run(["umount", "-l", str(disk)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_and_leaves_nothing(cli, small_disk):
     (small_disk / "fill").write_bytes(b"\0" * 200_000)
     before = tree(small_disk)
@@ -259,6 +269,7 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(cli, small_disk):
     assert tree(small_disk) == before
 
 
+@pytest.mark.slow
 def test_a_read_only_filesystem_is_one_line(cli, read_only_disk):
     for args, name in ((["firmware", "build", "--out"], "x"), (["kit", "--out"], "x"),
                        (["scorepad", "--out"], "x.pdf")):
@@ -271,6 +282,7 @@ _names = st.text(st.characters(codec="utf-8", exclude_characters="/\x00"), min_s
     lambda n: n not in (".", ".."))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(names=st.lists(_names, min_size=1, max_size=5, unique=True))
 def test_any_folder_not_made_by_the_command_is_refused(tmp_path_factory, names):
@@ -345,6 +357,7 @@ def test_opencascade_failing_to_write_is_an_os_error_naming_the_file(tmp_path):
         occt_write(tmp_path / "print.brep", lambda path: False)
 
 
+@pytest.mark.slow  # a CAD build up to its first part (OpenCASCADE loads): half a minute or more
 def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, small_disk, tmp_path):
     (small_disk / "fill").write_bytes(b"\0" * 200_000)
     env_cache = small_disk / "cache"
@@ -353,3 +366,25 @@ def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, sma
                           env={**os.environ, "SHUTBOX_CACHE_DIR": str(env_cache)})
     one_line_error(proc, f"--out {small_disk / 'cad'}: cannot write (No space left on device")
     assert not (small_disk / "cad").exists()
+
+
+def test_a_full_disk_for_a_review_report_is_one_line(small_disk, tmp_path):
+    """matplotlib's font cache on the same full disk used to add a second line ("Could not save font_manager
+    cache")."""
+    from shutbox.companion.store import GameStore
+    from shutbox.game import events as ev
+    from shutbox.game.gamefile import settings_of
+    from shutbox.model import Rules
+
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
+        store.append(gid, ev.throw(3, 4))
+    (small_disk / "fill").write_bytes(b"\0" * 200_000)
+    before = tree(small_disk)
+    env = {**os.environ, "MPLCONFIGDIR": str(small_disk / "mpl"), "SHUTBOX_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "review", str(gid), "--db", str(db), "--pdf",
+                           str(small_disk / "r.pdf")], capture_output=True, text=True, timeout=300, env=env)
+    one_line_error(proc, f"--pdf {small_disk / 'r.pdf'}: cannot write (No space left on device")
+    assert not (small_disk / "r.pdf").exists()
+    assert {k for k in tree(small_disk) if not k.startswith("mpl")} == set(before)

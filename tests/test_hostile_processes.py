@@ -73,6 +73,7 @@ def start_demo() -> subprocess.Popen:
                             preexec_fn=_ctrl_c_as_at_a_terminal)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGKILL, -9), (signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_sim_leaves_no_micropython_and_no_temp_folder(sig, code):
@@ -92,6 +93,7 @@ def test_sim_leaves_no_micropython_and_no_temp_folder(sig, code):
         sim.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_a_simbox_in_a_killed_test_process_is_cleaned_up_by_its_watchdog(tmp_path):
     code = ("import time; from shutbox.companion.simbox import SimBox\n"
@@ -119,6 +121,7 @@ def test_a_closed_simbox_leaves_nothing():
     assert watchdog is not None and watchdog.poll() is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after_s", [0.3, 1.0, 2.5])
 def test_ctrl_c_while_the_cad_libraries_load_is_one_line(tmp_path, after_s):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "cad", "--out", str(tmp_path / "cad"), "--quiet"],

@@ -112,6 +112,7 @@ def test_a_holder_killed_by_sigkill_frees_the_game(tmp_path):
         holder.wait()
 
 
+@pytest.mark.slow
 def test_two_play_resumes_on_one_game_the_second_is_refused(tmp_path):
     db = tmp_path / "g.sqlite3"
     first = subprocess.Popen([sys.executable, "-m", "shutbox", "play", "--port", "none", "--players", "Ann,Bob",
@@ -140,6 +141,7 @@ def test_two_play_resumes_on_one_game_the_second_is_refused(tmp_path):
 # -- versions ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_schema_version_is_stored_and_a_newer_database_is_refused_untouched(cli, tmp_path):
     db = tmp_path / "g.sqlite3"
     make_db(db)
@@ -222,6 +224,7 @@ RECORDS = ["event not json", "event nested deep", "event digits", "event NaN", "
            "created 1e300"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", STRUCTURAL + RECORDS)
 def test_a_damaged_database_is_one_line_and_nothing_is_written_into_it(cli, tmp_path, kind):
     db = tmp_path / "g.sqlite3"
@@ -265,6 +268,7 @@ def read_only_copy(tmp_path):
         subprocess.run(["umount", "-l", str(ro)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_history_works_on_read_only_media(cli, read_only_copy):
     listed = cli("history", "--db", str(read_only_copy))
     assert listed.returncode == 0, listed.stderr
@@ -274,6 +278,7 @@ def test_history_works_on_read_only_media(cli, read_only_copy):
     one_line_error(cli("play", "--port", "none", "--resume", "--db", str(read_only_copy)))
 
 
+@pytest.mark.slow
 def test_read_only_commands_write_nothing(cli, tmp_path):
     db = tmp_path / "g.sqlite3"
     make_db(db)

@@ -42,8 +42,11 @@ def test_wrong_codes_from_one_client_wait_and_others_do_not():
     now = [0.0]
     guard = Guard(files=1024, say=lambda text: None, clock=lambda: now[0])
     for _ in range(WRONG_CODES):
-        assert guard.check_code("10.0.0.1", "WRONG1", "ABCDEF")[0] == 403
-    status, reason, wait = guard.check_code("10.0.0.1", "ABCDEF", "ABCDEF")  # even the right code waits now
+        refused = guard.check_code("10.0.0.1", "WRONG1", "ABCDEF")
+        assert refused is not None and refused[0] == 403
+    refused = guard.check_code("10.0.0.1", "ABCDEF", "ABCDEF")  # even the right code waits now
+    assert refused is not None
+    status, reason, wait = refused
     assert status == 429 and "wait" in reason and 59 <= wait <= 60
     assert guard.check_code("10.0.0.2", "ABCDEF", "ABCDEF") is None
     now[0] = 61.0

@@ -113,6 +113,7 @@ def test_good_values_are_accepted(key, value):
     build_kit({**context, key: value})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in BAD.items() for v in vs])
 def test_bad_values_name_the_value_and_what_is_allowed(key, value):
     with pytest.raises(SettingsError) as err:

@@ -90,6 +90,7 @@ def check_cells(open_tiles: frozenset[int], dice: int, throws: list[int], cells:
                                                                         abs=1e-12), (sorted(open_tiles), throw, cell)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ["shut", "score"])
 def test_card_numbers_match_an_independent_exact_calculation(tmp_path, objective):
     out = tmp_path / "card.pdf"
@@ -137,6 +138,7 @@ def test_card_numbers_match_an_independent_exact_calculation(tmp_path, objective
         assert any(len(moves(open_tiles, t)) > 1 for t in (ONE if dice == 1 else TWO)), "a row without a choice"
 
 
+@pytest.mark.slow
 def test_card_is_one_page_repeatable_and_used(tmp_path, cli):
     first = tmp_path / "a.pdf"
     second = tmp_path / "b.pdf"
@@ -152,6 +154,7 @@ def test_card_is_one_page_repeatable_and_used(tmp_path, cli):
     assert ink(image, (0, h * 3 // 4, w, h)) > 0.02  # the page is used to the bottom
 
 
+@pytest.mark.slow
 def test_kit_cards(tmp_path):
     files = write_kit_cards(Kit(rules=Rules(tiles=12)), tmp_path)
     assert files == ["card-shut-a4.pdf", "card-shut-letter.pdf", "card-score-a4.pdf", "card-score-letter.pdf"]
@@ -160,6 +163,7 @@ def test_kit_cards(tmp_path):
         assert "Rules: 12 tiles" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

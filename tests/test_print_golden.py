@@ -23,6 +23,7 @@ GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("match", MATCHES)
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_blank_pad_matches_golden(tmp_path, match, scoring):
@@ -39,6 +40,7 @@ def test_four_up_letter_pad_matches_golden(tmp_path):
     check_golden(out, "pad-round-letter-4up.pdf")
 
 
+@pytest.mark.slow
 def test_long_game_pad_with_names_and_a_back_matches_golden(tmp_path):
     out = tmp_path / "pad.pdf"
     write_blank_pads(Rules(match="long-game", tiles=10), out, names="Ann,Bob")

@@ -105,6 +105,7 @@ def test_three_up_fills_the_page(tmp_path):
         assert ink(image, (0, h * third // 3, w, h * (third + 1) // 3)) > 0.02
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("tiles", "dice"), [(36, 6), (54, 9)])
 def test_large_sets_wrap_their_tiles_readably(tmp_path, tiles, dice):
     out = tmp_path / "pad.pdf"
@@ -149,6 +150,7 @@ def test_pages_render_with_ink(tmp_path):
     assert ink(image, (0, 0, w, h // 3)) > 0.02  # header and the first rounds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("per_page", [2, 4, 6])
 def test_several_pads_per_page_with_cut_marks(tmp_path, per_page):
     out = tmp_path / "pad.pdf"
@@ -169,6 +171,7 @@ def test_several_pads_per_page_with_cut_marks(tmp_path, per_page):
         assert ink(image, cell) > 0.01, f"pad {index + 1} is blank"
 
 
+@pytest.mark.slow
 def test_identical_input_gives_identical_bytes(cli, tmp_path):
     args = ["scorepad", "--match", "tournament", "--scoring", "digits", "--limit", "99999999999", "--per-page", "2",
             "--players", "3"]
@@ -187,6 +190,7 @@ def test_small_file(tmp_path):
     assert out.stat().st_size < 100_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -230,6 +234,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(cli, tmp_path, args, n
     assert leftovers == [], leftovers
 
 
+@pytest.mark.slow
 def test_failed_run_keeps_the_old_file(cli, tmp_path):
     out = tmp_path / "pad.pdf"
     out.write_bytes(b"old")
@@ -237,6 +242,7 @@ def test_failed_run_keeps_the_old_file(cli, tmp_path):
     assert out.read_bytes() == b"old"
 
 
+@pytest.mark.slow
 def test_cli_reports_what_it_wrote(cli, tmp_path):
     proc = cli("scorepad", "--match", "drop-out", "--players", "5", "--per-page", "2", "--paper", "letter",
                "--out", str(tmp_path / "p.pdf"), check=True)
@@ -267,6 +273,7 @@ def turn_numbers(texts: list[str], tiles: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tiles", [9, 10])
 def test_long_game_pad_has_the_measured_turn_rows_and_continues_on_the_back(tmp_path, tiles):
     rules = Rules(match="long-game", tiles=tiles)
@@ -285,6 +292,7 @@ def test_long_game_pad_has_the_measured_turn_rows_and_continues_on_the_back(tmp_
     assert all("blank pad (continued)" in t and "Game 1 (cont.)" in t for t in texts[1:])
 
 
+@pytest.mark.slow
 def test_long_game_rounds_are_games(tmp_path):
     out = tmp_path / "pad.pdf"
     plan = write_blank_pads(Rules(match="long-game"), out, rounds=2, per_page=2)
@@ -293,6 +301,7 @@ def test_long_game_rounds_are_games(tmp_path):
     assert plan.grid.cols * plan.grid.rows == 2
 
 
+@pytest.mark.slow
 def test_long_game_length_is_exact_for_the_rules_engine(tmp_path):
     """The exact turn-count distribution agrees with long games played out by the rules engine."""
     rules = Rules(match="long-game")

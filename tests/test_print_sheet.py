@@ -18,6 +18,7 @@ def fixture(match: str) -> Path:
     return GOLDEN / "games" / f"{match}.json"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("match", MATCHES)
 def test_sheet_shows_turns_scores_totals_and_winner(tmp_path, match):
     game = load_game(fixture(match))
@@ -90,6 +91,7 @@ def test_unfinished_game_is_marked(tmp_path):
     assert "3+4→7" in text
 
 
+@pytest.mark.slow
 def test_long_game_flows_onto_numbered_pages(tmp_path):
     rules = Rules(match="tournament", limit=600, tiles=12)
     game = play(rules, ["Ann", "Bob", "Cy", "Dee"], seed=5)
@@ -107,12 +109,14 @@ def test_long_game_flows_onto_numbered_pages(tmp_path):
     assert all(ink(image) > 0.03 for image in images)
 
 
+@pytest.mark.slow
 def test_identical_game_gives_identical_bytes(cli, tmp_path):
     for name in ("a.pdf", "b.pdf"):
         cli("scorepad", "--from-game", str(fixture("drop-out")), "--out", str(tmp_path / name), check=True)
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("content", "needle"),
     [
@@ -144,6 +148,7 @@ def test_rule_flags_are_refused_with_a_game(cli, tmp_path):
     assert proc.returncode == 2 and "--match drop-out: not allowed with --from-game" in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("tiles", "dice"), [(36, 6), (54, 9)])
 def test_large_set_sheet_wraps_the_tiles_and_totals_the_dice(tmp_path, tiles, dice):
     game = play(Rules(tiles=tiles, dice=dice, match="drop-out", limit=2000), ["Ann", "Bob"], 3)

@@ -42,6 +42,7 @@ def _mistake_game() -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("rules", [Rules(), Rules(match="long-game"), Rules(one_die="sum-6", max_tiles_per_throw=2),
                                    Rules(tiles=12, one_die_forced=True), Rules(match="drop-out", scoring="digits",
@@ -131,6 +132,7 @@ def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, message):
     assert (tmp_path / "g.json").read_bytes() == before
 
 
+@pytest.mark.slow
 def test_pdf_report_has_a_page_per_player_with_chart_and_mistakes(cli, tmp_path):
     pypdf = pytest.importorskip("pypdf")
     path = save_game(_mistake_game(), tmp_path / "g.json")

@@ -48,6 +48,7 @@ def test_where_no_process_can_be_started_everything_runs_here(monkeypatch):
     assert CannotStart.shut
 
 
+@pytest.mark.slow
 def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, tmp_path):
     monkeypatch.setenv("SHUTBOX_JOBS", "2")
     kit = build_kit({})
@@ -66,6 +67,7 @@ def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, t
             assert (there / rel).stat().st_size > 0 and (here / rel).is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_side_process_builds_the_small_parts_while_the_box_is_built(cli, tmp_path, monkeypatch, jobs):
     """With a side process, `cad` finds the tiles, dice, cover and gates built there (into a fresh cache) by the
@@ -82,6 +84,7 @@ def test_a_side_process_builds_the_small_parts_while_the_box_is_built(cli, tmp_p
     assert "0 failed" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_side_process_that_died_leaves_the_build_to_the_main_process(tmp_path):
     """Work queued while the build goes (a box piece's files, the assembly checks) into a side process that has
     died is not an error: there is no side process any more, and the folder's check does everything here."""

@@ -55,6 +55,7 @@ def db(tmp_path, monkeypatch):
     return path
 
 
+@pytest.mark.slow
 def test_stats_json_counts_each_player_as_recorded(cli, db):
     out = cli("stats", "--db", str(db), "--json", check=True)
     data = json.loads(out.stdout)
@@ -110,6 +111,7 @@ def _long_game() -> Game:
     raise AssertionError("no finished long game in 200 seeds")
 
 
+@pytest.mark.slow
 def test_stats_table_and_csv(cli, db, tmp_path):
     table = tmp_path / "board.csv"
     out = cli("stats", "--db", str(db), "--csv", str(table), check=True).stdout
@@ -123,6 +125,7 @@ def test_stats_table_and_csv(cli, db, tmp_path):
     cli("stats", "--db", str(db), "--csv", str(table), check=True)  # a stats table may be replaced
 
 
+@pytest.mark.slow
 def test_stats_refuses_bad_input_with_one_line(cli, db, tmp_path):
     notes = tmp_path / "notes.csv"
     notes.write_text("my notes\n", encoding="utf-8")
@@ -136,6 +139,7 @@ def test_stats_refuses_bad_input_with_one_line(cli, db, tmp_path):
     assert notes.read_text(encoding="utf-8") == "my notes\n"
 
 
+@pytest.mark.slow
 def test_game_reviews_are_cached_beside_the_database(db, tmp_path):
     cache_file = tmp_path / "records.sqlite3"
     first = collect(db, "shut", solver.solve, RecordCache(cache_file))
@@ -160,6 +164,7 @@ def test_game_reviews_are_cached_beside_the_database(db, tmp_path):
     assert collect(db, "shut", solver.solve, RecordCache(cache_file)).reviewed == 5
 
 
+@pytest.mark.slow
 def test_tampered_records_are_named_not_crashed_on(cli, db):
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE events SET event = ? WHERE game_id = 1 AND seq = 1", (b"\x00\xff blob",))

@@ -48,6 +48,7 @@ def scoreboard_url(line: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow
 def test_the_page_loads_with_the_board_the_turn_and_the_players(chromium, table):
     page = chromium.new_page()
     page.goto(table.local_url)
@@ -60,6 +61,7 @@ def test_the_page_loads_with_the_board_the_turn_and_the_players(chromium, table)
     page.close()
 
 
+@pytest.mark.slow
 def test_tiles_follow_the_simulated_box(chromium, table):
     page = chromium.new_page()
     page.goto(table.local_url)
@@ -73,6 +75,7 @@ def test_tiles_follow_the_simulated_box(chromium, table):
     page.close()
 
 
+@pytest.mark.slow
 def test_a_throw_tapped_on_the_page_is_recorded_and_the_move_on_the_box_follows(chromium, table):
     page = chromium.new_page()
     page.goto(table.local_url)
@@ -99,6 +102,7 @@ def test_a_throw_tapped_on_the_page_is_recorded_and_the_move_on_the_box_follows(
     page.close()
 
 
+@pytest.mark.slow
 def test_the_api_state_events_and_posts(table):
     base = table.local_url
     state = httpx.get(base + "api/state").json()
@@ -143,6 +147,7 @@ def test_the_api_state_events_and_posts(table):
     assert [e["type"] for e in events(table)] == ["players", "throw", "undo"]
 
 
+@pytest.mark.slow
 def test_shared_on_the_network_posts_need_the_join_code(chromium, tmp_path):
     with LiveTable(build_kit(FAST_KIT), tmp_path / "games.sqlite3", ["Ann", "Bob"], host="0.0.0.0") as live:
         assert live.web is not None
@@ -177,6 +182,7 @@ def test_shared_on_the_network_posts_need_the_join_code(chromium, tmp_path):
         player.close()
 
 
+@pytest.mark.slow
 def test_box_less_play_tiles_tapped_on_the_page(chromium, tmp_path):
     db = tmp_path / "games.sqlite3"
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "play", "--port", "none", "--players", "Ann,Bob",
@@ -217,6 +223,7 @@ def test_box_less_play_tiles_tapped_on_the_page(chromium, tmp_path):
             proc.wait()
 
 
+@pytest.mark.slow
 def test_network_sharing_prints_the_join_code_and_a_qr_code(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "play", "--port", "none", "--players", "Ann,Bob",
                              "--db", str(tmp_path / "g.sqlite3"), "--web", "0.0.0.0:0"], stdin=subprocess.PIPE,
@@ -237,6 +244,7 @@ def test_a_bad_web_address_is_one_line_and_exit_2(cli, tmp_path, value):
     assert not (tmp_path / "g.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_sim_demo_serves_the_page_too(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "20", "--seed", "4",
                              "--web", "0", *("--debounce-ms", "5", "--scan-ms", "1")], stdin=subprocess.DEVNULL,
@@ -260,6 +268,7 @@ def test_sim_demo_serves_the_page_too(tmp_path):
         proc.wait()
 
 
+@pytest.mark.slow
 def test_a_larger_set_on_the_page_three_dice_and_tiles_in_rows(chromium, tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "play", "--port", "none", "--players", "Ann,Bob",
                              "--tiles", "15", "--dice", "3", "--db", str(tmp_path / "g.sqlite3"), "--web", "0"],
@@ -291,6 +300,7 @@ def test_a_larger_set_on_the_page_three_dice_and_tiles_in_rows(chromium, tmp_pat
             proc.wait()
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line_and_nothing_is_written(cli, tmp_path):
     import socket
 

@@ -368,6 +368,17 @@ const ops = {
     withBounce(msg, (closed) => { s.closed = !!closed; applySwitch(gpio); }, !!msg.closed,
       () => send({ id: msg.id, ok: true, t_us: nowNanos() / 1000 }));
   },
+  // A press: the contact closes (bouncing), stays closed `hold_us`, opens (bouncing), stays open as
+  // long; the reply comes at the end, all timed in device time.
+  press(msg) {
+    const s = switches.get(msg.pin);
+    if (!s || !mcu) throw new Error(`no switch on GPIO ${msg.pin}, or the board is off`);
+    const hold = msg.hold_us * 1000;
+    const set = (closed) => { s.closed = !!closed; applySwitch(msg.pin); };
+    const wait = (then) => { const alarm = sim.clock.createAlarm(then); alarm.schedule(hold); };
+    withBounce(msg, set, !!msg.closed, () => wait(() => withBounce(msg, set, !msg.closed, () => wait(() =>
+      send({ id: msg.id, ok: true, t_us: nowNanos() / 1000 })))));
+  },
   chain(msg) {
     chain = { load: msg.load, clock: msg.clock, data: msg.data, inputs: msg.inputs.slice(), ser: msg.ser, shift: null };
     if (mcu) wireChain();

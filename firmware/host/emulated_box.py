@@ -186,10 +186,12 @@ class EmulatedBox:
     def press_button(self, hold_ms: int = PRESS_MS) -> None:
         """Press the button for ``hold_ms`` of device time, then let go and leave it released as long (the
         release must pass the firmware's debounce too, or a press right after it is not seen)."""
-        pressed = self.set_button(True)
-        self.wait_device(pressed + hold_ms * 1000)
-        released = self.set_button(False)
-        self.wait_device(released + hold_ms * 1000)
+        link = self.wiring.button
+        if self.pins.button is None or link is None:
+            raise ValueError("this kit has no button (--button-pin none)")
+        gap = max(1, self.pins.debounce_ms * 1000 // (2 * max(1, self.bounces)))
+        self.board.press(self.pins.button, not link.normally_closed, hold_ms * 1000, bounce=self.bounces, gap_us=gap)
+        self._button_held = False
 
     def wait_device(self, t_us: float) -> None:
         """Wait until the board's clock reaches ``t_us``."""

@@ -149,13 +149,18 @@ class EmulatedPico:
     def close(self) -> None:
         """Stop the emulator."""
         if self.process is not None:
-            if self.process.poll() is None and self.process.stdin is not None:
+            if self.process.poll() is None:
+                self.process.terminate()  # nothing on the board needs saving: its flash lives in the harness
                 try:
-                    self.process.stdin.close()  # the harness exits when its control channel closes
                     self.process.wait(timeout=5)
-                except (OSError, subprocess.TimeoutExpired):
+                except subprocess.TimeoutExpired:
                     pass
             self.kill()
+            if self.process.stdin is not None:
+                try:
+                    self.process.stdin.close()
+                except OSError:
+                    pass
             if self.process.stdout is not None:
                 self.process.stdout.close()
         if self._reader is not None:
@@ -255,6 +260,13 @@ class EmulatedPico:
         the contact changes that many extra times ``gap_us`` apart (device time) before it settles.
         Returns the device time (µs) at which it settled."""
         return self.request("switch", pin=gpio, net=net, closed=closed, resistor=resistor,
+                            bounce={"flips": bounce, "gap_us": gap_us} if bounce else None)["t_us"]
+
+    def press(self, gpio: int, closed: bool, hold_us: int, bounce: int = 0, gap_us: int = 1000) -> float:
+        """Move the switch on ``gpio`` (wired with :meth:`switch`) to ``closed``, hold it ``hold_us``, move it
+        back and hold that as long, each move bouncing: one request, timed in device time. Returns the
+        device time at the end."""
+        return self.request("press", pin=gpio, closed=closed, hold_us=hold_us,
                             bounce={"flips": bounce, "gap_us": gap_us} if bounce else None)["t_us"]
 
     def chain(self, load: int, clock: int, data: int, inputs: list[int], ser: int) -> None:

@@ -59,7 +59,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with side_process(not is_cached(kit)) as pool, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         # Checked before it is moved into place: the side process's share begins while the previews render.
-        manifest, findings = build_checked(kit, tmp, formats, pool, progress=not args.quiet)
+        prepared = pool.submit(prepare_side, kit, formats) if pool is not None else None
+        manifest, findings = build_checked(kit, tmp, formats, pool, prepared, progress=not args.quiet)
     failed = [f for f in findings if not f.ok]
     for f in failed:
         print(f.line(), file=sys.stderr)
@@ -214,21 +215,20 @@ def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
 
 
 def start_side_build(pool: Executor | None, kit: Kit, formats: tuple[str, ...] = FORMATS) -> Future | None:
-    """Queue :func:`prepare_side` in ``pool``'s worker, unless there is none or the CAD kit is cached already."""
+    """Queue :func:`prepare_side` in ``pool``'s worker, unless there is none or the CAD kit is cached already
+    (copied from the cache, its checks remembered: nothing to share)."""
     from shutbox.cad.export import is_cached
 
     return pool.submit(prepare_side, kit, formats) if pool is not None and not is_cached(kit) else None
 
 
-def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Executor | None,
-                  prepared: Future | None = None, progress: bool = True) -> tuple[dict[str, Any], list[Finding]]:
-    """The CAD build into ``folder`` and its findings; with a ``pool``, its worker builds the small parts
-    (``prepared``: begun already, else begun here) and takes its share of the checks meanwhile."""
+def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Executor | None, prepared: Future | None,
+                  progress: bool = True) -> tuple[dict[str, Any], list[Finding]]:
+    """The CAD build into ``folder`` and its findings. ``pool``'s worker shares the work only if it was given
+    ``prepared`` (:func:`start_side_build`): it builds the small parts, then takes its share of the checks."""
     from shutbox.cad.export import build_cad
 
-    if prepared is None:
-        prepared = start_side_build(pool, kit, formats)
-    watcher = _Checking(pool, prepared, kit.printer.bed_mm)
+    watcher = _Checking(pool if prepared is not None else None, prepared, kit.printer.bed_mm)
     manifest = build_cad(kit, folder, formats, progress=progress, watcher=watcher)
     return manifest, watcher.findings(folder)
 

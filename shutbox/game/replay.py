@@ -4,7 +4,9 @@
 ``game.apply(event)`` appends one event after checking it, raising
 :class:`~shutbox.game.rules.IllegalMove` with a player's reason and leaving the game unchanged;
 ``game.to_events()`` returns the record, so ``Game.from_events(rules, game.to_events())`` is the
-same game.
+same game. A move is validated once: ``game.check(event)`` rules on a ``shut``/``open`` event without
+changing the game and returns a :class:`CheckedMove`, which ``game.apply`` then commits without checking
+again (as long as the game has not changed since; a stale one is checked afresh).
 
 How each match format runs (RULES.md names; docs/RULES.md gives each decision's source):
 
@@ -56,8 +58,9 @@ game is one pool: its winner takes it single, whether they shut or uncovered the
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shutbox.game import events as ev
@@ -80,6 +83,8 @@ from shutbox.game.rules import (
 from shutbox.model import Rules
 
 SHUT, UNCOVER = "shut", "uncover"
+
+_LINEAGES = itertools.count(1)  #: tells games apart (a copy of a game keeps its lineage)
 
 
 @dataclass(frozen=True)
@@ -174,6 +179,20 @@ class Round:
         return {p: self.payouts.get(p, 0.0) - self.paid.get(p, 0.0) for p in self.players}
 
 
+@dataclass(frozen=True)
+class CheckedMove:
+    """A ``shut``/``open`` event the rules allowed on a game as it stood (:meth:`Game.check`)."""
+
+    event: dict[str, Any]  #: the event, normalised
+    tiles: tuple[int, ...]  #: the tiles it moves, sorted
+    lineage: int  #: the game it was checked on ...
+    version: int  #: ... after how many applied events
+
+    def stamped(self, at: float) -> CheckedMove:
+        """The same move with the time it is recorded."""
+        return replace(self, event=dict(self.event, at=at))
+
+
 class Game:
     """The state of a game, derived from its events; see the module docstring for the formats."""
 
@@ -181,6 +200,7 @@ class Game:
         self.rules = rules
         self.format = match_format(rules)  #: what the match format means for play
         self._events: list[dict[str, Any]] = []  # everything recorded, undo events included
+        self._lineage = next(_LINEAGES)
         self._reset()
 
     def _reset(self) -> None:
@@ -217,8 +237,27 @@ class Game:
         """The events in effect (a copy): the record once every ``undo`` has withdrawn its predecessor."""
         return [dict(e) for e in self._effective]
 
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """Check and append one event; on IllegalMove the game is unchanged."""
+    def check(self, event: Mapping[str, Any]) -> CheckedMove:
+        """Rule on a ``shut``/``open`` event without changing the game: IllegalMove with the reason, or the
+        move, which :meth:`apply` commits without checking it again."""
+        clean = ev.normalise(event)
+        if clean["type"] not in ("shut", "open"):
+            raise ValueError(f"only moves are checked ahead, not {clean['type']!r} events")
+        self._playing()
+        chosen = self._check_move(clean["type"], clean["tiles"], unverified=bool(clean.get("unverified")))
+        return CheckedMove(clean, chosen, self._lineage, len(self._events))
+
+    def apply(self, event: Mapping[str, Any] | CheckedMove) -> None:
+        """Check and append one event (a :class:`CheckedMove` still current is not checked again); on
+        IllegalMove the game is unchanged."""
+        if isinstance(event, CheckedMove):
+            if (event.lineage, event.version) == (self._lineage, len(self._events)):
+                clean = event.event
+                self._make_move(clean["type"], event.tiles, unverified=bool(clean.get("unverified")))
+                self._effective.append(clean)
+                self._events.append(clean)
+                return
+            event = event.event  # the game changed since: check it afresh
         clean = ev.normalise(event)
         if clean["type"] == "undo":
             if not self._effective:
@@ -231,18 +270,25 @@ class Game:
             self._apply(clean)
         self._events.append(clean)
 
+    def _playing(self) -> None:
+        """IllegalMove unless the game takes moves: it has players and is not over."""
+        if self.finished:
+            raise IllegalMove("the game is over")
+        if not self.players:
+            raise IllegalMove("the game has no players yet")
+
     def _apply(self, e: dict[str, Any]) -> None:
         kind = e["type"]
         if kind == "players":
             self._start(e["names"])
-        elif self.finished:
-            raise IllegalMove("the game is over")
-        elif not self.players:
-            raise IllegalMove("the game has no players yet")
-        elif kind == "throw":
+            self._effective.append(e)
+            return
+        self._playing()
+        if kind == "throw":
             self._throw(e)
         elif kind in ("shut", "open"):
-            self._move(kind, e["tiles"], unverified=bool(e.get("unverified")))
+            unverified = bool(e.get("unverified"))
+            self._make_move(kind, self._check_move(kind, e["tiles"], unverified), unverified)
         elif kind == "end_turn":
             self._end_turn_reported(declared=bool(e.get("declared")))
         self._effective.append(e)
@@ -385,7 +431,8 @@ class Game:
         """What the tiles in play are on the board: ``open``, or ``shut`` for the uncovering player."""
         return "shut" if self.phase == UNCOVER else "open"
 
-    def _move(self, kind: str, tiles: list[int], unverified: bool = False) -> None:
+    def _check_move(self, kind: str, tiles: list[int], unverified: bool) -> tuple[int, ...]:
+        """The one check of a move (nothing changes): IllegalMove with the reason, or the tiles, sorted."""
         uncovering = self.phase == UNCOVER
         if uncovering and kind == "shut":
             raise IllegalMove(f"{self.current_player} is uncovering tiles in the long game, not shutting them")
@@ -400,22 +447,27 @@ class Game:
             if self.pending is not None:
                 raise IllegalMove(f"the throw of {self.pending.total} has not been used yet: "
                                   f"{self._verb()} tiles adding up to {self.pending.total} first")
-            chosen = self._tiles_in_play(tiles, *words)
-            turn = self._turn()
-            throw = Throw(dice=None, total=None, unverified=True)
-            turn.throws.append(throw)
-        elif self.pending is None:
+            return self._tiles_in_play(tiles, *words)
+        if self.pending is None:
             # The dice were not entered: the throw is the tiles' sum, if the rules allow that total.
             total = sum(t for t in tiles if isinstance(t, int))
             chosen = check_move(self.rules, in_play, total, tiles, *words)
             check_total(self.rules, in_play, total, self._left_word())
-            turn = self._turn()
-            throw = Throw(dice=None, total=total)
+            return chosen
+        assert self.pending.total is not None
+        return check_move(self.rules, in_play, self.pending.total, tiles, *words)
+
+    def _make_move(self, kind: str, chosen: tuple[int, ...], unverified: bool) -> None:
+        """Carry out a move :meth:`_check_move` allowed."""
+        uncovering = self.phase == UNCOVER
+        turn = self._turn()
+        if unverified:
+            throw = Throw(dice=None, total=None, unverified=True)
+            turn.throws.append(throw)
+        elif self.pending is None:
+            throw = Throw(dice=None, total=sum(chosen))
             turn.throws.append(throw)
         else:
-            assert self.pending.total is not None
-            chosen = check_move(self.rules, in_play, self.pending.total, tiles, *words)
-            turn = self._turn()
             throw = self.pending
         throw.tiles = chosen
         self.pending = None
