@@ -12,6 +12,7 @@ if shutil.which("prusa-slicer") is None:
     pytest.skip("PrusaSlicer is not installed", allow_module_level=True)
 
 BED = (250.0, 210.0, 220.0)
+pytestmark = pytest.mark.slow  # each slices a part with PrusaSlicer (a few seconds)
 
 
 def _findings(tmp_path, mesh, name: str) -> dict[str, object]:
