@@ -347,8 +347,9 @@ def flange_beams(lay: Layout) -> list[cq.Shape]:
     g, t = COVER_GAP, lay.wall * SQRT2
     top = column_top(lay)
     slab = lay.usb_floor - COVER_THICKNESS
-    out = [cq.Solid.makeBox(COVER_FLANGE_X + g, h + 2 * (g + t), slab, cq.Vector(x, oy - g - t, COVER_THICKNESS))
-           for x in (ox - g, ox + w - COVER_FLANGE_X)]
+    out: list[cq.Shape] = [cq.Solid.makeBox(COVER_FLANGE_X + g, h + 2 * (g + t), slab,
+                                            cq.Vector(x, oy - g - t, COVER_THICKNESS))
+                           for x in (ox - g, ox + w - COVER_FLANGE_X)]
     out += [cq.Solid.makeCylinder(BOSS_RADIUS, top - COVER_THICKNESS, cq.Vector(ox + sx, oy + sy, COVER_THICKNESS))
             for sx, sy in lay.screw_points()]
     return out
