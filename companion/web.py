@@ -98,6 +98,7 @@ class WebBoard:
         self.state_json = "{}"
         self.changes = 0  #: how many distinct states were published
         self._session: LiveState | None = None
+        self._review: dict[str, Any] | None = None  #: the review summaries set after the game (kept on show)
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listeners: set[asyncio.Queue[str | None]] = set()
@@ -125,12 +126,20 @@ class WebBoard:
         self._session = state
         self.refresh()
 
+    def _shown(self) -> LiveState | None:
+        """The state as the page shows it: the session's, with the review once one is set (a box snapshot
+        after the game must not take the review off the page)."""
+        if self._session is None or self._review is None:
+            return self._session
+        return dataclasses.replace(self._session, review=self._review)
+
     def refresh(self) -> None:
         """Publish the state again (after a change the session did not show, e.g. a review)."""
-        if self._session is None:
+        shown = self._shown()
+        if shown is None:
             return
         with self._lock:
-            state = table_state(self._session, list(self.messages))
+            state = table_state(shown, list(self.messages))
             state["join"] = {"required": self.join_code is not None}
             text = json.dumps(state, separators=(",", ":"))
             if text == self.state_json:
@@ -146,8 +155,7 @@ class WebBoard:
 
     def set_review(self, review: dict[str, Any] | None) -> None:
         """Show the players' review summaries (issue 14's hook) on the page."""
-        if self._session is not None:
-            self._session = dataclasses.replace(self._session, review=review)
+        self._review = review
         self.refresh()
 
     def _broadcast(self, text: str | None) -> None:

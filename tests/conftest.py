@@ -51,3 +51,18 @@ def _tests_own_cache(tmp_path_factory):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Headless Chromium (playwright), one per test module; skipped with the reason where it is missing
+    (a failure in CI, which installs it)."""
+    from tests.web_support import browser, chromium_path
+
+    if chromium_path() is None:
+        message = "chromium is not installed (CI installs it; see .ci/run)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    with browser() as b:
+        yield b

@@ -8,7 +8,7 @@ import pytest
 
 from shutbox.model import build_kit
 from tests.test_dice_camera import two_dice_file
-from tests.test_web_scoreboard import FAST_KIT, chromium  # noqa: F401  (the browser fixture)
+from tests.test_web_scoreboard import FAST_KIT
 from tests.web_support import LiveTable
 
 
@@ -18,7 +18,7 @@ def table(tmp_path):
         yield live
 
 
-def test_a_photo_taken_on_the_page_is_read_and_entered_as_the_throw(chromium, table, tmp_path):  # noqa: F811
+def test_a_photo_taken_on_the_page_is_read_and_entered_as_the_throw(chromium, table, tmp_path):
     from shutbox.companion.store import GameStore
 
     path, want = two_dice_file()

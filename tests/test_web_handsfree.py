@@ -18,22 +18,10 @@ import pytest
 
 from shutbox.game import events as ev
 from shutbox.model import build_kit
-from tests.conftest import IN_CI
-from tests.web_support import LiveTable, browser, chromium_path
+from tests.web_support import LiveTable
 
 HANDS_FREE = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1, "play.throws": "optional"}
 FAST = ["--debounce-ms", "5", "--scan-ms", "1"]
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if chromium_path() is None:
-        message = "chromium is not installed (CI installs it; see .ci/run)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    with browser() as b:
-        yield b
 
 
 def flip(live: LiveTable, page, tiles: list[int], shut: bool) -> None:

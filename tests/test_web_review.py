@@ -16,21 +16,9 @@ from shutbox.companion.webreview import ReviewPages
 from shutbox.game.gamefile import settings_of
 from shutbox.game.replay import Game
 from shutbox.model import Rules, build_kit
-from tests.conftest import IN_CI
 from tests.review_support import long_enough
 from tests.test_review_cli import _mistake_game
-from tests.web_support import LiveTable, browser, chromium_path
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if chromium_path() is None:
-        message = "chromium is not installed (CI installs it; see .ci/run)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    with browser() as b:
-        yield b
+from tests.web_support import LiveTable
 
 
 def _save(store: GameStore, game: Game) -> int:

@@ -14,21 +14,9 @@ import httpx
 import pytest
 
 from shutbox.model import build_kit
-from tests.conftest import IN_CI
-from tests.web_support import LiveTable, browser, chromium_path
+from tests.web_support import LiveTable
 
 FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1, "play.throws": "required"}  # typed throws
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if chromium_path() is None:
-        message = "chromium is not installed (CI installs it; see .ci/run)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    with browser() as b:
-        yield b
 
 
 @pytest.fixture
