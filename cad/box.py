@@ -237,14 +237,15 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
             keep.append(_corbel(lay, x, y, foot, BOSS_RADIUS))
     w = lay.wall
     spots = key_spots(lay, cuts)
-    for x, y, half in spots:  # round each key's pocket (the key itself stands on the rib)
-        keep.append(cq.Solid.makeBox(JOINT_DEPTH + 2.0, 2 * half, tall, cq.Vector(x, y - half, -1.0)))
+    for x, y, half, sign in spots:  # round each key's pocket (the key itself stands on the rib)
+        x0 = x if sign > 0 else x - JOINT_DEPTH - 2.0
+        keep.append(cq.Solid.makeBox(JOINT_DEPTH + 2.0, 2 * half, tall, cq.Vector(x0, y - half, -1.0)))
     for x in cuts:  # a rib twice as thick where the box is cut (each piece keeps a wall), arched between its keys
         rib = cq.Solid.makeBox(2 * w, lay.width, tall, cq.Vector(x - w, 0.0, -1.0))
         trunk = GROOVE / 2 + 2 * HOLLOW_RIB
         sy = lay.switch_y
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk)]
-        posts += [(y - half, y + half) for kx, y, half in spots if abs(kx - x) < 1e-6]
+        posts += [(y - half, y + half) for kx, y, half, _ in spots if abs(kx - x) < 1e-6]
         arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
         keep.append(rib.cut(*arches).clean() if arches else rib)
     return keep
@@ -346,8 +347,9 @@ def flange_beams(lay: Layout) -> list[cq.Shape]:
     g, t = COVER_GAP, lay.wall * SQRT2
     top = column_top(lay)
     slab = lay.usb_floor - COVER_THICKNESS
-    out = [cq.Solid.makeBox(COVER_FLANGE_X + g, h + 2 * (g + t), slab, cq.Vector(x, oy - g - t, COVER_THICKNESS))
-           for x in (ox - g, ox + w - COVER_FLANGE_X)]
+    out: list[cq.Shape] = [cq.Solid.makeBox(COVER_FLANGE_X + g, h + 2 * (g + t), slab,
+                                            cq.Vector(x, oy - g - t, COVER_THICKNESS))
+                           for x in (ox - g, ox + w - COVER_FLANGE_X)]
     out += [cq.Solid.makeCylinder(BOSS_RADIUS, top - COVER_THICKNESS, cq.Vector(ox + sx, oy + sy, COVER_THICKNESS))
             for sx, sy in lay.screw_points()]
     return out
@@ -393,14 +395,14 @@ def tab_screw_tools(lay: Layout, key: Key) -> list[cq.Shape]:
             coned_hole(x, y, SCREW_PILOT / 2, TAB_THICKNESS - 0.5, lay.tab_pilot[1])]
 
 
-def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float]]:
-    """(x, y, half width) of the deck keys of a box cut at ``cuts``: kept solid round their pockets."""
+def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float, int]]:
+    """(x, y, half width, direction) of the deck keys of a box cut at ``cuts``: kept solid round their pockets."""
     if not cuts:
         return []
     from shutbox.cad.split import key_half_widths, plan_keys
 
     _, tip = key_half_widths()
-    return [(k.at, k.centre, tip + 2.5) for k in plan_keys(lay, cuts, ()) if k.axis == "x" and k.sloped]
+    return [(k.at, k.centre, tip + 2.5, k.sign) for k in plan_keys(lay, cuts, ()) if k.axis == "x" and k.sloped]
 
 
 def build_box(lay: Layout, cuts: tuple[float, ...] = (), ycuts: tuple[float, ...] = ()) -> cq.Shape:

@@ -120,8 +120,11 @@ class BoxPieceSpec(PartSpec):
 
         piece = self.piece(builder)
         solid = printed.rotate(cq.Vector(0, 0, 0), cq.Vector(0, 0, 1), -90) if piece.rotate else printed
+        from shutbox.cad.split import reach_before
+
         bb = solid.BoundingBox()
-        return [solid.translate(cq.Vector(piece.x0 - bb.xmin, piece.y0 - bb.ymin, -bb.zmin))]
+        x0 = piece.x0 - reach_before(builder.plan, piece)
+        return [solid.translate(cq.Vector(x0 - bb.xmin, piece.y0 - bb.ymin, -bb.zmin))]
 
     def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
         return self._tab_screws(kit, lay) + self._sensing(kit, lay)

@@ -51,6 +51,7 @@ class Key:
     sloped: bool  # top falls at 45 degrees towards the tip (deck keys)
     tab: bool = False  # a screwed tab under the deck's front wall (a cut at the tray's back wall), not a dovetail
     reach: float = JOINT_DEPTH  # how far it reaches across the cut
+    sign: int = 1  # +1: carried by the piece below the cut and pointing up the axis; -1: the other way round
 
 
 @dataclass(frozen=True)
@@ -129,11 +130,24 @@ def _spans(cuts: tuple[float, ...], end: float, lay: Layout | None = None) -> li
             for i in range(len(edges) - 1)]
 
 
+def _x_spans(cuts: tuple[float, ...], end: float) -> list[float]:
+    """Extent of each column between cuts across the box: the deck keys point both ways, so a piece carries a
+    key's reach past each of its cuts."""
+    edges = (0.0, *cuts, end)
+    return [edges[i + 1] - edges[i] + JOINT_DEPTH * ((i < len(cuts)) + (i > 0)) for i in range(len(edges) - 1)]
+
+
+def reach_before(plan: SplitPlan, piece: Piece) -> float:
+    """How far ``piece``'s keys reach below its x0 (into the column before it)."""
+    reach = [k.reach for k in plan.keys if k.axis == "x" and k.sign < 0 and _owner(plan, k)[0] is piece]
+    return max(reach, default=0.0)
+
+
 def _best_x(lay: Layout, count: int, limit: float) -> tuple[float, ...] | None:
     """Cuts giving ``count`` columns each at most ``limit`` long, as even as possible."""
     best: tuple[float, tuple[float, ...]] | None = None
     for cuts in itertools.combinations(allowed_x_cuts(lay), count - 1):
-        worst = max(_spans(cuts, lay.length))
+        worst = max(_x_spans(cuts, lay.length))
         if worst <= limit + EPS and (best is None or worst < best[0] - EPS):
             best = (worst, cuts)
     return best[1] if best else None
@@ -177,7 +191,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
                 xs = _best_x(lay, nx, lim_x)
                 ys = _best_y(lay, ny, lim_y)
                 if xs is not None and ys is not None:
-                    worst = max(max(_spans(xs, lay.length)), max(_spans(ys, lay.width, lay)))
+                    worst = max(max(_x_spans(xs, lay.length)), max(_spans(ys, lay.width, lay)))
                     options.append((nx * ny, ny, worst, xs, ys))
     if not options:
         raise ShutboxError(
@@ -188,7 +202,7 @@ def plan_split(lay: Layout, bed: tuple[float, float, float]) -> SplitPlan:
     pieces = []
     x_edges = (0.0, *xs, lay.length)
     y_edges = (0.0, *ys, lay.width)
-    x_spans, y_spans = _spans(xs, lay.length), _spans(ys, lay.width, lay)
+    x_spans, y_spans = _x_spans(xs, lay.length), _spans(ys, lay.width, lay)
     for j in range(len(y_edges) - 1):
         for i in range(len(x_edges) - 1):
             size = (x_spans[i], y_spans[j], lay.height)
@@ -279,7 +293,10 @@ def _keys_across_x(lay: Layout, x: float, y0: float, y1: float, room: float) -> 
         mid = (d_lo + d_hi) / 2
         spans = [(d_lo, mid), (mid, d_hi)]
     deck_top = lay.lane_floor - 3.0
-    return keys + [Key("x", x, (a + b) / 2, deck_top, True) for a, b in spans if b >= a]
+    # The two deck keys point opposite ways: each piece's key hooks under the other's sloped pocket roof, so
+    # neither piece lifts off the other.
+    return keys + [Key("x", x, (a + b) / 2, deck_top, True, sign=1 if i == 0 else -1)
+                   for i, (a, b) in enumerate(spans) if b >= a]
 
 
 def _keys_across_y(lay: Layout, y: float, x0: float, x1: float, room: float) -> list[Key]:
@@ -315,14 +332,15 @@ def key_solid(key: Key, grow: float = 0.0) -> cq.Shape:
     else:
         top = key.top if not grow else key.top + 5.0
         side = [(-1.0, -1.0), (d + 2.0, -1.0), (d + 2.0, top), (-1.0, top)]
+    k = key.sign
     if key.axis == "x":
-        plan_xy = [(a + u, c + v) for u, v in plan]
+        plan_xy = [(a + k * u, c + v) for u, v in plan]
         side_shape = shape_of(cq.Workplane("XZ").workplane(offset=-(c + 20.0))
-                              .polyline([(a + u, z) for u, z in side]).close().extrude(40.0))
+                              .polyline([(a + k * u, z) for u, z in side]).close().extrude(40.0))
     else:
-        plan_xy = [(c + v, a + u) for u, v in plan]
+        plan_xy = [(c + v, a + k * u) for u, v in plan]
         side_shape = shape_of(cq.Workplane("YZ").workplane(offset=c - 20.0)
-                              .polyline([(a + u, z) for u, z in side]).close().extrude(40.0))
+                              .polyline([(a + k * u, z) for u, z in side]).close().extrude(40.0))
     # Elephant's-foot relief and lead-in: the key's foot is chamfered in by RELIEF (the first layers spread out),
     # the pocket's mouth (where the key goes in from below) flares out by as much.
     lo = 0.0 if not grow else -1.0
@@ -356,7 +374,7 @@ def _owner(plan: SplitPlan, key: Key) -> tuple[Piece, Piece]:
     else:
         carrier = find(lambda p: abs(p.y1 - key.at) < EPS and p.x0 <= key.centre <= p.x1)
         holder = find(lambda p: abs(p.y0 - key.at) < EPS and p.x0 <= key.centre <= p.x1)
-    return carrier, holder
+    return (carrier, holder) if key.sign > 0 else (holder, carrier)
 
 
 def cut_piece(lay: Layout, box: cq.Shape, plan: SplitPlan, piece: Piece) -> cq.Shape:

@@ -177,13 +177,13 @@ def test_box_pieces_and_gates_bridge_at_most_45_mm_and_stay_lean(default_kit, tm
         write_mesh(tessellate(printed[spec.name], 0.1, 20.0), stl)
         result = slice_with_support(stl, tmp_path / f"{spec.name}.gcode", kit.printer.bed_mm)
         longest[spec.name] = result.longest
-        assert result.support_grams < 0.1, spec.name  # see the strict xfail below for the last 0.06 g
+        assert result.support_grams < 0.1, spec.name  # see the strict xfail below for the last 0.08 g
     assert max(longest.values()) <= BRIDGE_MAX, longest
 
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 27: the cover slab's bridge on the second box piece still gets "
-                   "0.06 g of support (one layer under its free edge)")
+                   "0.08 g of support (one layer at the inner corners of the slab)")
 def test_box_pieces_get_no_support_with_support_on(default_kit, tmp_path):
     require_tool("prusa-slicer")
     from shutbox.cad.mesh import tessellate, write_mesh
@@ -245,9 +245,9 @@ def test_every_box_piece_is_held_in_all_six_directions_with_its_gates(default_ki
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 27: without its gates, the second box piece of the mk4 split lifts "
-                   "straight off the first (the keys stop sliding only); no hook or pin across the cut yet")
 def test_box_pieces_lock_each_other_against_lifting_without_the_gates(default_kit):
+    """The two deck keys across a cut point opposite ways, each under the other piece's sloped pocket roof: the
+    pieces hold each other in all six directions even before the gates are screwed on."""
     from shutbox.cad.holding import check_joints
 
     _, lay, _, _, solids, _ = default_kit

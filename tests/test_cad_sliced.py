@@ -7,14 +7,17 @@ import shutil
 
 import pytest
 
+from shutbox.cad.findings import Finding
+
 pytest.importorskip("trimesh")
 if shutil.which("prusa-slicer") is None:
     pytest.skip("PrusaSlicer is not installed", allow_module_level=True)
 
 BED = (250.0, 210.0, 220.0)
+pytestmark = pytest.mark.slow  # each slices a part with PrusaSlicer (a few seconds)
 
 
-def _findings(tmp_path, mesh, name: str) -> dict[str, object]:
+def _findings(tmp_path, mesh, name: str) -> dict[str, Finding]:
     from shutbox.cad.sliced import sliced_findings
 
     path = tmp_path / f"{name}.stl"
@@ -41,18 +44,18 @@ def test_support_check_fails_a_part_that_needs_support(tmp_path):
     cap = trimesh.creation.box((35, 35, 2))
     cap.apply_translation((0, 0, 11))
     found = _findings(tmp_path, trimesh.boolean.union([stem, cap], engine="manifold"), "mushroom")
-    assert not found["support"].ok, found["support"].detail  # type: ignore[attr-defined]
+    assert not found["support"].ok, found["support"].detail
 
 
 def test_bridge_check_fails_a_long_bridge_and_passes_a_short_one(tmp_path):
     from shutbox.cad.sliced import BRIDGE_MAX
 
     long = _findings(tmp_path, _arch(60.0), "long")
-    assert not long["bridge"].ok, long["bridge"].detail  # type: ignore[attr-defined]
+    assert not long["bridge"].ok, long["bridge"].detail
     assert long["support"].ok  # PrusaSlicer never supports a bridge: "no support" says nothing about it
     short = _findings(tmp_path, _arch(30.0), "short")
-    assert short["bridge"].ok and short["support"].ok, short["bridge"].detail  # type: ignore[attr-defined]
-    span = float(short["bridge"].detail.split("over air ")[1].split(" mm")[0])  # type: ignore[attr-defined]
+    assert short["bridge"].ok and short["support"].ok, short["bridge"].detail
+    span = float(short["bridge"].detail.split("over air ")[1].split(" mm")[0])
     assert 25.0 <= span <= BRIDGE_MAX  # the air between the posts, measured from the G-code
 
 
