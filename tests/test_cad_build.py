@@ -366,6 +366,7 @@ def test_the_two_colour_die_is_a_listed_3mf_of_two_objects_checked_each_on_its_o
     assert {f.check for f in mine} == {"objects", "manifold", "bed", "overlap"} and all(f.ok for f in mine)
     assert {f.subject for f in mine if f.check == "manifold"} == {"die-two-colour.3mf:die", "die-two-colour.3mf:pips"}
     scene = trimesh.load(str(out / entry["file"]), force="scene")
+    assert isinstance(scene, trimesh.Scene)
     body = scene.geometry["die"]
     bad = trimesh.Scene()
     bad.add_geometry(body, node_name="die", geom_name="die")  # a second "colour" inside the body: refused
