@@ -166,8 +166,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "",
         "Pips that read well (the camera's dice reader, docs/dice.md, and players across the table): the pips"
         " must contrast with the die from any angle, not only by their shadow. Two colours: "
-        "`shutbox.cad.dice` models the pips as their own body (`build_pips`, filling the holes flush) and "
-        "`write_two_colour_3mf` writes the die and its pips as two objects of one 3MF; load it, give the pips"
+        "`shutbox cad` writes `3mf/die-two-colour.3mf`, the die and its pips (their own body, filling the "
+        "holes flush) as two objects of one 3MF, `die` and `pips`; load it, give the pips"
         " object the second filament (a dark colour on a light die, white on a dark one) and print as above. "
         "One colour: after printing, fill each pip with acrylic paint or a paint pen (black on white, white "
         "on black), let it sit a minute and wipe the face flat with a barely damp cloth, so the paint stays "

@@ -1,7 +1,8 @@
 """``shutbox cad check DIR``: verify a built CAD folder against the settings recorded in its manifest.
 
 Checks: each mesh file is one closed, consistently wound body without degenerate faces and without
-overhangs that need support; each part fits the bed as exported; the assembly's solids do not
+overhangs that need support (the two-colour die's 3MF: its two objects, each closed, touching at most);
+each part fits the bed as exported; the assembly's solids do not
 intersect (OCCT boolean common, volume zero) and stay inside the box; each tile's distance to the box
 equals the sliding clearance; there are N tiles numbered 1..N, and the engraved numbers on the tiles
 and in the lanes read as those numbers with strokes at least 0.6 mm wide; and the checks each kind
@@ -174,6 +175,46 @@ def check_mesh(path: Path, bed: tuple[float, float, float]) -> Iterator[Finding]
     spans = float(mesh.area_faces[bridged].sum())
     yield Finding("overhang", name, area <= OVERHANG_AREA, f"{area:.2f} mm2 facing down steeper than 45 degrees "
                   f"({spans:.0f} mm2 of bridges)")
+
+
+#: Overlap allowed between the two objects of the two-colour die, mm3 (touching faces, tessellated apart).
+TWO_COLOUR_OVERLAP = 0.05
+
+
+def check_two_colour(path: Path, objects: list[str], bed: tuple[float, float, float]) -> Iterator[Finding]:
+    """The two-colour die's 3MF: just the objects named, each closed (the body one piece), on the bed, and the
+    objects touching at most (the pips fill the body's holes, not the body)."""
+    import trimesh
+
+    name = path.name
+    try:
+        scene = trimesh.load(str(path), file_type="3mf", force="scene")
+    except Exception as exc:  # noqa: BLE001  (trimesh raises whatever its readers raise on a damaged file)
+        yield Finding("objects", name, False, f"cannot read ({type(exc).__name__}: {exc})")
+        return
+    meshes = dict(scene.geometry.items()) if isinstance(scene, trimesh.Scene) else {}
+    yield Finding("objects", name, sorted(meshes) == sorted(objects),
+                  f"objects {', '.join(sorted(meshes)) or 'none'}; wanted {', '.join(objects)}")
+    if sorted(meshes) != sorted(objects):
+        return
+    for label in objects:
+        mesh = meshes[label]
+        degenerate = int(np.sum(mesh.area_faces < 1e-10))
+        closed = mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0
+        one = mesh.body_count == 1 or label != objects[0]  # the body is one piece; the pips are many
+        yield Finding("manifold", f"{name}:{label}", bool(closed and one and degenerate == 0),
+                      f"watertight={mesh.is_watertight}, bodies={mesh.body_count}, degenerate faces={degenerate}, "
+                      f"volume={mesh.volume:.1f} mm3")
+    both = trimesh.util.concatenate(list(meshes.values()))
+    lo, hi = both.bounds
+    size = hi - lo
+    yield Finding("bed", name, bool(all(size[i] <= bed[i] + TOL for i in range(3)) and lo[2] > -TOL),
+                  f"{size[0]:.1f} x {size[1]:.1f} x {size[2]:.1f} mm on {bed[0]:g} x {bed[1]:g} x {bed[2]:g}")
+    first, second = (meshes[label] for label in objects[:2])
+    common = first.intersection(second) if len(objects) == 2 else None
+    shared = float(common.volume) if common is not None and not common.is_empty else 0.0
+    yield Finding("overlap", name, shared <= TWO_COLOUR_OVERLAP,
+                  f"{shared:.3f} mm3 in both {objects[0]} and {objects[1]} (at most {TWO_COLOUR_OVERLAP:g})")
 
 
 def _bridged(mesh: Any, flat: Any) -> Any:
@@ -450,6 +491,8 @@ def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
     h = hashlib.sha256((folder / "manifest.json").read_bytes())
     names = [rel for part in manifest["parts"] for rel in part["files"].values()]
     names.append(manifest["assembly"]["file"])
+    if "two_colour" in manifest:
+        names.append(manifest["two_colour"]["file"])
     for rel in names:
         path = folder / rel
         if not path.is_file():
@@ -529,6 +572,8 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     if solids is not None and side is not None:
         _context(folder, manifest)["solids"] = solids
     files = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
+    if "two_colour" in manifest:
+        files.append(("two_colour", manifest["two_colour"]["file"]))
     names = files + [("assembly", name) for name in ASSEMBLY_CHECKS]
     shared = [("assembly", name) for name in SIDE_CHECKS] if side is not None else []
     later = None
@@ -581,6 +626,10 @@ def _run_check(folder: Path, spec: tuple[str, str]) -> list[Finding]:
         path = folder / name
         if not path.is_file():
             return [Finding("files", name, False, "missing")]
+        if kind == "two_colour":
+            objects = list(ctx["manifest"]["two_colour"]["objects"])
+            return _remembered("two_colour", path, (objects, ctx["bed"]),
+                               lambda: check_two_colour(path, objects, ctx["bed"]))
         return _file_check(path, kind, ctx["bed"])
     return list(_assembly_check(folder, ctx, name))
 

@@ -112,6 +112,31 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
     return cache.store(key, folder), False
 
 
+#: The die for a two-colour print: one 3MF of two objects, the body and the pips (:mod:`shutbox.cad.dice`).
+TWO_COLOUR_FILE = "3mf/die-two-colour.3mf"
+TWO_COLOUR_OBJECTS = ("die", "pips")
+
+
+def _two_colour(kit: Kit, folder: Path, used: set[Path]) -> dict[str, Any]:
+    """Write the two-colour die's 3MF into ``folder`` (built, or from the cache); its manifest entry."""
+    from shutbox.cad.dice import write_two_colour_3mf
+
+    mesh = (kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg)
+    key = cache.part_key("die-two-colour", {"size_mm": kit.dice.size_mm, "mesh": list(mesh)})
+    entry = cache.lookup(key)
+    if entry is None or not (entry / "part.3mf").is_file():
+        scratch = cache.new_entry_dir()
+        write_two_colour_3mf(kit.dice.size_mm, scratch / "part.3mf", *mesh)
+        cache.seal(scratch, {"name": "die-two-colour", "objects": list(TWO_COLOUR_OBJECTS)})
+        entry = cache.store(key, scratch)
+    shutil.copy2(entry / "part.3mf", folder / TWO_COLOUR_FILE)
+    if cache.is_cached(entry):
+        used.add(entry)
+    else:
+        shutil.rmtree(entry, ignore_errors=True)
+    return {"file": TWO_COLOUR_FILE, "objects": list(TWO_COLOUR_OBJECTS)}
+
+
 def cache_inputs(kit: Kit) -> dict[str, Any]:
     """Every setting, less the ones that change no output (the cache's own size limit, the scorekeeper's)."""
     data = {k: v for k, v in kit_as_dict(kit).items() if k != "play"}
@@ -234,6 +259,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         labels += [spec.name if spec.quantity == 1 else f"{spec.name}-{i + 1}" for i in range(spec.quantity)]
         label_specs += [spec] * spec.quantity
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
+    two_colour = _two_colour(kit, folder, used) if "3mf" in formats else None
     manifest: dict[str, Any] = {
         "shutbox_version": __version__,
         "settings": kit_as_dict(kit),
@@ -249,6 +275,8 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         "previews": [],
         "build_notes": "build.md",
     }
+    if two_colour is not None:
+        manifest["two_colour"] = two_colour
     written = [(label, spec.kind, solid) for label, spec, solid in placed]
     views, kit_entry = _assembly(placed, lay, split, kit_key, kit_entry, folder,
                                  lambda: watch.assembly_written(folder, manifest, written))

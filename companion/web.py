@@ -333,9 +333,7 @@ class WebBoard:
 
             refusal = self._check_post(request)
             if refusal is not None:
-                wait = self.guard.wait_s(_client(request)) if refusal[0] == 429 else 0
-                return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0],
-                                    headers={"Retry-After": str(max(1, int(wait + 0.999)))} if wait else None)
+                return self._refused(request, refusal)
             raw = b""
             async for chunk in request.stream():
                 raw += chunk
@@ -375,7 +373,7 @@ class WebBoard:
 
         refusal = self._check_post(request, image=True)
         if refusal is not None:
-            return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
+            return self._refused(request, refusal)
         raw = b""
         async for chunk in request.stream():
             raw += chunk
@@ -400,6 +398,14 @@ class WebBoard:
         return JSONResponse({"ok": ok, "dice": list(read.values), "unsure": read.unsure,
                              "messages": [{"kind": k, "text": t} for k, t in notes], "state": self.state},
                             status_code=200 if ok else 409)
+
+    def _refused(self, request: Request, refusal: tuple[int, str]) -> Response:
+        """The answer to a refused POST; a rate-limited one says when to try again (``Retry-After``)."""
+        from starlette.responses import JSONResponse
+
+        wait = self.guard.wait_s(_client(request)) if refusal[0] == 429 else 0
+        return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0],
+                            headers={"Retry-After": str(max(1, int(wait + 0.999)))} if wait else None)
 
     def _check_post(self, request: Request, image: bool = False) -> tuple[int, str] | None:
         """(status, reason) when a POST must be refused: no or a wrong join code, or not the page's own JSON

@@ -347,3 +347,33 @@ def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(b
     (tmp_path / "assembly.step").write_bytes((out / "assembly.step").read_bytes()[:5000])
     with pytest.raises(ShutboxError, match="assembly.step: cannot read the assembly"):
         _assembly(tmp_path, manifest)
+
+
+@pytest.mark.slow
+def test_the_two_colour_die_is_a_listed_3mf_of_two_objects_checked_each_on_its_own(built, manifest, findings,
+                                                                                     tmp_path):
+    import trimesh
+
+    from shutbox.cad.check import check_two_colour
+
+    out, _ = built
+    entry = manifest["two_colour"]
+    assert entry == {"file": "3mf/die-two-colour.3mf", "objects": ["die", "pips"]}
+    from shutbox.commands.cad import cad_files
+
+    held = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert entry["file"] in held and held <= (cad_files(manifest) or set())  # every file written is listed
+    mine = [f for f in findings if f.subject.startswith("die-two-colour.3mf")]
+    assert {f.check for f in mine} == {"objects", "manifold", "bed", "overlap"} and all(f.ok for f in mine)
+    assert {f.subject for f in mine if f.check == "manifold"} == {"die-two-colour.3mf:die", "die-two-colour.3mf:pips"}
+    scene = trimesh.load(str(out / entry["file"]), force="scene")
+    assert isinstance(scene, trimesh.Scene)
+    body = scene.geometry["die"]
+    bad = trimesh.Scene()
+    bad.add_geometry(body, node_name="die", geom_name="die")  # a second "colour" inside the body: refused
+    bad.add_geometry(trimesh.creation.box((6, 6, 6)).apply_translation(body.centroid), node_name="pips",
+                     geom_name="pips")
+    bad.export(str(tmp_path / "bad.3mf"), file_type="3mf")
+    results = {f.check: f.ok for f in check_two_colour(tmp_path / "bad.3mf", ["die", "pips"], (250, 210, 220))}
+    assert results == {"objects": True, "manifold": True, "bed": True, "overlap": False}
+    assert not check_mesh(out / entry["file"], (250, 210, 220)).__next__().ok  # one-body rule: still refused

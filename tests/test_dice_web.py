@@ -53,3 +53,17 @@ def test_a_photo_that_is_no_picture_or_reads_unsure_is_refused_and_nothing_recor
     assert answer.status_code == 409 and answer.json()["dice"] == []
     assert "no dice seen" in answer.json()["messages"][-1]["text"]
     assert [e["type"] for e in table.events()] == ["players"]
+
+
+def test_a_rate_limited_photo_says_when_to_try_again(tmp_path):
+    from shutbox.companion.webguard import WRONG_CODES
+
+    with LiveTable(build_kit(FAST_KIT), tmp_path / "g.sqlite3", ["Ann", "Bob"], join_code="ABCDEF") as live:
+        url = live.local_url + "api/photo"
+        jpeg = {"Content-Type": "image/jpeg"}
+        for _ in range(WRONG_CODES):
+            assert httpx.post(url + "?code=WRONG1", content=b"x", headers=jpeg).status_code == 403
+        answer = httpx.post(url + "?code=ABCDEF", content=b"x", headers=jpeg)
+        assert answer.status_code == 429 and "wait" in answer.json()["error"]
+        assert 1 <= int(answer.headers["Retry-After"]) <= 60
+        assert [e["type"] for e in live.events()] == ["players"]

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     for f in failed:
         print(f.line(), file=sys.stderr)
     n_files = sum(len(p["files"]) for p in manifest["parts"])
-    print(f"wrote {len(manifest['parts'])} parts ({n_files} files), assembly.step and previews to "
+    extra = ", the two-colour die" if "two_colour" in manifest else ""
+    print(f"wrote {len(manifest['parts'])} parts ({n_files} files){extra}, assembly.step and previews to "
           f"{path_text(args.out)}/; "
           f"check: {len(findings) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
@@ -89,6 +90,8 @@ def check_manifest(folder: Path) -> None:
             and all(isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("kind"), str)
                     and type(p.get("quantity")) is int for p in manifest["parts"])
             and isinstance(manifest["assembly"].get("solids"), list)
+            and ("two_colour" not in manifest or isinstance(manifest["two_colour"].get("objects"), list)
+                 and all(isinstance(x, str) for x in manifest["two_colour"]["objects"]))
             and all(isinstance(x, dict) and isinstance(x.get("name"), str) and isinstance(x.get("kind"), str)
                     for x in manifest["assembly"]["solids"]))
     if not good:
@@ -110,6 +113,8 @@ def cad_files(manifest: Any) -> set[str] | None:
             return None
         names.add(manifest["assembly"]["file"])
         names.add(manifest["build_notes"])
+        if "two_colour" in manifest:  # the die for a two-colour print (one 3MF of two objects)
+            names.add(manifest["two_colour"]["file"])
     except (KeyError, TypeError, AttributeError):
         return None
     plain = all(isinstance(n, str) and n and not n.startswith("/") and ".." not in n.split("/") for n in names)

@@ -103,30 +103,43 @@ def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: Sequen
 def _ellipse(points: np.ndarray) -> tuple[float, float, float, float, float] | None:
     """Centre, half axes and angle of the ellipse with the region's moments, or None for a degenerate region."""
     pts = points.astype(np.float64)
+    n = len(pts)
     cx, cy = pts.mean(axis=0)
-    cov = np.cov(pts.T) + np.eye(2) / 12  # a pixel's own spread
-    values, vectors = np.linalg.eigh(cov)
-    if values[0] <= 0:
+    d = pts - (cx, cy)
+    sxx, syy, sxy = (float(np.dot(d[:, 0], d[:, 0])), float(np.dot(d[:, 1], d[:, 1])),
+                     float(np.dot(d[:, 0], d[:, 1])))
+    sxx, syy, sxy = sxx / (n - 1) + 1 / 12, syy / (n - 1) + 1 / 12, sxy / (n - 1)  # + a pixel's own spread
+    half, mid = math.hypot((sxx - syy) / 2, sxy), (sxx + syy) / 2
+    if mid - half <= 0:
         return None
-    major, minor = 2 * math.sqrt(values[1]), 2 * math.sqrt(values[0])
-    angle = math.atan2(vectors[1, 1], vectors[0, 1])
+    major, minor = 2 * math.sqrt(mid + half), 2 * math.sqrt(mid - half)
+    angle = 0.5 * math.atan2(2 * sxy, sxx - syy)
     return float(cx), float(cy), major, minor, angle
 
 
 _COS = np.cos(np.linspace(0, 2 * math.pi, RING_ANGLES, endpoint=False))
 _SIN = np.sin(np.linspace(0, 2 * math.pi, RING_ANGLES, endpoint=False))
-#: Ring scales (in the spot's own axes): inside it, on its rim, and on the face around it.
-_INSIDE = np.repeat([0.0, 0.3, 0.55], RING_ANGLES)
-_RIM = np.full(RING_ANGLES, 0.8)
-_OUTSIDE = np.repeat([1.45, 1.8], RING_ANGLES)
+
+
+def _rings(*scales: float) -> tuple[np.ndarray, np.ndarray]:
+    """The unit ring's cosines and sines at each of ``scales`` (in the spot's own axes), one after the other."""
+    k = np.repeat(np.asarray(scales, np.float64), RING_ANGLES)
+    return k * np.tile(_COS, len(scales)), k * np.tile(_SIN, len(scales))
+
+
+#: Ring scales: inside the spot, on its rim, on the face around it, and the profile across its edge.
+_INSIDE = _rings(0.0, 0.3, 0.55)
+_RIM = _rings(0.8)
+_OUTSIDE = _rings(1.45, 1.8)
+_PROFILE = np.linspace(0.3, 2.0, 18)
+_ACROSS = _rings(*_PROFILE)
 
 
 def _ring(image: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float,
-          scale: np.ndarray) -> np.ndarray:
-    """Pixels of ``image`` on the ellipses scaled by ``scale`` (one per point; nearest, clipped to the image)."""
+          ring: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Pixels of ``image`` on the ellipses of ``ring`` (one per point; nearest, clipped to the image)."""
     ca, sa = math.cos(angle), math.sin(angle)
-    reps = len(scale) // RING_ANGLES
-    u, v = major * scale * np.tile(_COS, reps), minor * scale * np.tile(_SIN, reps)
+    u, v = major * ring[0], minor * ring[1]
     xs = np.clip(np.rint(cx + u * ca - v * sa), 0, image.shape[1] - 1).astype(np.intp)
     ys = np.clip(np.rint(cy + u * sa + v * ca), 0, image.shape[0] - 1).astype(np.intp)
     return image[ys, xs]
@@ -165,14 +178,11 @@ def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray,
     return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])))
 
 
-_PROFILE = np.linspace(0.3, 2.0, 18)
-
-
 def _edge_width(gray: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float, inside: float,
                 outside: float) -> float:
     """How far (px, along the minor axis) the spot takes to fade from three quarters of its depth to a quarter."""
-    levels = np.array([float(np.median(_ring(gray, cx, cy, major, minor, angle, np.full(RING_ANGLES, k))))
-                       for k in _PROFILE])
+    across = _ring(gray, cx, cy, major, minor, angle, _ACROSS).reshape(len(_PROFILE), RING_ANGLES)
+    levels = np.median(across, axis=1)
     depth = (levels - outside) / (inside - outside)
     over = np.nonzero(depth >= 0.75)[0]
     start = int(over[-1]) if len(over) else 0
