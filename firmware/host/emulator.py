@@ -109,8 +109,9 @@ class EmulatedPico:
 
     def start(self) -> EmulatedPico:
         """Start the harness (the board unpowered, its USB port listening)."""
+        node = find_node()  # first: without Node, `npm ci` cannot help either
         folder = check_harness()
-        command = [find_node(), str(folder / "harness.mjs"), "--bootrom", str(folder / BOOTROM),
+        command = [node, str(folder / "harness.mjs"), "--bootrom", str(folder / BOOTROM),
                    "--uf2", str(folder / FIRMWARE_UF2), "--fs-offset", str(FS_OFFSET), "--port", str(self.tcp_port)]
         staged: Path | None = None
         if isinstance(self.fs_image, bytes):
