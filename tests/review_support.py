@@ -42,3 +42,16 @@ def long_enough(rules: Rules, names: list[str], turns: int, first_seed: int = 0)
         if game.finished and len(game.turns) >= turns:
             return game
     raise AssertionError(f"no game of {turns} turns in 500 seeds")
+
+
+def save_game(store, game) -> int:
+    """Store a game (every event, finished or not) as the scorekeeper would; its id."""
+    from shutbox.game.gamefile import settings_of
+
+    events = game.to_events()
+    gid = store.new_game(settings_of(game.rules), events[0])
+    for e in events[1:]:
+        store.append(gid, e, finished=False)
+    if game.finished:
+        store.finish(gid)
+    return gid

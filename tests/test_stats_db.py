@@ -17,7 +17,7 @@ from shutbox.game.replay import Game
 from shutbox.game.review import review_game
 from shutbox.model import Rules
 
-from .review_support import play_game
+from .review_support import play_game, save_game
 from .test_review_cli import _mistake_game
 
 
@@ -31,25 +31,15 @@ def _box_shut_by_first(*names: str) -> Game:
     return game
 
 
-def _save(store: GameStore, game: Game) -> int:
-    events = game.to_events()
-    gid = store.new_game(settings_of(game.rules), events[0])
-    for e in events[1:]:
-        store.append(gid, e, finished=False)
-    if game.finished:
-        store.finish(gid)
-    return gid
-
-
 @pytest.fixture
 def db(tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "games.sqlite3"
     with GameStore(path) as store:
-        _save(store, _mistake_game())  # Bob wins with 1, Ann 13
-        _save(store, _box_shut_by_first("Ann", "Cy"))
-        _save(store, _box_shut_by_first("ann", "Bob"))  # "ann" is not "Ann"
-        _save(store, Game(Rules()).add_players("Ann", "Cy").throw(4, 4))  # unfinished
+        save_game(store, _mistake_game())  # Bob wins with 1, Ann 13
+        save_game(store, _box_shut_by_first("Ann", "Cy"))
+        save_game(store, _box_shut_by_first("ann", "Bob"))  # "ann" is not "Ann"
+        save_game(store, Game(Rules()).add_players("Ann", "Cy").throw(4, 4))  # unfinished
         gid = store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
         store.append(gid, ev.shut(4, 4))  # an illegal record: not counted, named
     return path
@@ -91,7 +81,7 @@ def test_review_and_stats_agree_on_the_same_game(cli, tmp_path, monkeypatch):
         path = tmp_path / f"{rules.match}.sqlite3"
         game = _mistake_game() if rules.match == "round" else _long_game()
         with GameStore(path) as store:
-            gid = _save(store, game)
+            gid = save_game(store, game)
         review = json.loads(cli("review", str(gid), "--db", str(path), "--json", check=True).stdout)
         stats = json.loads(cli("stats", "--db", str(path), "--json", check=True).stdout)
         assert review["objective"] == stats["objective"] == ("shut" if rules.match == "long-game" else "score")

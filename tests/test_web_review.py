@@ -13,22 +13,11 @@ import pytest
 from shutbox.companion.store import GameStore
 from shutbox.companion.web import WebBoard
 from shutbox.companion.webreview import ReviewPages
-from shutbox.game.gamefile import settings_of
 from shutbox.game.replay import Game
 from shutbox.model import Rules, build_kit
-from tests.review_support import long_enough
+from tests.review_support import long_enough, save_game
 from tests.test_review_cli import _mistake_game
 from tests.web_support import LiveTable
-
-
-def _save(store: GameStore, game: Game) -> int:
-    events = game.to_events()
-    gid = store.new_game(settings_of(game.rules), events[0])
-    for e in events[1:]:
-        store.append(gid, e, finished=False)
-    if game.finished:
-        store.finish(gid)
-    return gid
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +26,9 @@ def saved(tmp_path_factory):
     folder = tmp_path_factory.mktemp("webreview")
     db = folder / "games.sqlite3"
     with GameStore(db) as store:
-        _save(store, _mistake_game())
-        _save(store, long_enough(Rules(match="drop-out", limit=60), ["Ann", "Bob", "Cy"], 10))
-        _save(store, Game(Rules()).add_players("Ann", "Cy").throw(4, 4))
+        save_game(store, _mistake_game())
+        save_game(store, long_enough(Rules(match="drop-out", limit=60), ["Ann", "Bob", "Cy"], 10))
+        save_game(store, Game(Rules()).add_players("Ann", "Cy").throw(4, 4))
     with WebBoard("127.0.0.1", 0, lambda item: None, pages=ReviewPages(db)) as web:
         yield SimpleNamespace(db=db, url=f"http://127.0.0.1:{web.port}")
 
