@@ -205,7 +205,7 @@ class DieSpec(PartSpec):
         and the face that goes on the bed."""
         from dataclasses import replace
 
-        from shutbox.cad.dice import BED_FACE
+        from shutbox.cad.layout import BED_FACE
 
         size = self.inputs["size"]
         layers = max(1, round(size / self.settings.layer_height_mm))

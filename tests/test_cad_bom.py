@@ -200,3 +200,15 @@ def test_screws_listed_are_the_holes_the_build_cuts(bed, monkeypatch):
     assert gate_holes == screws[GATE_SCREW]
     assert _faces_of_radius(build_cover(lay), SCREW_CLEAR / 2) == screws[COVER_SCREW]
     assert screws.get(TAB_SCREW, 0) == (4 if bed == "mini" else 0)
+
+
+def test_the_guide_is_written_without_cadquery():
+    """Planning a kit and writing its guide (what every test here does, for each case) loads no CAD kernel."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from shutbox.model import build_kit; from shutbox.cad.export import plan; "
+            "from shutbox.cad.buildnotes import build_notes; kit = build_kit({'printer.bed': 'mini'}); "
+            "build_notes(kit, *plan(kit)); print('cadquery' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "False", proc.stderr
