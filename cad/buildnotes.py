@@ -258,7 +258,8 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     if lay.sensors:
         steps += [
             f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet to the bottom of the pocket under "
-            f"each of the {n} tiles with a drop of CA glue; either pole down (a reed switch closes for both).",
+            f"each of the {n} tiles with a drop of CA glue; either pole down (a reed switch closes for both)."
+            f"\n\n   {_image(images, 'magnets.png', 'A magnet in the pocket under a tile, from below and in section')}",
             "Bend the reed switches' leads before they go in. **Reed glass cracks easily**: never bend a lead "
             "at the glass. Grip the lead with flat-nose pliers right next to the glass and bend it around the far "
             f"side of the jaws, at least {REED_BEND_MM:g} mm from the seal, so the pliers and not the glass take "
@@ -267,8 +268,10 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             f"\n\n   {_image(images, 'reed-leads.png', 'Bending a reed switch lead: pliers at the seal, bend beyond')}",
             "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
             f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until it stops; bend the top lead "
-            "down along the glass (as above) and lead both wires along the channel to the electronics bay."
-            f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}",
+            "down along the glass (as above) and lead both wires along the channel to the electronics bay. The map "
+            "says which shaft is which tile's and where its wire lands on the board."
+            f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
+            f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile shaft, its wire and its pin')}",
         ]
     gates = [spec for spec in specs if spec.kind == "gate"]
     if gates:
@@ -283,7 +286,8 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     else:
         insert = "Slide each tile, number up, into its lane from the tray side (tile 1 on the left). "
     steps += [
-        f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray.",
+        f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray."
+        f"\n\n   {_image(images, 'felt.png', 'The felt in the recess of the dice tray, with its size')}",
         insert + "A tile clicks into its detent at each end of its travel. Open = pushed back, the lane's number "
         "showing; shut = pulled forward, covering it."
         f"\n\n   {_image(images, 'tiles.png', 'Tile 1 shut (its number on top), tile 2 open (the lane number shows)')}",
@@ -332,6 +336,8 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
         "cover into its seat and fix it with its screws (do not overtighten; each pierces the 0.6 mm skin that "
         "closes the foot of its pilot hole, printed as a bridge).",
         "",
+        _image(images, "cover.png", "The board on the cover's pins, its USB socket towards the end wall"),
+        "",
         "## 6. Put MicroPython on the board",
         "",
         f"1. Download the MicroPython UF2 for the {board.title} from {UF2_PAGES[board.name]} — a stable "
@@ -341,6 +347,8 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
         "bundle has none of). Older firmware refuses them with `incompatible .mpy file`.",
         f"2. Hold the board's BOOTSEL button while plugging it into the computer; it appears as a USB drive "
         f"named `{drive}`.",
+        "",
+        f"   {_image(images, 'bootsel.png', 'The BOOTSEL button, held while the USB cable goes in')}",
         "3. Copy the UF2 file onto that drive. The board restarts into MicroPython (the drive disappears).",
         "",
         "## 7. Deploy the firmware",
@@ -385,15 +393,15 @@ def write_repo_notes(docs: Path | None = None) -> None:
     from pathlib import Path
 
     from shutbox.cad.export import build_cad, plan
-    from shutbox.cad.preview import VIEWS
 
     docs = docs or Path(__file__).resolve().parent.parent / "docs"
     kit = Kit()
     with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:
         manifest = build_cad(kit, Path(tmp), ("stl",), progress=False)
+        parts = {Path(part["preview"]).name for part in manifest["parts"]}
         for rel in manifest["previews"]:
             name = Path(rel).name
-            if name in VIEWS or name in ("wiring.png", "reed-leads.png"):
+            if name not in parts:  # the kit's views and the guide's figures
                 shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
     (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")
