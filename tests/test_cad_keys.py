@@ -137,3 +137,25 @@ def test_the_tiles_number_is_untouched_by_the_groove():
     assert groove.intersect(top).Volume() == pytest.approx(0.0, abs=1e-9)
     assert groove.BoundingBox().zmax <= lay.tile_thickness - lay.engrave - 3.0
     assert tile.intersect(groove).Volume() == pytest.approx(0.0, abs=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tiles", [9, 12])
+def test_a_keyed_tile_slices_without_support_or_long_bridges(tiles, tmp_path):
+    """Printed foot down, the groove's 45-degree roof needs no support (PrusaSlicer, support on: auto, 40
+    degrees) and no bridge over it; the part check finds no overhang either."""
+    from tests.conftest import require_tool
+
+    require_tool("prusa-slicer")
+    from shutbox.cad.check import check_mesh
+    from shutbox.cad.mesh import tessellate, write_mesh
+    from shutbox.cad.sliced import sliced_findings
+
+    kit = build_kit({"rules.tiles": tiles})
+    lay = layout(kit)
+    stl = tmp_path / "tile.stl"
+    write_mesh(tessellate(build_tile(lay, tiles), kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg), stl)
+    found = {f.check: f for f in sliced_findings(stl, tmp_path, kit.printer.bed_mm)}
+    assert found["support"].ok and found["bridge"].ok, [f.line() for f in found.values()]
+    meshed = list(check_mesh(stl, kit.printer.bed_mm))
+    assert all(f.ok for f in meshed), [f.line() for f in meshed]
