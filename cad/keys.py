@@ -11,7 +11,8 @@ Turned round (180 degrees about the vertical), a tile's solid underside sits whe
 its dovetail foot does not fit under the lane's lips. Every lane is keyed alike: any tile goes into any lane,
 always reading the right way up (the lane's own number, in front of an open tile, says which is which).
 
-Tile frame and box frame: see :mod:`shutbox.cad.tiles` and :mod:`shutbox.cad.layout`.
+Tile frame and box frame: see :mod:`shutbox.cad.tiles` and :mod:`shutbox.cad.layout`. The sizes need no CadQuery
+(planning a kit imports none); the solids import it when built.
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import cadquery as cq
-
 from shutbox.cad.findings import Finding
 from shutbox.cad.layout import ARM_LENGTH, ARM_THICKNESS, SLIT, SQRT2
-from shutbox.cad.shapes import shape_of
 
 if TYPE_CHECKING:
+    import cadquery as cq
+
     from shutbox.cad.layout import Layout
 
 KEY_HALF = 1.25  # half the groove's width
@@ -71,6 +71,10 @@ def rib_profile(lay: Layout) -> list[tuple[float, float]]:
 
 def _along_y(profile: list[tuple[float, float]], y0: float, y1: float) -> cq.Shape:
     """A prism over an (x, z) profile from y0 to y1 (the XZ workplane faces -y)."""
+    import cadquery as cq
+
+    from shutbox.cad.shapes import shape_of
+
     return shape_of(cq.Workplane("XZ").workplane(offset=-y0).polyline(profile).close().extrude(-(y1 - y0)))
 
 
@@ -87,6 +91,8 @@ def rib_y(lay: Layout) -> tuple[float, float]:
 
 def rib_solid(lay: Layout, number: int) -> cq.Shape:
     """The rib in lane ``number`` (box frame): what the lane's cut leaves standing on its floor."""
+    import cadquery as cq
+
     y0, y1 = rib_y(lay)
     return _along_y(rib_profile(lay), y0, y1).translate(cq.Vector(lay.lane_x(number), 0.0, lay.tile_z))
 
@@ -94,6 +100,8 @@ def rib_solid(lay: Layout, number: int) -> cq.Shape:
 def arm_zone(lay: Layout) -> cq.Shape:
     """The detent arm and its bump (tile frame): the part of a tile that gives way when pushed, so it is left out
     when asking what the rest of the tile runs into."""
+    import cadquery as cq
+
     x0 = lay.tile_width / 2 - ARM_THICKNESS - SLIT - 0.01  # just inside the slit's inner face
     y0 = lay.tile_length - ARM_LENGTH
     size = (lay.tile_foot / 2 + 2.0 - x0, ARM_LENGTH + 1.0, lay.tile_thickness + 2.0)
@@ -108,12 +116,16 @@ SLIDE_STEPS = 5  # positions from open to shut (both ends included) at which the
 
 def turned_round(lay: Layout, tile: cq.Shape) -> cq.Shape:
     """A tile (tile frame) turned 180 degrees about the vertical through its centre: its back end to the front."""
+    import cadquery as cq
+
     centre = cq.Vector(0.0, lay.tile_length / 2, 0.0)
     return tile.rotate(centre, centre + cq.Vector(0, 0, 1), 180)
 
 
 def flipped(lay: Layout, tile: cq.Shape) -> cq.Shape:
     """A tile (tile frame) turned upside down about its long axis: foot up, number down."""
+    import cadquery as cq
+
     axis = cq.Vector(0.0, 0.0, lay.tile_thickness / 2)
     return tile.rotate(axis, axis + cq.Vector(0, 1, 0), 180)
 
@@ -127,6 +139,8 @@ def key_finding(near: list[cq.Shape], tile: cq.Shape, lay: Layout, lane: int, na
     """Tile ``tile`` (tile frame, as printed) against lane ``lane`` of the box (``near``: the box pieces and gates
     round that lane): right way round it slides from open to shut keeping the clearance; turned round, and
     flipped over, its rigid part runs into at least ``KEY_BLOCK_MM3`` of the lane at both ends of the travel."""
+    import cadquery as cq
+
     from shutbox.cad.holding import _volume
     from shutbox.cad.tiles import place_tile
 
@@ -155,6 +169,8 @@ def key_finding(near: list[cq.Shape], tile: cq.Shape, lay: Layout, lane: int, na
 def lane_surroundings(solids: list[tuple[str, str, cq.Shape]], lay: Layout, lane: int) -> list[cq.Shape]:
     """The box pieces and gates round lane ``lane``, over its whole length (cropped: booleans on the whole box
     take far longer)."""
+    import cadquery as cq
+
     from shutbox.cad.holding import _common
 
     walls = [shape for _, kind, shape in solids if kind in ("box", "gate")]
@@ -168,6 +184,8 @@ def lane_surroundings(solids: list[tuple[str, str, cq.Shape]], lay: Layout, lane
 
 def tile_frame(lay: Layout, placed: cq.Shape, lane: int) -> cq.Shape:
     """A tile placed in lane ``lane`` (box frame, open or shut) moved back into its tile frame."""
+    import cadquery as cq
+
     from shutbox.cad.check import bounds
 
     return placed.translate(cq.Vector(-lay.lane_x(lane), -bounds(placed).ymin, -lay.tile_z))
