@@ -257,6 +257,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
                   f"gate{'' if len(gates) == 1 else 's'} keep every tile in its lane. ")
     else:
         insert = "Slide each tile, number up, into its lane from the tray side (tile 1 on the left). "
+    from shutbox.cad.keys import key_x
+
+    side = "left" if key_x(lay) < 0 else "right"  # as a player reads the number
+    insert += (f"Every tile is keyed: the groove under its {side} side (as you read its number) runs over the rib on "
+               f"the {side} of the lane floor, so it goes in only with its number reading from the front; turned "
+               "round or upside down it does not go in. ")
     steps += [
         f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray.",
         insert + "A tile clicks into its detent at each end of its travel. Open = pushed back, the lane's number "

@@ -424,6 +424,14 @@ def _check_sensors(lay: Layout) -> None:
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
             f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - s.magnet_slack_mm:.1f}"
         )
+    from shutbox.cad.keys import widest_magnet_pocket
+
+    keyed = widest_magnet_pocket(lay)  # the key groove beside it keeps its walls
+    if d > keyed + 1e-9:
+        raise ShutboxError(
+            f"--magnet-diameter {s.magnet_diameter_mm:g}: leaves no room for the key groove beside the magnet in a "
+            f"{lay.tile_width:.1f} mm tile; allowed: <= {keyed - s.magnet_slack_mm:.1f}"
+        )
     deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0  # deepest pocket under the finger dimple
     if depth > deepest:
         raise ShutboxError(
