@@ -163,7 +163,7 @@ def _assembly(placed: list[tuple[str, PartSpec, Any]], lay: Layout, split: Split
     occt_write(scratch / "assembly.step", assy.export)
     shutil.copy2(scratch / "assembly.step", folder / "assembly.step")
     written()
-    views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1, sensors=lay.sensors)
+    views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1)
     cache.seal(scratch, {"name": "kit", "views": views})
     return views, cache.store(kit_key, scratch)
 
