@@ -5,7 +5,8 @@
   ``--projects`` every plate's project file is also sliced as it is (``prusa-slicer --export-gcode PLATE.3mf``):
   the kit's time is the plates' sum;
 - speed: Prusa's own "0.20mm SPEED @MK3" print preset, "Prusament PLA" and the MK3S printer, resolved from
-  PrusaSlicer's vendor bundle (``cad/vendorprofile.py``), with the parts' perimeters and infill (the dice solid).
+  PrusaSlicer's vendor bundle (``cad/vendorprofile.py``), with each part's own layer height, perimeters and infill
+  (what the projects keep as per-object settings when that preset is chosen): the preset's nozzle and speeds.
 
 Targets: the recommended kit <= 14 h; the speed preset <= 20 h and <= 300 g. Each part is sliced once: the G-code
 is kept in ``--cache DIR`` under the hash of the mesh and the settings, so a second run slices only what changed.
@@ -28,7 +29,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from shutbox.cad.export import build_cad, plan
-from shutbox.cad.printprofile import SPEED_PROFILE, plate_config, speed_profile_object_config
+from shutbox.cad.printprofile import SPEED_PROFILE, plate_config
 from shutbox.cad.sliced import extrusions, filament_grams
 from shutbox.cad.slicing import PLA_DENSITY, read_summary, slicer_path
 from shutbox.cad.vendorprofile import flat_profile
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         specs = {s.name: s for s in plan(kit)[2]}
         speed = {**flat_profile(*SPEED_PROFILE), "bed_shape": plate_config(0.4, bed)["bed_shape"]}
         print(f"{kit.rules.tiles} tiles, bed {kit.printer.bed}; recommended: cad/printprofile.py + each part's own "
-              f"settings; speed: {' / '.join(SPEED_PROFILE)} (vendor bundle) + the parts' perimeters and infill")
+              f"settings; speed: {' / '.join(SPEED_PROFILE)} (vendor bundle) + each part's own layers and infill")
         print(f"  {'part':<20}{'copies':>6}  {'recommended':<26}{'g':>7}{'h':>7}   {'speed g':>8}{'h':>7}")
         totals = [0.0, 0.0, 0.0, 0.0]
         for part in manifest["parts"]:
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             ps = spec.print_settings
             stl = folder / part["files"]["stl"]
             rec = read_summary(sliced(stl, {**plate_config(ps.nozzle_mm, bed), **ps.object_config()}, cache))
-            fast_gcode = sliced(stl, {**speed, **speed_profile_object_config(ps)}, cache)
+            fast_gcode = sliced(stl, {**speed, **ps.object_config()}, cache)
             fast = read_summary(fast_gcode)
             q = part["quantity"]
             for i, v in enumerate((rec.grams, rec.hours, fast.grams, fast.hours)):

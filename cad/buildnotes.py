@@ -219,8 +219,9 @@ def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:
         "project) and the plate's parts are on the bed, laid as printed, with the settings above (a part that "
         "differs from its plate, such as the solid dice, carries its own), PLA at 215 / 60 °C, support off, "
         f"external perimeters at {PRINT['external_perimeter_speed']} mm/s and infill at {PRINT['infill_speed']} "
-        "mm/s; pick your printer's preset for its start G-code if you like (the parts keep their own settings), "
-        "slice and print:",
+        "mm/s, for a printer of the Prusa MK3S/MK4 class (its limits set the time estimate). Slice and print; "
+        "a print or printer preset of your own changes speeds and start G-code but keeps each part's layer height, "
+        "perimeters and infill (they are per-object settings); check its nozzle against the table:",
         "",
         "| project file | nozzle | parts on the plate |",
         "|---|---|---|",
@@ -233,8 +234,8 @@ def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:
     lines += [
         "",
         f"Only a 0.4 mm nozzle: open the same projects and choose Prusa's own \"{print_name}\" print preset, "
-        f"\"{filament}\" and your printer (\"{printer}\" or its successor); the dice stay solid and the other "
-        "parts keep their infill. It takes longer (docs/cad.md gives the hours and grams of both).",
+        f"\"{filament}\" and your printer (\"{printer}\" or its successor); every part keeps its own layer height "
+        "and infill (the dice stay solid). It takes longer (docs/cad.md gives the hours and grams of both).",
     ]
     return lines
 

@@ -175,7 +175,7 @@ class TileSpec(PartSpec):
 
     kind: ClassVar[str] = "tile"
     colour: ClassVar[tuple[int, int, int]] = (240, 228, 200)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 20, "gyroid", "foot on the bed, number up")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 2, 20, "gyroid", "foot on the bed, number up")
     checks: ClassVar[tuple[str, ...]] = ("scoop",)
 
     def build(self, builder: Builder) -> cq.Shape:
@@ -238,7 +238,8 @@ class CoverSpec(PartSpec):
 
     kind: ClassVar[str] = "cover"
     colour: ClassVar[tuple[int, int, int]] = (90, 120, 160)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 30, "gyroid", "outer face on the bed, pins up")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.3, 3, 30, "gyroid", "outer face on the bed, pins up",
+                                                      nozzle_mm=0.6)
 
     def build(self, builder: Builder) -> cq.Shape:
         from shutbox.cad.cover import build_cover
@@ -265,7 +266,8 @@ class GateSpec(PartSpec):
 
     kind: ClassVar[str] = "gate"
     colour: ClassVar[tuple[int, int, int]] = (185, 150, 100)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 15, "gyroid", "top face on the bed, countersinks down")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.3, 3, 15, "gyroid", "top face on the bed, countersinks down",
+                                                      nozzle_mm=0.6)
 
     def gate(self, builder: Builder) -> Gate:
         return next(g for g in gates(builder.lay, builder.plan.xs) if g.name == self.name)

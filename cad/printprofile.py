@@ -5,15 +5,11 @@ its own nozzle, layer height, perimeters and infill (``PrintSettings`` of its ``
 ``bench/print_profiles.py`` all read them here.
 
 ``SPEED_PROFILE`` names the vendor profile the kit is also measured on (Prusa's own MK3S speed preset
-with Prusament PLA, resolved from PrusaSlicer's bundle by ``cad/vendorprofile.py``).
+with Prusament PLA, resolved from PrusaSlicer's bundle by ``cad/vendorprofile.py``): what a user gets who
+opens the projects and picks that preset, the parts keeping their own per-object settings.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from shutbox.cad.parts import PrintSettings
 
 #: Prusa's own preset the guide also gives figures for: (print, filament, printer) section names.
 SPEED_PROFILE = ("0.20mm SPEED @MK3", "Prusament PLA", "Original Prusa i3 MK3S & MK3S+")
@@ -68,10 +64,3 @@ def plate_config(nozzle_mm: float, bed_mm: tuple[float, float, float]) -> dict[s
             "nozzle_diameter": f"{nozzle_mm:g}", "first_layer_extrusion_width": f"{max(0.42, nozzle_mm * 1.1):g}",
             "min_layer_height": "0.07", "max_layer_height": f"{nozzle_mm * 0.75:g}",
             "bed_shape": f"0x0,{w:g}x0,{w:g}x{h:g},0x{h:g}", "max_print_height": f"{z:g}"}
-
-
-def speed_profile_object_config(settings: PrintSettings) -> dict[str, str]:
-    """A part's own settings kept when sliced on ``SPEED_PROFILE``: its perimeters and infill (the dice solid);
-    the preset's 0.4 mm nozzle and 0.2 mm layers stay as Prusa ships them."""
-    keys = settings.object_config()
-    return {k: keys[k] for k in ("perimeters", "fill_density", "fill_pattern")}

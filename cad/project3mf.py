@@ -1,6 +1,7 @@
 """PrusaSlicer project 3MFs, one per bed plate (``cad/plates.py``): the plate's parts placed on the bed, the
 plate's print configuration (``cad/printprofile.py``) in ``Metadata/Slic3r_PE.config`` and each part's own
-settings (layer height, perimeters, infill) as per-object settings in ``Metadata/Slic3r_PE_model.config``,
+settings (layer height, perimeters, infill) as per-object settings in ``Metadata/Slic3r_PE_model.config``
+(they differ between the parts of a plate: the dice are solid),
 the two files PrusaSlicer reads back from a project it wrote.
 
 Cheap by design: the meshes are the part files already written (binary STL, or the part's 3MF), welded
@@ -28,7 +29,7 @@ from shutbox.errors import ShutboxError
 if TYPE_CHECKING:
     from shutbox.cad.parts import PartSpec
 
-#: The per-object keys a project stores for a part whose settings differ from its plate's.
+#: The per-object keys a project stores for every part (PrusaSlicer's names).
 OBJECT_KEYS = ("layer_height", "perimeters", "fill_density", "fill_pattern")
 CONFIG_FILE = "Metadata/Slic3r_PE.config"
 MODEL_CONFIG_FILE = "Metadata/Slic3r_PE_model.config"
@@ -170,14 +171,16 @@ def _model_config_xml(objects: list[tuple[str, Mesh]], copies: dict[str, int],
 
 def plate_settings(plate: Plate, specs: dict[str, PartSpec],
                    bed: tuple[float, float, float]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-    """A plate's print configuration (its first, largest part's settings) and each part's per-object settings
-    where they differ from it."""
+    """A plate's print configuration (with its first, largest part's settings) and each part's per-object
+    settings: all of ``OBJECT_KEYS``, also where they match the plate's, so that a print preset chosen
+    later (Prusa's own, say) changes speeds and nozzle but leaves every part's layers and infill as the kit
+    needs them."""
     first = specs[plate.placed[0].name].print_settings.object_config()
     config = {**plate_config(plate.nozzle_mm, bed), **first}
     own = {}
     for name in plate.parts:
         keys = specs[name].print_settings.object_config()
-        own[name] = {k: keys[k] for k in OBJECT_KEYS if keys[k] != config[k]}
+        own[name] = {k: keys[k] for k in OBJECT_KEYS}
     return config, own
 
 
