@@ -387,13 +387,14 @@ def _bay_identity(lay: Layout) -> list[Any]:
 
 
 def wire_ways(lay: Layout) -> list[tuple[str, cq.Shape]]:
-    """The wires' way into the bay (a bundle 2 mm across where the switches' channel meets the bay) and, with the
-    74HC165 board, across the gap to the controller board (box frame)."""
+    """The wires' way into the bay (a bundle 2 mm across, along the branch of the switches' channel and over the
+    cover's flange to the bay's edge) and, with the 74HC165 board, across the gap to the controller board over
+    the boards' solder joints (box frame)."""
     x0, _, y0, y1 = lay.cavity
     bundle = 2.0
     branch = x0 + GROOVE
     # over the cover's flange, where the channel enters the bay
-    into = cq.Solid.makeBox(bundle, y0 - lay.switch_y + 2.0, bundle,
+    into = cq.Solid.makeBox(bundle, y0 - lay.switch_y, bundle,
                             cq.Vector(branch - bundle / 2, lay.switch_y, COVER_THICKNESS + BOARD_CLEARANCE))
     ways = [("switches to the bay", into)]
     if lay.shift_board:
