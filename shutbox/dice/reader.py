@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 
 from shutbox.dice.faces import Face, Scales, face_colours, grow_face
-from shutbox.dice.pips import find_pips
+from shutbox.dice.pipfaces import read_pip_faces
+from shutbox.dice.pips import Pip, find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
 WORK_SIZE = 720
@@ -67,6 +68,7 @@ def read_dice(image: np.ndarray) -> Reading:
     scales = Scales(lab, pips)
     faces: list[Face] = []
     taken: set[int] = set()
+    leaked: list[int] = []
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
@@ -75,12 +77,40 @@ def read_dice(image: np.ndarray) -> Reading:
             continue
         taken.update(face.pips if face.value is not None else [seed])
         faces.append(face)
+        if face.leaked:
+            leaked.append(seed)
+    faces = _with_pip_faces(faces, pips, [i for i in leaked if i not in _read_pips(faces)], gray)
     read, unsure = _sort_faces(faces)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
 
     return Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
+
+
+def _read_pips(faces: list[Face]) -> set[int]:
+    return {i for f in faces if f.value is not None for i in f.pips}
+
+
+def _with_pip_faces(faces: list[Face], pips: list[Pip], leaked: list[int], gray: np.ndarray) -> list[Face]:
+    """The faces, with those that ran into their surroundings read from their pips alone where they read
+    (``pipfaces``); an unread face keeps only the pips no such face took."""
+    if not leaked:
+        return faces
+    found = read_pip_faces(pips, leaked, gray)
+    if not found:
+        return faces
+    used = {i for f in found for i in f.pips}
+    out: list[Face] = []
+    for f in faces:
+        if f.value is None and f.leaked:
+            if f.seed in used or not set(f.pips) - used:
+                continue
+            f.pips = [i for i in f.pips if i not in used]
+        out.append(f)
+    for g in found:
+        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value, colour=g.colour))
+    return out
 
 
 def _sort_faces(faces: list[Face]) -> tuple[list[Face], list[tuple[int, int, int, int]]]:
