@@ -190,15 +190,46 @@ def _even(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, ps: l
     limit = max(LEAST_STEP, UNEVEN_STEP * contrast)
     if float(np.mean(np.abs(samples - face) > limit)) > UNEVEN_SHARE:
         return False
-    rims = [_sample(gray, (q.x, q.y), _shape([q]), _RIM) for q in ps]
-    if any(r is None for r in rims) or abs(float(np.median(np.concatenate(rims))) - face) > limit:
+    rims = [r for q in ps if (r := _sample(gray, (q.x, q.y), _shape([q]), _RIM)) is not None]
+    if len(rims) < len(ps) or abs(float(np.median(np.concatenate(rims))) - face) > limit:
         return False  # the pips' own surroundings are not this face's colour
-    for u, v in _CELLS:
-        if (u, v) in cells:
-            continue
-        disk = _LATTICE[np.hypot(_LATTICE[:, 0] - u, _LATTICE[:, 1] - v) <= 0.8 / step] if step else _LATTICE[:0]
-        spot = _sample(gray, centre, axes, disk if len(disk) else np.array([[u, v]], float))
-        if spot is None or abs(float(np.mean(spot)) - face) > 0.6 * limit:
+    return _no_faint_spots(gray, centre, axes, cells, step)
+
+
+#: A spot's disk and the ring around it, in pip radii.
+_DISK = np.array([[0.0, 0.0]] + [[0.5 * math.cos(a), 0.5 * math.sin(a)] for a in np.linspace(0, 2 * math.pi, 8,
+                                                                                            endpoint=False)])
+_AROUND = 1.9 * np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
+                          np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))], axis=-1)
+#: An empty grid point is a missed pip when its spot is this share of the face's pips' own (in log lightness).
+FAINT_SPOT = 0.25
+#: A 3 (a diagonal of three) is the middle column of a 6 if the 6's other columns show: their grid points.
+_SIX_COLUMNS = ((1, -3), (2, -2), (3, -1), (-3, 1), (-2, 2), (-1, 3))
+_LOG = (80.0 * np.log(np.arange(256, dtype=np.float32) + 12.0)).astype(np.float32)
+
+
+def _spot(gray: np.ndarray, centre: tuple[float, float], radius_axes: np.ndarray) -> float | None:
+    """How far a pip-sized disk differs from the ring around it, in log lightness (None: off the picture)."""
+    disk = _sample(gray, centre, radius_axes, _DISK)
+    ring = _sample(gray, centre, radius_axes, _AROUND)
+    if disk is None or ring is None:
+        return None
+    return abs(float(np.mean(_LOG[disk.astype(np.intp)])) - float(np.median(_LOG[ring.astype(np.intp)])))
+
+
+def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
+                    cells: frozenset[tuple[int, int]], step: float) -> bool:
+    """Do the face's empty grid points (and for a 3, a 6's other columns) hold no spot a fraction as clear as its
+    pips (a pip too faint or blurred to be found)?"""
+    radius = axes / step
+    own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), radius) for c in cells]
+    if any(o is None for o in own):
+        return False
+    least = FAINT_SPOT * float(np.median([o for o in own if o is not None]))
+    empty = [c for c in _CELLS if c not in cells] + (list(_SIX_COLUMNS) if len(cells) == 3 else [])
+    for c in empty:
+        spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), radius)
+        if spot is None and c in _CELLS or spot is not None and spot > least:
             return False
     return True
 
