@@ -201,20 +201,21 @@ _DISK = np.array([[0.0, 0.0]] + [[0.5 * math.cos(a), 0.5 * math.sin(a)] for a in
                                                                                             endpoint=False)])
 _AROUND = 1.9 * np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
                           np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))], axis=-1)
-#: An empty grid point is a missed pip when its spot is this share of the face's pips' own (in log lightness).
+#: An empty grid point is a missed pip when its spot is this share of the face's pips' own, or at least
+#: ``FAINT_LEVELS`` grey levels (a pip too faint to be found as one, under ``pips.MIN_CONTRAST``).
 FAINT_SPOT = 0.25
+FAINT_LEVELS = 10.0
 #: A 3 (a diagonal of three) is the middle column of a 6 if the 6's other columns show: their grid points.
 _SIX_COLUMNS = ((1, -3), (2, -2), (3, -1), (-3, 1), (-2, 2), (-1, 3))
-_LOG = (80.0 * np.log(np.arange(256, dtype=np.float32) + 12.0)).astype(np.float32)
 
 
 def _spot(gray: np.ndarray, centre: tuple[float, float], radius_axes: np.ndarray) -> float | None:
-    """How far a pip-sized disk differs from the ring around it, in log lightness (None: off the picture)."""
+    """How far a pip-sized disk differs from the ring around it, in grey levels (None: off the picture)."""
     disk = _sample(gray, centre, radius_axes, _DISK)
     ring = _sample(gray, centre, radius_axes, _AROUND)
     if disk is None or ring is None:
         return None
-    return abs(float(np.mean(_LOG[disk.astype(np.intp)])) - float(np.median(_LOG[ring.astype(np.intp)])))
+    return abs(float(np.mean(disk)) - float(np.median(ring)))
 
 
 def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
@@ -225,7 +226,7 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
     own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), radius) for c in cells]
     if any(o is None for o in own):
         return False
-    least = FAINT_SPOT * float(np.median([o for o in own if o is not None]))
+    least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(np.median([o for o in own if o is not None]))))
     empty = [c for c in _CELLS if c not in cells] + (list(_SIX_COLUMNS) if len(cells) == 3 else [])
     for c in empty:
         spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), radius)
