@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
 cv2 = pytest.importorskip("cv2")
+
+import numpy as np  # noqa: E402
 
 from shutbox.dice.reader import read_dice  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
@@ -73,10 +76,8 @@ def test_a_die_drawn_flat_reads_and_a_broken_pattern_does_not():
     assert broken.values == [] and len(broken.unsure) == 1
 
 
-def _pips_on_cloth(pips: list[tuple[float, float]], faint: list[tuple[float, float]] = ()) -> "np.ndarray":
+def _pips_on_cloth(pips: Sequence[tuple[float, float]], faint: Sequence[tuple[float, float]] = ()) -> np.ndarray:
     """A white die on a white cloth, drawn flat: no outline at all, only its pips (and faint ones, barely darker)."""
-    import numpy as np
-
     image = np.full((400, 400, 3), 236, np.uint8)
     image = cv2.add(image, np.random.default_rng(5).integers(0, 6, image.shape, dtype=np.uint8))
     for (u, v), shade in [(p, 25) for p in pips] + [(p, 218) for p in faint]:
