@@ -199,7 +199,7 @@ def _even(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, ps: l
 #: A spot's disk and the ring around it, in pip radii.
 _DISK = np.array([[0.0, 0.0]] + [[0.5 * math.cos(a), 0.5 * math.sin(a)] for a in np.linspace(0, 2 * math.pi, 8,
                                                                                             endpoint=False)])
-_AROUND = 1.9 * np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
+_AROUND = np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
                           np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))], axis=-1)
 #: An empty grid point is a missed pip when its spot is this share of the face's pips' own, or at least
 #: ``FAINT_LEVELS`` grey levels (a pip too faint to be found as one, under ``pips.MIN_CONTRAST``).
@@ -209,10 +209,15 @@ FAINT_LEVELS = 10.0
 _SIX_COLUMNS = ((1, -3), (2, -2), (3, -1), (-3, 1), (-2, 2), (-1, 3))
 
 
-def _spot(gray: np.ndarray, centre: tuple[float, float], radius_axes: np.ndarray) -> float | None:
-    """How far a pip-sized disk differs from the ring around it, in grey levels (None: off the picture)."""
-    disk = _sample(gray, centre, radius_axes, _DISK)
-    ring = _sample(gray, centre, radius_axes, _AROUND)
+#: The ring a spot is measured against, in grid steps from its centre (inside the face, clear of the next point).
+SPOT_RING = 0.55
+
+
+def _spot(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, step: float) -> float | None:
+    """How far a pip-sized disk at a grid point differs from the ring around it, in grey levels (None: off the
+    picture)."""
+    disk = _sample(gray, centre, axes / step, _DISK)
+    ring = _sample(gray, centre, axes * SPOT_RING, _AROUND)
     if disk is None or ring is None:
         return None
     return abs(float(np.mean(disk)) - float(np.median(ring)))
@@ -222,14 +227,13 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
                     cells: frozenset[tuple[int, int]], step: float) -> bool:
     """Do the face's empty grid points (and for a 3, a 6's other columns) hold no spot a fraction as clear as its
     pips (a pip too faint or blurred to be found)?"""
-    radius = axes / step
-    own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), radius) for c in cells]
+    own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in cells]
     if any(o is None for o in own):
         return False
     least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(np.median([o for o in own if o is not None]))))
     empty = [c for c in _CELLS if c not in cells] + (list(_SIX_COLUMNS) if len(cells) == 3 else [])
     for c in empty:
-        spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), radius)
+        spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step)
         if spot is None and c in _CELLS or spot is not None and spot > least:
             return False
     return True

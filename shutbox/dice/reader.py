@@ -161,10 +161,10 @@ def _under(f: Face, g: Face) -> bool:
 
 
 def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
-    """Is an unread face that ran into its surroundings (no outline to tell its roundness) no side face of read top
-    ``t``: its pips as round as the top's and lit alike (a side face's pips are seen flatter, the face lit
-    otherwise)? Such a face is another die's top."""
-    return f.leaked and _pip_aspect(f, pips) >= _pip_aspect(t, pips) - SIDE_PIP_FLATTER \
+    """Is a face not taken as a top no side face of read top ``t`` after all: its pips as round as the top's and lit
+    alike (a side face's pips are seen flatter, the face lit otherwise; a face that ran into its surroundings has
+    no outline to tell its roundness)? Such a face is another die's top, so it stays unsure."""
+    return _pip_aspect(f, pips) >= _pip_aspect(t, pips) - SIDE_PIP_FLATTER \
         and abs(f.colour[0] - t.colour[0]) <= SIDE_SHADE
 
 
