@@ -165,7 +165,9 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "",
         "## 2. Tools",
         "",
-        f"- A 3D printer whose bed holds the largest part above (this guide: {bed} mm), 0.4 mm nozzle.",
+        f"- A 3D printer whose bed holds the largest part above (this guide: {bed} mm), with a "
+        + " and a ".join(f"{n:g} mm" for n in sorted({p.print_settings.nozzle_mm for p in specs}))
+        + " nozzle (a 0.4 mm nozzle alone does too, slower: see section 3).",
     ]
     if lay.sensors:
         lines += [
@@ -201,15 +203,15 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "only in the pip; or press in coloured wax crayon and scrape it level with a card. Paint the whole "
         "pip, rim to point: a half-filled pip reads as a ring.",
         "",
-        "| part | copies | layer | perimeters | infill | orientation |",
-        "|---|---|---|---|---|---|",
+        "| part | copies | nozzle | layer | perimeters | infill | orientation |",
+        "|---|---|---|---|---|---|---|",
     ]
     for p in specs:
         ps = p.print_settings
-        lines.append(f"| {p.name} | {p.quantity} | {ps.layer_height_mm:g} mm | {ps.perimeters} | {ps.infill} | "
-                     f"{ps.orientation}{'; brim ' + ps.brim if ps.brim else ''} |")
+        lines.append(f"| {p.name} | {p.quantity} | {ps.nozzle_mm:g} mm | {ps.layer_height_mm:g} mm | {ps.perimeters} "
+                     f"| {ps.infill} | {ps.orientation}{'; brim ' + ps.brim if ps.brim else ''} |")
+    lines += ["", *_projects(kit, specs), ""]
     lines += [
-        "",
         f"The box prints in {'one piece' if pieces == 1 else f'{pieces} pieces'} on this bed"
         + ("." if pieces == 1 else ", joined by dovetail keys that drop into pockets in the neighbouring piece; "
            "cuts run between lanes and across the tray, never through a lane."),
@@ -234,6 +236,38 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         shell(f"shutbox play --players {PLAYERS}" + ("" if lay.sensors else " --port none")),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:
+    """The print section's project files: one per bed plate, what is on it, and how to slice it."""
+    from shutbox.cad.printprofile import PRINT, SPEED_PROFILE
+    from shutbox.cad.project3mf import kit_plates
+
+    plates = kit_plates(specs, kit.printer.bed_mm)
+    lines = [
+        f"`shutbox cad` writes a PrusaSlicer project per bed plate, {len(plates)} in all: open one (File > Open "
+        "project) and the plate's parts are on the bed, laid as printed, with the settings above (a part that "
+        "differs from its plate, such as the solid dice, carries its own), PLA at 215 / 60 °C, support off, "
+        f"external perimeters at {PRINT['external_perimeter_speed']} mm/s and infill at {PRINT['infill_speed']} "
+        "mm/s, for a printer of the Prusa MK3S/MK4 class (its limits set the time estimate). Slice and print; "
+        "a print or printer preset of your own changes speeds and start G-code but keeps each part's layer height, "
+        "perimeters and infill (they are per-object settings); check its nozzle against the table:",
+        "",
+        "| project file | nozzle | parts on the plate |",
+        "|---|---|---|",
+    ]
+    for plate in plates:
+        copies = {name: sum(p.name == name for p in plate.placed) for name in plate.parts}
+        parts = ", ".join(f"{name} x {n}" if n > 1 else name for name, n in copies.items())
+        lines.append(f"| `{plate.file}` | {plate.nozzle_mm:g} mm | {parts} |")
+    print_name, filament, printer = SPEED_PROFILE
+    lines += [
+        "",
+        f"Only a 0.4 mm nozzle: open the same projects and choose Prusa's own \"{print_name}\" print preset, "
+        f"\"{filament}\" and your printer (\"{printer}\" or its successor); every part keeps its own layer height "
+        "and infill (the dice stay solid). It takes longer (docs/cad.md gives the hours and grams of both).",
+    ]
+    return lines
 
 
 def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, images: str) -> list[str]:
@@ -290,6 +324,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
                   f"gate{'' if len(gates) == 1 else 's'} keep every tile in its lane. ")
     else:
         insert = "Slide each tile, number up, into its lane from the tray side (tile 1 on the left). "
+    from shutbox.cad.keys import key_x
+
+    side = "left" if key_x(lay) < 0 else "right"  # as a player reads the number
+    insert += (f"Every tile is keyed: the groove under its {side} side (as you read its number) runs over the rib on "
+               f"the {side} of the lane floor, so it goes in only with its number reading from the front; turned "
+               "round or upside down it does not go in. ")
     steps += [
         f"Cut the felt to {fx - FELT_SLACK:.0f} x {fy - FELT_SLACK:.0f} mm and lay it into the recess in the tray."
         f"\n\n   {_image(images, 'felt.png', 'The felt in the recess of the dice tray, with its size')}",
