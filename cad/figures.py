@@ -1,6 +1,7 @@
 """The build guide's plan drawings, to scale from the kit's layout and pin map (Pillow, DejaVu Sans; no CAD kernel,
 a few milliseconds each): where each reed switch goes and where its wire lands, a magnet in its tile, the felt
-in the tray, the board on the cover closing the bay, and the board's BOOTSEL button.
+in the tray, the boards on the cover closing the bay (the controller, and the 74HC165 board when the bay takes
+one), and the controller's BOOTSEL button.
 
 ``FIGURES`` names each drawing and whether it needs the sensors; :func:`draw_figures` writes them.
 """
@@ -23,6 +24,7 @@ HOLLOW = (245, 235, 215)
 FELT = (40, 120, 70)
 COPPER = (180, 90, 30)
 BOARD = (30, 120, 70)
+SHIFT = (215, 225, 200)  # the 74HC165 board (perfboard)
 METAL = (150, 150, 150)
 MAGNET = (90, 100, 120)
 ACCENT = (200, 40, 40)
@@ -139,6 +141,12 @@ def reed_map(lay: Layout, path: Path) -> None:
     s.rect(ox + bx, y(oy + by), ox + bx + b.board_length_mm, y(oy + by + b.board_width_mm), fill=BOARD, outline=INK)
     s.text(ox + bx + b.board_length_mm / 2, y(oy + by + b.board_width_mm / 2), pins.board.title.split(" (")[0],
            fill=(255, 255, 255), font=s.small)
+    if lay.shift_board:
+        sx, sy_ = lay.shift_origin
+        s.rect(ox + sx, y(oy + sy_), ox + sx + b.shift_board_length_mm, y(oy + sy_ + b.shift_board_width_mm),
+               fill=SHIFT, outline=INK)
+        s.text(ox + sx + b.shift_board_length_mm / 2, y(oy + sy_ + b.shift_board_width_mm / 2), "74HC165 board",
+               font=s.small)
     s.rect(lay.length - lay.wall - 0.5, y(lay.usb_y - USB_WIDTH / 2), lay.length + 0.5, y(lay.usb_y + USB_WIDTH / 2),
            fill=PAPER, outline=INK, width=1)
     s.text(lay.length + 2, y(lay.usb_y), "USB", anchor="lm", font=s.small)
@@ -232,6 +240,11 @@ def cover(lay: Layout, path: Path) -> None:
     s.rect(bx, h - by - b.board_width_mm, bx + b.board_length_mm, h - by, fill=BOARD, outline=INK)
     for px, py in lay.pin_points():
         s.circle(px, h - py, 1.0, fill=(255, 255, 255), outline=INK, width=1)
+    if lay.shift_board:  # beside the controller, on its rails (taped down)
+        sx, sy = lay.shift_origin
+        s.rect(sx, h - sy - b.shift_board_width_mm, sx + b.shift_board_length_mm, h - sy, fill=SHIFT, outline=INK)
+        s.text(sx + b.shift_board_length_mm / 2, h - sy - b.shift_board_width_mm / 2, "74HC165 board",
+               font=s.small)
     usb_y = h - by - b.board_width_mm / 2
     s.rect(bx + b.board_length_mm - 5.0, usb_y - 4.0, bx + b.board_length_mm + 0.5, usb_y + 4.0, fill=METAL)
     for sx, sy in lay.screw_points():
