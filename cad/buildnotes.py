@@ -12,8 +12,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from shutbox.cad.howto import REED_BEND_MM
-from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, TAB_SCREW, Layout
+from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, REED_BEND, REED_LEAD, TAB_SCREW, Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan, plan_split
 from shutbox.firmware.host.serialport import ARCH_PORT_GROUP, PORT_GROUP, group_command
@@ -299,16 +298,17 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet to the bottom of the pocket under "
             f"each of the {n} tiles with a drop of CA glue; either pole down (a reed switch closes for both)."
             f"\n\n   {_image(images, 'magnets.png', 'A magnet in the pocket under a tile, from below and in section')}",
-            "Bend the reed switches' leads before they go in. **Reed glass cracks easily**: never bend a lead "
+            "Fold each reed switch's top lead before it goes in. **Reed glass cracks easily**: never bend a lead "
             "at the glass. Grip the lead with flat-nose pliers right next to the glass and bend it around the far "
-            f"side of the jaws, at least {REED_BEND_MM:g} mm from the seal, so the pliers and not the glass take "
-            "the force. Do the same when soldering: hold the lead with the pliers "
-            "between the glass and the joint as a heat sink, and solder quickly."
-            f"\n\n   {_image(images, 'reed-leads.png', 'Bending a reed switch lead: pliers at the seal, bend beyond')}",
-            "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
-            f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until it stops; bend the top lead "
-            "down along the glass (as above) and lead both wires along the channel to the electronics bay. The map "
-            "says which shaft is which tile's and where its wire lands on the board."
+            f"side of the jaws, {REED_BEND:g} mm from the seal, so the pliers and not the glass take the force; "
+            f"bend it on round, in a U about {2 * lay.fold_radius + REED_LEAD:.1f} mm across, and back down "
+            "along the glass (the lower picture, to scale). Do the same when soldering: hold the lead with the "
+            "pliers between the glass and the joint as a heat sink, and solder quickly."
+            f"\n\n   {_image(images, 'reed-leads.png', 'Bending a lead, and a switch folded in its shaft')}",
+            "Turn the box over. Push one reed switch, fold first, up each vertical shaft under the lanes (glass up "
+            f"to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until the fold stops against the "
+            "shaft's ceiling, and lead both wires along the channel to the electronics bay. The map says which "
+            "shaft is which tile's and where its wire lands on the board."
             f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
             f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile shaft, its wire and its pin')}",
         ]

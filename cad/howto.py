@@ -1,20 +1,24 @@
-"""Figures for the build guide that are not views of the model: how to bend a reed switch's leads.
+"""Figures for the build guide that are not views of the model: how to bend a reed switch's leads, and the
+switch folded as the model seats it (:mod:`shutbox.cad.sensors`), going into its shaft.
 
-Drawn to scale from the kit's reed switch size with Pillow, in the shipped DejaVu Sans.
+Drawn to scale from the kit's reed switch size and the layout's fold with Pillow, in the shipped DejaVu Sans.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from shutbox.cad.layout import REED_BEND, REED_LEAD, REED_LEAD_LENGTH, Layout
 from shutbox.model import Kit
 from shutbox.typefaces import BOLD, REGULAR, font_file
 
 PX_MM = 26.0  # drawing scale
-LEAD_MM = 0.5  # lead diameter of a typical glass reed switch
-REED_BEND_MM = 2.0  # bend reed switch leads at least this far from the glass seal
+LEAD_MM = REED_LEAD
+REED_BEND_MM = REED_BEND  # bend reed switch leads at least this far from the glass seal
+SHAFT_WALL = (205, 170, 115)
 JAW_MM = 2.0  # width of a flat-nose pliers' jaw tip
 GLASS = (205, 228, 240)
 GLASS_EDGE = (90, 130, 160)
@@ -25,9 +29,19 @@ GREEN = (30, 140, 60)
 INK = (30, 30, 30)
 
 
-def reed_bending(kit: Kit, path: Path, min_mm: float = REED_BEND_MM) -> None:
-    """Write the figure: the glass, the pliers' jaws gripping the lead next to the seal, the bend beyond
-    them at least ``min_mm`` from the seal."""
+def reed_bending(lay: Layout, path: Path, min_mm: float = REED_BEND_MM) -> None:
+    """Write the figure: on top, the glass, the pliers' jaws gripping the lead next to the seal, the bend beyond
+    them at least ``min_mm`` from the seal; under it, the switch folded and going up its shaft."""
+    top = _bending(lay.kit, min_mm)
+    bottom = _folded(lay)
+    image = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), (250, 250, 247))
+    image.paste(top, (0, 0))
+    image.paste(bottom, (0, top.height))
+    image.save(path)
+
+
+def _bending(kit: Kit, min_mm: float) -> Image.Image:
+    """The glass, the pliers' jaws gripping the lead next to the seal, the bend beyond them."""
     s = kit.sensors
     label = ImageFont.truetype(str(font_file(REGULAR)), 20)
     strong = ImageFont.truetype(str(font_file(BOLD)), 20)
@@ -71,4 +85,64 @@ def reed_bending(kit: Kit, path: Path, min_mm: float = REED_BEND_MM) -> None:
     draw.line((x - 8, y - 16, x + 8, y), fill=RED, width=4)
     draw.line((x - 8, y, x + 8, y - 16), fill=RED, width=4)
     draw.text((x - 14, y - 8), "never bend at the glass seal", fill=RED, font=strong, anchor="rm")
-    image.save(path)
+    return image
+
+
+def _folded(lay: Layout) -> Image.Image:
+    """The switch as it goes in, in section through its shaft: the top lead straight out of the seal for
+    ``REED_BEND``, round in a U and back down along the glass; pushed up until the U stops at the shaft's ceiling."""
+    s = lay.kit.sensors
+    label = ImageFont.truetype(str(font_file(REGULAR)), 20)
+    strong = ImageFont.truetype(str(font_file(BOLD)), 20)
+    fold, r_glass = lay.fold_radius, s.reed_diameter_mm / 2
+    below = 4.0  # mm of the straight bottom lead shown
+    ceiling = lay.shaft_ceiling - lay.reed_top  # above the glass's top, mm
+    straight = lay.shaft_top - lay.reed_top
+    width = 1100
+    base = 70 + (ceiling + 1.5) * PX_MM  # pixel row of the glass's top
+    cx = 300.0  # pixel column of the shaft's axis; the glass sits ``glass_offset`` to its left
+
+    def px(x_mm: float, z_mm: float) -> tuple[float, float]:
+        return (cx + x_mm * PX_MM, base - z_mm * PX_MM)
+
+    image = Image.new("RGB", (width, round(base + (s.reed_length_mm + below + 1.5) * PX_MM) + 20), (250, 250, 247))
+    draw = ImageDraw.Draw(image)
+    draw.text((30, 16), "Fold the top lead first, then push the switch up its shaft until the fold stops",
+              fill=INK, font=strong)
+    lead = max(2, round(LEAD_MM * PX_MM))
+    gx = -lay.glass_offset
+    # The shaft in section: straight walls, a 45-degree taper to the small flat ceiling the fold stops at.
+    r, rc = lay.shaft_radius, lay.ceiling_radius
+    for side in (-1, 1):
+        wall = [px(side * r, -s.reed_length_mm - below), px(side * r, straight), px(side * rc, ceiling),
+                px(side * (r + 3.0), ceiling), px(side * (r + 3.0), -s.reed_length_mm - below)]
+        draw.polygon(wall, fill=SHAFT_WALL)
+    draw.rectangle((*px(-r - 3.0, ceiling + 1.5), *px(r + 3.0, ceiling)), fill=SHAFT_WALL)
+    # The glass, the bottom lead, the top lead up out of the seal, its U and the leg back down along the glass.
+    draw.rectangle((*px(gx - LEAD_MM / 2, -s.reed_length_mm), *px(gx + LEAD_MM / 2, -s.reed_length_mm - below)),
+                   fill=METAL)
+    draw.rounded_rectangle((*px(gx - r_glass, 0), *px(gx + r_glass, -s.reed_length_mm)), radius=r_glass * PX_MM,
+                           fill=GLASS, outline=GLASS_EDGE, width=3)
+    draw.rectangle((*px(gx - LEAD_MM / 2, REED_BEND), *px(gx + LEAD_MM / 2, 0)), fill=METAL)
+    (ux, uz) = px(gx + fold, REED_BEND)
+    ur = fold * PX_MM
+    draw.arc((ux - ur - lead / 2, uz - ur - lead / 2, ux + ur + lead / 2, uz + ur + lead / 2), 180, 360,
+             fill=METAL, width=lead)
+    back = REED_LEAD_LENGTH - REED_BEND - math.pi * fold
+    leg = gx + 2 * fold
+    draw.rectangle((*px(leg - LEAD_MM / 2, REED_BEND), *px(leg + LEAD_MM / 2, REED_BEND - back)), fill=METAL)
+    # Words and the one dimension that matters: straight out of the seal before the fold.
+    dx = px(gx - r_glass - 1.2, 0)[0]
+    for z in (0.0, REED_BEND):
+        draw.line((dx - 9, px(0, z)[1], dx + 9, px(0, z)[1]), fill=GREEN, width=3)
+    draw.line((dx, px(0, 0)[1], dx, px(0, REED_BEND)[1]), fill=GREEN, width=3)
+    draw.text((dx - 14, px(0, REED_BEND / 2)[1]), f"{REED_BEND:g} mm straight", fill=GREEN, font=strong, anchor="rm")
+    right = px(r + 4.0, 0)[0]
+    notes = [(ceiling, "the fold stops at the shaft's ceiling"),
+             (-2.0, f"the top lead back down along the glass (fold radius {fold:.2f} mm)"),
+             (-s.reed_length_mm / 2, f"glass {s.reed_length_mm:g} x {s.reed_diameter_mm:g} mm"),
+             (REED_BEND - back, "its end: to the shared return wire"),
+             (-s.reed_length_mm - below * 0.75, "bottom lead straight down: its wire goes to the pin")]
+    for z, text in notes:
+        draw.text((right, px(0, z)[1]), text, fill=INK, font=label, anchor="lm")
+    return image

@@ -349,7 +349,7 @@ def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool) -> list
         from shutbox.firmware.host.wiring_drawing import draw_wiring
 
         draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png")
-        reed_bending(lay.kit, folder / "reed-leads.png")
+        reed_bending(lay, folder / "reed-leads.png")
     from shutbox.cad.figures import draw_figures
 
     draw_figures(lay, folder)
