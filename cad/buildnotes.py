@@ -68,6 +68,9 @@ def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
             items.append(Item("74HC165 shift register, DIP-16", pins.chips, "reads 8 tiles each, chained (wiring.md)"))
             items.append(Item("100 nF ceramic capacitor", pins.chips,
                               "decoupling: across VCC and GND of each 74HC165, next to the chip"))
+            s = kit.sensors
+            items.append(Item("perfboard, 2.54 mm pitch", 1, f"cut to {s.shift_board_length_mm:g} x "
+                              f"{s.shift_board_width_mm:g} mm: the 74HC165 board, on its rails in the bay"))
         pulled = n * (wiring.tiles.resistor_to is not None) + (wiring.button is not None
                                                               and wiring.button.resistor_to is not None)
         if pulled:
@@ -361,8 +364,9 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
     ]
     if pins.chips:
         lines.append(f"- The switches go to {pins.chips} 74HC165 chip(s) with pull resistors as wiring.md shows, "
-                     "and a 100 nF capacitor across each chip's VCC and GND; mount them on a scrap of stripboard "
-                     "in the bay.")
+                     "and a 100 nF capacitor across each chip's VCC and GND; solder them on the "
+                     f"{kit.sensors.shift_board_length_mm:g} x {kit.sensors.shift_board_width_mm:g} mm perfboard, "
+                     "which rests on the two rails beside the controller on the cover (tape it down).")
     lines += [
         f"- Solder a wire to each of the {n} reed switches' lower lead (pliers as a heat sink), insulate the "
         "joint, and run it along the channel; join the other leads to the shared return wire.",

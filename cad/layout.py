@@ -38,6 +38,8 @@ FLOOR_SKIN = 1.0  # least plastic between a reed switch shaft's ceiling and the 
 REED_LEAD = 0.5  # lead diameter of a typical glass reed switch
 REED_BEND = 2.0  # straight lead between the glass seal and the bend
 REED_LEAD_LENGTH = 20.0  # each lead's length out of the glass as bought (a 14 mm reed is about 52 mm overall)
+#: The reference magnet of the reed's rated distances: an NdFeB rod, diameter x length (mm), magnetised along it.
+REFERENCE_MAGNET = (3.0, 7.0)
 SHAFT_PLAY = 0.3  # room round the glass and its folded lead in the shaft, per side
 SHIFT_GAP = 4.0  # between the 74HC165 board and the controller board in the bay (the wires between them)
 SHIFT_RAIL = 2.0  # width of the two rails the 74HC165 board rests on (taped down), on the cover

@@ -15,6 +15,7 @@ from shutbox.cad.layout import (
     COVER_HEIGHT,
     COVER_SCREW,
     GATE_SCREW,
+    REFERENCE_MAGNET,
     SCREW_NAME,
     TAB_SCREW,
     Gate,
@@ -153,7 +154,10 @@ class BoxPieceSpec(PartSpec):
         contact = "normally closed" if wiring.tiles.normally_closed else "normally open"
         s = kit.sensors
         items = [Item(f"reed switch, {contact}, glass body", lanes,
-                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")
+                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; rated to close at "
+                      f"{s.reed_operate_mm:g} mm and open by {s.reed_release_mm:g} mm from a "
+                      f"{REFERENCE_MAGNET[0]:g} x {REFERENCE_MAGNET[1]:g} mm NdFeB rod magnet, end on (a 10-20 AT "
+                      "reed); one under each lane")
                  ] if lanes else []
         if wiring.button is not None and x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
             items.append(Item(button_name(wiring.button.normally_closed), 1,
@@ -195,7 +199,7 @@ class TileSpec(PartSpec):
         if not lay.sensors:
             return []
         s = kit.sensors
-        return [Item("disc magnet, axially magnetised, N35 or stronger", 1,
+        return [Item(f"disc magnet, axially magnetised, {s.magnet_grade} or stronger", 1,
                      f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm; one in each tile")]
 
 

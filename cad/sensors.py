@@ -38,6 +38,7 @@ from shutbox.cad.layout import (
     REED_BEND,
     REED_LEAD,
     REED_LEAD_LENGTH,
+    REFERENCE_MAGNET,
     SHIFT_GAP,
     SHIFT_RAIL,
     STANDOFF,
@@ -45,8 +46,6 @@ from shutbox.cad.layout import (
 )
 from shutbox.model import MAGNET_GRADES, Kit
 
-#: The reference magnet of the reed's rated distances: an NdFeB rod, diameter x length (mm), magnetised along it.
-REFERENCE_MAGNET = (3.0, 7.0)
 GAP_TOLERANCE = 0.5  # the seated glass within this of the stated gap, mm
 SEAT_NUDGE = 0.2  # a seated part pushed this much further runs into what seats it, mm
 CLASH_MM3 = 1e-3  # common volume that counts as a collision

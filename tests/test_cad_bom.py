@@ -124,11 +124,21 @@ def test_bill_of_materials_follows_the_model(bed, tiles, tile_input, sensors):
     assert word is not None, f"sensor kind {sensors!r}: say in SWITCH_WORDS what the guide calls its switch"
     assert total(rows, word) == n, f"{bed}, {n} tiles: {total(rows, word)} x {word}"
     assert total(rows, "disc magnet") == n
+    magnet = next(r for r in rows if r.name.startswith("disc magnet"))
+    assert f"{kit.sensors.magnet_grade} or stronger" in magnet.name
+    assert f"{kit.sensors.magnet_diameter_mm:g} x {kit.sensors.magnet_height_mm:g} mm" in magnet.note
+    switch = next(r for r in rows if r.name.startswith(word))
+    assert f"close at {kit.sensors.reed_operate_mm:g} mm" in switch.note, switch.note
     board = {"pico": "Raspberry Pi Pico (RP2040)", "pico2": "Raspberry Pi Pico 2 (RP2350)"}[kit.firmware.board]
     assert total(rows, board) == 1
     chips = math.ceil(n / 8) if tile_input == "74hc165" else 0
     assert total(rows, "74HC165") == chips
     assert total(rows, "100 nF") == chips
+    board = [r for r in rows if r.name.startswith("perfboard")]  # the 74HC165s' board, sized as the bay holds it
+    assert len(board) == (1 if chips else 0)
+    if chips:
+        assert lay.shift_board
+        assert f"{kit.sensors.shift_board_length_mm:g} x {kit.sensors.shift_board_width_mm:g} mm" in board[0].note
     # A 74HC165's inputs have no pull resistors of their own: one per tile; the Pico's own pulls need none.
     assert total(rows, "resistor") == (n if tile_input == "74hc165" else 0)
     assert total(rows, "momentary push button") + total(rows, "12 mm panel push button") == 1
@@ -149,6 +159,13 @@ def test_the_mini_bed_lists_one_reed_per_tile():
     lay, split, specs = plan(kit)
     assert len(split.pieces) == 4 and split.ys
     assert total(bom(build_notes(kit, lay, split, specs)), "reed switch") == 9
+
+
+def test_the_magnet_and_reed_rows_follow_their_settings():
+    kit = build_kit({"sensors.magnet_grade": "N42", "sensors.reed_operate_mm": 9, "sensors.reed_release_mm": 14})
+    rows = bom(build_notes(kit, *plan(kit)))
+    assert total(rows, "disc magnet, axially magnetised, N42 or stronger") == 9
+    assert "close at 9 mm and open by 14 mm" in next(r for r in rows if r.name.startswith("reed switch")).note
 
 
 def test_the_table_reader_sees_a_wrong_count():
