@@ -304,7 +304,7 @@ def test_guide_counts_come_from_the_kit():
     assert "| 74HC165 shift register, DIP-16 | 2 |" in notes
     assert "| resistor 10 kΩ, 1/4 W | 12 |" in notes
     assert "BOOTSEL" in notes and "shutbox firmware deploy" in notes and "shutbox monitor --test" in notes
-    assert "at least 2 mm from the seal" in notes
+    assert "the jaws, 2 mm from the seal" in notes
     plain = build_kit({"sensors.kind": "none", "printer.bed": "xl"})
     notes = build_notes(plain, *plan(plain))
     assert "magnet" not in notes and "74HC165" not in notes and "MicroPython" not in notes
