@@ -24,7 +24,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name, settings in kits.items():
             lay = layout(build_kit(settings))
-            draw_figures(lay, Path(tmp))  # fonts and modules loaded once, as in a build
+            names = draw_figures(lay, Path(tmp))  # fonts and modules loaded once, as in a build
             times = []
             for _ in range(5):
                 t0 = time.process_time()
