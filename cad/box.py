@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import cadquery as cq
 
+from shutbox.cad.keys import rib_solid
 from shutbox.cad.layout import (
     BOSS_RADIUS,
     BUTTON_BODY,
@@ -75,12 +76,13 @@ def _rounded_block(x0: float, x1: float, y0: float, y1: float, z0: float, z1: fl
 
 
 def lane_tools(lay: Layout, number: int) -> list[cq.Shape]:
-    """The lane, its two detent notches and its engraved number, for tile ``number``."""
+    """The lane (less its key rib), its two detent notches and its engraved number, for tile ``number``."""
     x = lay.lane_x(number)
     c = lay.clearance
     lane = (
         cq.Workplane("XZ").workplane(offset=-(lay.deck_front - c)).center(x, lay.tile_z)
-        .polyline(lane_profile(lay)).close().extrude(-(lay.lane_end - lay.deck_front + c)).val()
+        .polyline(lane_profile(lay)).close().extrude(-(lay.lane_end - lay.deck_front + c)).findSolid()
+        .cut(rib_solid(lay, number))  # the key rib stays on the lane floor (shutbox.cad.keys)
     )
     # The lane mouth over the sill: the sill stops a tile at "shut", the tile's top shows above it.
     half = lay.tile_width / 2 + c

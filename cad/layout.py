@@ -93,6 +93,9 @@ ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than
 TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
+#: The die's face printed on the bed. With 1 down the sliced die is the most even: the slicer fills small
+#: holes on the bed face a little (6 down put the printed centre of mass 0.027 mm low, 1 down 0.004 mm).
+BED_FACE = 1
 JOINT_DEPTH = 6.0  # dovetail key length across a split
 JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
 JOINT_ANGLE = 15.0  # dovetail flank angle, degrees
@@ -490,6 +493,14 @@ def _check_sensors(lay: Layout) -> None:
         raise ShutboxError(
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
             f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - s.magnet_slack_mm:.1f}"
+        )
+    from shutbox.cad.keys import widest_magnet_pocket
+
+    keyed = widest_magnet_pocket(lay)  # the key groove beside it keeps its walls
+    if d > keyed + 1e-9:
+        raise ShutboxError(
+            f"--magnet-diameter {s.magnet_diameter_mm:g}: leaves no room for the key groove beside the magnet in a "
+            f"{lay.tile_width:.1f} mm tile; allowed: <= {keyed - s.magnet_slack_mm:.1f}"
         )
     deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0  # deepest pocket under the finger dimple
     if depth > deepest:
