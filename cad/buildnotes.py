@@ -305,9 +305,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             "the force. Do the same when soldering: hold the lead with the pliers "
             "between the glass and the joint as a heat sink, and solder quickly."
             f"\n\n   {_image(images, 'reed-leads.png', 'Bending a reed switch lead: pliers at the seal, bend beyond')}",
-            "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
-            f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until it stops; bend the top lead "
-            "down along the glass (as above) and lead both wires along the channel to the electronics bay. The map "
+            f"Fold each switch's top lead down along the glass before it goes in: {REED_BEND_MM:g} mm out of the "
+            "seal (the pliers' jaw, as above) bend it round in a tight U so it lies against the glass. Turn the box "
+            "over. Push one reed switch up each vertical shaft under the lanes (glass up to "
+            f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across), the folded end first, until the fold "
+            f"stops against the top of the shaft: the glass then sits {s.reed_gap_mm:g} mm under the magnet of a "
+            "shut tile. Lead both wires along the channel to the electronics bay. The map "
             "says which shaft is which tile's and where its wire lands on the board."
             f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
             f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile shaft, its wire and its pin')}",
@@ -448,6 +451,11 @@ def write_repo_notes(docs: Path | None = None) -> None:
             name = Path(rel).name
             if name not in parts:  # the kit's views and the guide's figures
                 shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
+    with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:  # rendered from the model (a box build each)
+        from shutbox.cad.sensorviews import sensor_views
+
+        for name in sensor_views(Path(tmp), kit):
+            shutil.copy2(Path(tmp) / name, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
     (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")
 

@@ -195,7 +195,7 @@ class TileSpec(PartSpec):
         if not lay.sensors:
             return []
         s = kit.sensors
-        return [Item("disc magnet, axially magnetised, N35 or stronger", 1,
+        return [Item(f"disc magnet, axially magnetised, {s.magnet_grade} or stronger", 1,
                      f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm; one in each tile")]
 
 

@@ -79,6 +79,7 @@ class Reed:
 
     number: int
     glass: cq.Shape
+    leads: cq.Shape
     body: cq.Shape
 
 
@@ -97,8 +98,9 @@ def reed(lay: Layout, number: int, lift: float = 0.0) -> Reed:
     u = bend.translate(cq.Vector(cx, y, top + REED_BEND))
     back = REED_LEAD_LENGTH - REED_BEND - math.pi * fold  # what is left of the lead, down along the glass
     down = cq.Solid.makeCylinder(r_lead, back + 0.01, cq.Vector(cx + fold, y, top + REED_BEND - back))
-    body = cq.Compound.makeCompound([glass, bottom, up, u, down])  # type: ignore[arg-type]
-    return Reed(number, glass, body)
+    leads = [bottom, up, u, down]
+    return Reed(number, glass, cq.Compound.makeCompound(leads),  # type: ignore[arg-type]
+                cq.Compound.makeCompound([glass, *leads]))  # type: ignore[arg-type]
 
 
 def magnet(lay: Layout, number: int, shut: bool = True, lift: float = 0.0) -> cq.Shape:
@@ -131,6 +133,12 @@ def controller_board(lay: Layout, lift: float = 0.0) -> cq.Shape:
 def shift_board(lay: Layout, lift: float = 0.0) -> cq.Shape:
     """The 74HC165 board on its rails (box frame): perfboard, two DIP-16 chips end to end, the solder tails under
     it between the rails."""
+    board, chips = shift_board_parts(lay, lift)
+    return board.fuse(*chips).clean()
+
+
+def shift_board_parts(lay: Layout, lift: float = 0.0) -> tuple[cq.Shape, list[cq.Shape]]:
+    """The 74HC165 board's perfboard with the solder tails under it, and its two chips (box frame)."""
     s = lay.kit.sensors
     bx, by = lay.shift_origin
     length, width = s.shift_board_length_mm, s.shift_board_width_mm
@@ -145,7 +153,7 @@ def shift_board(lay: Layout, lift: float = 0.0) -> cq.Shape:
     inner = width - 2 * (SHIFT_RAIL + BOARD_CLEARANCE)
     tails = cq.Solid.makeBox(length - 2.0, inner, SOLDER_TAILS,
                              _on_cover(lay, bx + 1.0, by + SHIFT_RAIL + BOARD_CLEARANCE, z - SOLDER_TAILS))
-    return pcb.fuse(*chips, tails).clean()
+    return pcb.fuse(tails).clean(), chips
 
 
 def shift_rails(lay: Layout) -> list[cq.Shape]:
