@@ -111,7 +111,8 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], leaked: list[int], gray:
             f.pips = [i for i in f.pips if i not in used]
         out.append(f)
     for g in found:
-        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value, colour=g.colour))
+        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
+                        "a lone pip beside others" if not g.value else "", colour=g.colour, seed=g.pips[0]))
     return out
 
 
