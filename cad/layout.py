@@ -496,7 +496,7 @@ def _check_sensors(lay: Layout) -> None:
         )
     from shutbox.cad.keys import widest_magnet_pocket
 
-    keyed = widest_magnet_pocket(lay)  # the key groove beside it keeps its walls
+    keyed = widest_magnet_pocket(lay.tile_width)  # the key groove beside it keeps its walls
     if d > keyed + 1e-9:
         raise ShutboxError(
             f"--magnet-diameter {s.magnet_diameter_mm:g}: leaves no room for the key groove beside the magnet in a "

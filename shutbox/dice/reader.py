@@ -29,7 +29,7 @@ MIN_TOP_ASPECT = 0.6
 #: A side face's lightness differs from its top's by more than this (``face_colours``: 8 is about 10 %).
 SIDE_SHADE = 8.0
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
-SIDE_PIP_FLATTER = 0.05
+SIDE_PIP_FLATTER = 0.15
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,8 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], leaked: list[int], gray:
             f.pips = [i for i in f.pips if i not in used]
         out.append(f)
     for g in found:
-        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value, colour=g.colour))
+        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
+                        "a lone pip beside others" if not g.value else "", colour=g.colour, seed=g.pips[0]))
     return out
 
 
@@ -126,8 +127,9 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
             (top if _is_top(f, roundest, faces) else bad).append(f)
     unsure: list[Face] = []
     for f in sorted(bad, key=lambda f: -f.side):
-        if any(set(f.pips) & set(t.pips) for t in top):
-            continue  # grown over a die already read (its top and a side together)
+        if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
+            continue  # grown over a die already read (its top and a side together; a face that ran into its
+            # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
         if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) and not _unlike_side(f, t, pips)
                for t in top):
             continue  # a side face of a die already read
