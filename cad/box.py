@@ -299,6 +299,7 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     w, h = lay.cover_size
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
+    seat = seat.cut(*seat_teeth(lay))
     rise = COVER_FLANGE_X + g
     taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
@@ -314,6 +315,17 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         hole = cq.Solid.makeCylinder(SCREW_PILOT / 2, column_top(lay) + 1.0 - z0, cq.Vector(ox + sx, oy + sy, z0))
         tools.append(hole)
     return tools
+
+
+def seat_teeth(lay: Layout) -> list[cq.Shape]:
+    """The seat wall's teeth under the flange slabs' corners (box frame), each reaching 1 mm into the wall."""
+    ox, oy = lay.cover_origin
+    h = lay.cover_size[1]
+    out = []
+    for x0, x1, y0, y1 in lay.seat_teeth():
+        y0, y1 = (y0 - 1.0, y1) if y0 < h / 2 else (y0, y1 + 1.0)
+        out.append(cq.Solid.makeBox(x1 - x0, y1 - y0, COVER_THICKNESS + 1.0, cq.Vector(ox + x0, oy + y0, -1.0)))
+    return out
 
 
 def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:
