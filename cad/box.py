@@ -397,14 +397,18 @@ def tab_block(lay: Layout, key: Key) -> cq.Shape:
 
 
 def tab_screw_tools(lay: Layout, key: Key) -> list[cq.Shape]:
-    """A tab's screw, from below: countersink and clearance hole through the tab, pilot up into the block."""
+    """A tab's screw, from below: countersink and clearance hole through the tab, pilot up into the block.
+
+    The pilot starts a membrane over the slot's roof (the screw pierces it: a hole in the roof's bridge would hang
+    its perimeters in the air) and runs out through the block's top into the hollow (no closed void)."""
     from shutbox.cad.split import tab_screw
 
     x, y = tab_screw(lay, key)
     sink = SCREW_HEAD / 2
+    z0 = lay.tab_pilot[0] + MEMBRANE
     return [cq.Solid.makeCone(sink + 0.01, 0.0, sink + 0.01, cq.Vector(x, y, -0.01)),
             cq.Solid.makeCylinder(SCREW_CLEAR / 2, TAB_THICKNESS + 1.0, cq.Vector(x, y, -1.0)),
-            coned_hole(x, y, SCREW_PILOT / 2, TAB_THICKNESS - 0.5, lay.tab_pilot[1])]
+            cq.Solid.makeCylinder(SCREW_PILOT / 2, TAB_BLOCK + 1.0 - z0, cq.Vector(x, y, z0))]
 
 
 def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float, int]]:
