@@ -28,6 +28,10 @@ def build_cover(lay: Layout) -> cq.Shape:
     for x, y in lay.pin_points():
         body = body.fuse(cq.Solid.makeCylinder(2.0, COVER_THICKNESS + STANDOFF, cq.Vector(x, y, 0)))
         body = body.fuse(cq.Solid.makeCylinder(PIN_DIAMETER / 2, COVER_HEIGHT, cq.Vector(x, y, 0)))
+    if lay.shift_board:  # the 74HC165 board's rails and end stops
+        from shutbox.cad.sensors import shift_rails
+
+        body = body.fuse(*shift_rails(lay))
     # Notches for the seat wall's teeth (see layout.SEAT_TOOTH), the cover's gap in its seat round each.
     g = COVER_GAP
     tools = [cq.Solid.makeBox(x1 - x0 + 2 * g, y1 - y0 + 2 * g, COVER_THICKNESS + 2, cq.Vector(x0 - g, y0 - g, -1))
