@@ -84,6 +84,7 @@ ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than
 TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
+DIE_BED_FACE = 1  # the die's face that goes on the bed (its other faces' pips then need no support)
 JOINT_DEPTH = 6.0  # dovetail key length across a split
 JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
 JOINT_ANGLE = 15.0  # dovetail flank angle, degrees

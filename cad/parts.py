@@ -202,12 +202,12 @@ class DieSpec(PartSpec):
         and the face that goes on the bed."""
         from dataclasses import replace
 
-        from shutbox.cad.dice import BED_FACE
+        from shutbox.cad.layout import DIE_BED_FACE
 
         size = self.inputs["size"]
         layers = max(1, round(size / self.settings.layer_height_mm))
         return replace(self.settings, layer_height_mm=round(size / layers, 4),
-                       orientation=self.settings.orientation.format(face=BED_FACE))
+                       orientation=self.settings.orientation.format(face=DIE_BED_FACE))
 
     def build(self, builder: Builder) -> cq.Shape:
         from shutbox.cad.dice import build_die, print_die
