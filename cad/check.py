@@ -526,8 +526,10 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
 
 #: Checks of the assembled kit, by name, as run by :func:`_run_check`.
 ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts")
-#: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
-SIDE_CHECKS = ("numbers", "captive")
+#: The ones a second process takes when there is a CPU for it: about half the work, counting that it begins them
+#: while this process renders the previews, and none that asks for the same bands of a box piece (``part_round``)
+#: as ``assembly`` does (the detent's), which the other process would then cut again.
+SIDE_CHECKS = ("numbers", "captive", "fasteners", "button")
 #: What of the manifest those read (all of it but the previews and build notes, written last).
 SIDE_CHECKS_READ = ("settings", "bed_mm", "split", "parts", "assembly")
 _CONTEXT: dict[str, dict[str, Any]] = {}
