@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import cadquery as cq
 
+from shutbox.cad.keys import rib_solid
 from shutbox.cad.layout import (
     BOSS_RADIUS,
     BUTTON_BODY,
@@ -50,6 +51,7 @@ from shutbox.cad.layout import (
     Layout,
     gates,
 )
+from shutbox.cad.sensors import shaft_tool
 from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
@@ -74,12 +76,13 @@ def _rounded_block(x0: float, x1: float, y0: float, y1: float, z0: float, z1: fl
 
 
 def lane_tools(lay: Layout, number: int) -> list[cq.Shape]:
-    """The lane, its two detent notches and its engraved number, for tile ``number``."""
+    """The lane (less its key rib), its two detent notches and its engraved number, for tile ``number``."""
     x = lay.lane_x(number)
     c = lay.clearance
     lane = (
         cq.Workplane("XZ").workplane(offset=-(lay.deck_front - c)).center(x, lay.tile_z)
-        .polyline(lane_profile(lay)).close().extrude(-(lay.lane_end - lay.deck_front + c)).val()
+        .polyline(lane_profile(lay)).close().extrude(-(lay.lane_end - lay.deck_front + c)).findSolid()
+        .cut(rib_solid(lay, number))  # the key rib stays on the lane floor (shutbox.cad.keys)
     )
     # The lane mouth over the sill: the sill stops a tile at "shut", the tile's top shows above it.
     half = lay.tile_width / 2 + c
@@ -283,8 +286,7 @@ def trunk_span(lay: Layout) -> tuple[float, float]:
 def sensor_tools(lay: Layout) -> list[cq.Shape]:
     """Reed switch shafts, wire channels, the controller cavity with its cover seat, USB opening, pilot holes."""
     tools: list[cq.Shape] = []
-    for n in range(1, lay.tiles + 1):
-        tools.append(coned_hole(lay.lane_x(n), lay.switch_y, lay.shaft_radius, -1.0, lay.shaft_top))
+    tools += [shaft_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
     cx0, cx1, cy0, cy1 = lay.cavity
     branch_x = cx0 + GROOVE
     trunk_x0, trunk_x1 = trunk_span(lay)
