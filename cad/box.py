@@ -51,6 +51,7 @@ from shutbox.cad.layout import (
     Layout,
     gates,
 )
+from shutbox.cad.sensors import shaft_tool
 from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
@@ -285,8 +286,7 @@ def trunk_span(lay: Layout) -> tuple[float, float]:
 def sensor_tools(lay: Layout) -> list[cq.Shape]:
     """Reed switch shafts, wire channels, the controller cavity with its cover seat, USB opening, pilot holes."""
     tools: list[cq.Shape] = []
-    for n in range(1, lay.tiles + 1):
-        tools.append(coned_hole(lay.lane_x(n), lay.switch_y, lay.shaft_radius, -1.0, lay.shaft_top))
+    tools += [shaft_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
     cx0, cx1, cy0, cy1 = lay.cavity
     branch_x = cx0 + GROOVE
     trunk_x0, trunk_x1 = trunk_span(lay)

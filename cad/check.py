@@ -493,6 +493,7 @@ def _folder_digest(folder: Path, manifest: dict[str, Any]) -> str | None:
     names.append(manifest["assembly"]["file"])
     if "two_colour" in manifest:
         names.append(manifest["two_colour"]["file"])
+    names += [plate["file"] for plate in manifest.get("plates", [])]
     for rel in names:
         path = folder / rel
         if not path.is_file():
@@ -525,7 +526,7 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
 
 
 #: Checks of the assembled kit, by name, as run by :func:`_run_check`.
-ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts")
+ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts", "plates")
 #: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
 SIDE_CHECKS = ("numbers", "captive")
 #: What of the manifest those read (all of it but the previews and build notes, written last).
@@ -649,6 +650,11 @@ def _assembly_check(folder: Path, ctx: dict[str, Any], name: str) -> Iterable[Fi
     manifest, kit, lay = ctx["manifest"], ctx["kit"], ctx["lay"]
     if name == "parts":
         return check_parts(folder, manifest, kit, lay)
+    if name == "plates":
+        from shutbox.cad.export import plan
+        from shutbox.cad.project3mf import check_projects
+
+        return check_projects(folder, manifest, plan(kit)[2])
     if "solids" not in ctx:
         ctx["solids"] = _assembly(folder, manifest)
     solids = ctx["solids"]

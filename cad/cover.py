@@ -26,6 +26,10 @@ def build_cover(lay: Layout) -> cq.Shape:
     for x, y in lay.pin_points():
         body = body.fuse(cq.Solid.makeCylinder(2.0, COVER_THICKNESS + STANDOFF, cq.Vector(x, y, 0)))
         body = body.fuse(cq.Solid.makeCylinder(PIN_DIAMETER / 2, COVER_HEIGHT, cq.Vector(x, y, 0)))
+    if lay.shift_board:  # the 74HC165 board's rails and end stops
+        from shutbox.cad.sensors import shift_rails
+
+        body = body.fuse(*shift_rails(lay))
     tools = []
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():

@@ -16,6 +16,7 @@ from shutbox import __version__
 from shutbox.cad import cache
 from shutbox.cad.layout import Layout, layout
 from shutbox.cad.parts import Builder, PartSpec, part_specs
+from shutbox.cad.project3mf import write_projects
 from shutbox.cad.split import SplitPlan, fits, plan_split
 from shutbox.errors import ShutboxError
 from shutbox.model import BED_PRESETS, Kit, kit_as_dict
@@ -163,7 +164,7 @@ def _assembly(placed: list[tuple[str, PartSpec, Any]], lay: Layout, split: Split
     occt_write(scratch / "assembly.step", assy.export)
     shutil.copy2(scratch / "assembly.step", folder / "assembly.step")
     written()
-    views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1, sensors=lay.sensors)
+    views = kit_previews(placed, lay, scratch, split=len(split.pieces) > 1)
     cache.seal(scratch, {"name": "kit", "views": views})
     return views, cache.store(kit_key, scratch)
 
@@ -260,6 +261,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         label_specs += [spec] * spec.quantity
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
     two_colour = _two_colour(kit, folder, used) if "3mf" in formats else None
+    plates = write_projects(folder, parts, specs, kit.printer.bed_mm) if {"stl", "3mf"} & set(formats) else []
     manifest: dict[str, Any] = {
         "shutbox_version": __version__,
         "settings": kit_as_dict(kit),
@@ -274,6 +276,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
                                                          for label, spec in zip(labels, label_specs, strict=True)]},
         "previews": [],
         "build_notes": "build.md",
+        "plates": plates,
     }
     if two_colour is not None:
         manifest["two_colour"] = two_colour

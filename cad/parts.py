@@ -39,21 +39,30 @@ class PrintSettings:
     infill_pattern: str  # PrusaSlicer's --fill-pattern (100% is solid, laid as rectilinear)
     orientation: str
     brim: str = ""
+    nozzle_mm: float = 0.4  # the printer's nozzle (a plate's parts share one: cad/plates.py)
 
     @property
     def infill(self) -> str:
         return "solid (100%)" if self.infill_percent >= 100 else f"{self.infill_percent}% {self.infill_pattern}"
 
+    def object_config(self) -> dict[str, str]:
+        """These settings as PrusaSlicer's per-object keys (what a project 3MF stores for the part)."""
+        pattern = "rectilinear" if self.infill_percent >= 100 else self.infill_pattern
+        return {"layer_height": f"{self.layer_height_mm:g}", "perimeters": str(self.perimeters),
+                "fill_density": f"{self.infill_percent}%", "fill_pattern": pattern}
+
     def slicer_args(self) -> list[str]:
         """The PrusaSlicer command-line options that give these settings (first layer = layer height)."""
-        h = f"{self.layer_height_mm:g}"
-        pattern = "rectilinear" if self.infill_percent >= 100 else self.infill_pattern
-        return ["--layer-height", h, "--first-layer-height", h, "--perimeters", str(self.perimeters),
-                "--fill-density", f"{self.infill_percent}%", "--fill-pattern", pattern]
+        keys = self.object_config()
+        return ["--nozzle-diameter", f"{self.nozzle_mm:g}",
+                "--layer-height", keys["layer_height"], "--first-layer-height", keys["layer_height"],
+                "--perimeters", keys["perimeters"], "--fill-density", keys["fill_density"],
+                "--fill-pattern", keys["fill_pattern"]]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"layer_height_mm": self.layer_height_mm, "perimeters": self.perimeters, "infill": self.infill,
-                "supports": "none", "orientation": self.orientation, **({"brim": self.brim} if self.brim else {})}
+        return {"nozzle_mm": self.nozzle_mm, "layer_height_mm": self.layer_height_mm, "perimeters": self.perimeters,
+                "infill": self.infill, "supports": "none", "orientation": self.orientation,
+                **({"brim": self.brim} if self.brim else {})}
 
 
 @dataclass(frozen=True)
@@ -103,8 +112,9 @@ class BoxPieceSpec(PartSpec):
 
     kind: ClassVar[str] = "box"
     colour: ClassVar[tuple[int, int, int]] = (205, 170, 115)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 15, "gyroid", "upright, bottom on the bed",
-                                                      "3 mm if your bed adhesion is weak")
+    #: A 0.6 mm nozzle and 0.3 mm layers: the walls' perimeters are most of the kit's print time.
+    settings: ClassVar[PrintSettings] = PrintSettings(0.3, 2, 15, "gyroid", "upright, bottom on the bed",
+                                                      "3 mm if your bed adhesion is weak", nozzle_mm=0.6)
 
     def piece(self, builder: Builder) -> Piece:
         return next(p for p in builder.plan.pieces if p.name == self.name)
@@ -136,13 +146,16 @@ class BoxPieceSpec(PartSpec):
         from shutbox.firmware.host.topology import topology
 
         x0, x1 = self.inputs["span_x"]
-        lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers)
+        y0, y1 = self.inputs["span_y"]
+        # The switches this piece holds: its lanes' shafts, when the piece reaches across the shafts' row (a box
+        # also cut along its length has a piece without them in front of every piece with them).
+        lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers) if y0 <= lay.switch_y < y1 else 0
         wiring = topology(pin_map(kit))
         contact = "normally closed" if wiring.tiles.normally_closed else "normally open"
         s = kit.sensors
         items = [Item(f"reed switch, {contact}, glass body", lanes,
-                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
-        y0, y1 = self.inputs["span_y"]
+                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")
+                 ] if lanes else []
         if wiring.button is not None and x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
             items.append(Item(button_name(wiring.button.normally_closed), 1,
                               "ends the turn; in the right end wall, wired to the controller bay"))
@@ -166,7 +179,8 @@ class TileSpec(PartSpec):
 
     kind: ClassVar[str] = "tile"
     colour: ClassVar[tuple[int, int, int]] = (240, 228, 200)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 20, "gyroid", "foot on the bed, number up")
+    #: 0.25 mm layers: 24 of them make the 6 mm tile (the numbers are cut into its flat top).
+    settings: ClassVar[PrintSettings] = PrintSettings(0.25, 2, 20, "gyroid", "foot on the bed, number up")
     checks: ClassVar[tuple[str, ...]] = ("scoop",)
 
     def build(self, builder: Builder) -> cq.Shape:
@@ -183,7 +197,7 @@ class TileSpec(PartSpec):
         if not lay.sensors:
             return []
         s = kit.sensors
-        return [Item("disc magnet, axially magnetised, N35 or stronger", 1,
+        return [Item(f"disc magnet, axially magnetised, {s.magnet_grade} or stronger", 1,
                      f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm; one in each tile")]
 
 
@@ -202,7 +216,7 @@ class DieSpec(PartSpec):
         and the face that goes on the bed."""
         from dataclasses import replace
 
-        from shutbox.cad.dice import BED_FACE
+        from shutbox.cad.layout import BED_FACE
 
         size = self.inputs["size"]
         layers = max(1, round(size / self.settings.layer_height_mm))
@@ -229,7 +243,8 @@ class CoverSpec(PartSpec):
 
     kind: ClassVar[str] = "cover"
     colour: ClassVar[tuple[int, int, int]] = (90, 120, 160)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 30, "gyroid", "outer face on the bed, pins up")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.3, 3, 30, "gyroid", "outer face on the bed, pins up",
+                                                      nozzle_mm=0.6)
 
     def build(self, builder: Builder) -> cq.Shape:
         from shutbox.cad.cover import build_cover
@@ -256,7 +271,8 @@ class GateSpec(PartSpec):
 
     kind: ClassVar[str] = "gate"
     colour: ClassVar[tuple[int, int, int]] = (185, 150, 100)
-    settings: ClassVar[PrintSettings] = PrintSettings(0.2, 3, 15, "gyroid", "top face on the bed, countersinks down")
+    settings: ClassVar[PrintSettings] = PrintSettings(0.3, 3, 15, "gyroid", "top face on the bed, countersinks down",
+                                                      nozzle_mm=0.6)
 
     def gate(self, builder: Builder) -> Gate:
         return next(g for g in gates(builder.lay, builder.plan.xs) if g.name == self.name)

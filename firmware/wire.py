@@ -17,7 +17,7 @@ SNAPSHOT = const(2)
 REPL = const(3)
 
 #: The whole command whitelist: anything else the host sends is dropped.
-COMMANDS = {b"H": HELLO, b"h": HELLO, b"S": SNAPSHOT, b"s": SNAPSHOT, b"REPL": REPL}
+REQUEST_IDS = {b"H": HELLO, b"h": HELLO, b"S": SNAPSHOT, b"s": SNAPSHOT, b"REPL": REPL}
 
 
 def _crc_table() -> array:
@@ -90,7 +90,7 @@ class CommandReader:
             self._overflow = False
             if overflow or not line:
                 return 0
-            return COMMANDS.get(line, 0)
+            return REQUEST_IDS.get(line, 0)
         if byte == 32:
             return 0
         if byte < 32 or byte > 126:

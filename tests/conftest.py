@@ -42,9 +42,15 @@ def run_cli(*args: str, cwd: Path | None = None, check: bool = False) -> subproc
 @pytest.fixture(autouse=True, scope="session")
 def _tests_own_cache(tmp_path_factory):
     """The solver's and the CAD's caches live in a folder of the test run's own, never in the user's cache
-    (unless SHUTBOX_CACHE_DIR is set already); subprocesses inherit it."""
+    (unless SHUTBOX_CACHE_DIR is set already); subprocesses inherit it. Under pytest-xdist (`make check`) the
+    workers share one such folder, so what one worker solved the other reads (the caches write atomically)."""
     if "SHUTBOX_CACHE_DIR" not in os.environ:
-        os.environ["SHUTBOX_CACHE_DIR"] = str(tmp_path_factory.mktemp("shutbox-cache"))
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            shared = tmp_path_factory.getbasetemp().parent / "shutbox-cache"  # the run's folder, above each worker's
+            shared.mkdir(exist_ok=True)
+            os.environ["SHUTBOX_CACHE_DIR"] = str(shared)
+        else:
+            os.environ["SHUTBOX_CACHE_DIR"] = str(tmp_path_factory.mktemp("shutbox-cache"))
     yield
 
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from shutbox.firmware.host.bundle import firmware_dir
 from shutbox.firmware.host.protocol import (
-    COMMANDS,
     MAX_LINE,
     PROTOCOL_VERSION,
+    REQUEST_LINES,
     Bye,
     Hello,
     LineFramer,
@@ -76,8 +76,8 @@ def test_snapshot_views():
 
 def test_commands_are_the_ones_the_firmware_whitelists():
     device = {c["name"]: bytes.fromhex(c["send_hex"]) for c in VECTORS["commands"]}
-    assert device["hello"] == COMMANDS["hello"] == command("hello")
-    assert device["leave for the REPL"] == COMMANDS["repl"]
+    assert device["hello"] == REQUEST_LINES["hello"] == command("hello")
+    assert device["leave for the REPL"] == REQUEST_LINES["repl"]
     assert command("snapshot") == b"S\n"
     with pytest.raises(ValueError, match="allowed: hello, snapshot, repl"):
         command("reboot")

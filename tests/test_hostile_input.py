@@ -385,6 +385,7 @@ def test_stats_csv_writes_a_formula_looking_name_as_text(cli, tmp_path, name):
     assert names == sorted(["'" + name, "Bob"]), names
 
 
+@pytest.mark.slow  # its message measures the 12-tile long game (seconds)
 def test_a_long_game_pad_beyond_its_measured_sets_names_the_tiles_asked_for(cli, tmp_path):
     """Issue 29, fault 17: 54 tiles with 9 dice was refused as "--dice 9 with --tiles 12", a pair nobody asked for."""
     proc = cli("scorepad", "--match", "long-game", "--tiles", "54", "--dice", "9", "--out", "pad.pdf", cwd=tmp_path)

@@ -29,7 +29,7 @@ REASONS = ("boot", "change", "beat", "ask")
 MAX_TILES = 32
 
 #: The whole command set the firmware accepts (anything else is ignored by the box).
-COMMANDS: dict[str, bytes] = {"hello": b"H\n", "snapshot": b"S\n", "repl": b"REPL\n"}
+REQUEST_LINES: dict[str, bytes] = {"hello": b"H\n", "snapshot": b"S\n", "repl": b"REPL\n"}
 
 RejectReason = Literal["checksum", "over-length", "malformed", "version", "noise"]
 
@@ -307,6 +307,6 @@ class StreamDecoder:
 def command(name: str) -> bytes:
     """The bytes that send command ``name`` (hello, snapshot or repl) to the box."""
     try:
-        return COMMANDS[name]
+        return REQUEST_LINES[name]
     except KeyError:
-        raise ValueError(f"unknown command {name!r}; allowed: {', '.join(COMMANDS)}") from None
+        raise ValueError(f"unknown command {name!r}; allowed: {', '.join(REQUEST_LINES)}") from None

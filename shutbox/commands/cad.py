@@ -127,6 +127,9 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with side_process() as pool:
         findings = check_folder(args.folder, pool)
+    from shutbox.cad.sensors import check_seated
+
+    findings += check_seated(args.folder)
     if args.slice:
         from shutbox.cad.sliced import check_sliced
 
