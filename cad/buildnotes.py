@@ -330,7 +330,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     from shutbox.cad.keys import key_x
 
     side = "left" if key_x(lay) < 0 else "right"  # as a player reads the number
-    insert += (f"Every tile is keyed: the groove under its {side} side (as you read its number) runs over the rib on "
+    insert += (f"Every tile is keyed: the channel under its {side} side (as you read its number) runs over the rib on "
                f"the {side} of the lane floor, so it goes in only with its number reading from the front; turned "
                "round or upside down it does not go in. ")
     steps += [
