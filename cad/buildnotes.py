@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from shutbox.cad.figures import BAY_VIEW, REED_VIEW
 from shutbox.cad.layout import BRIDGE_SPAN, BUTTON_PART, REED_BEND, REED_LEAD, TAB_SCREW, Layout
 from shutbox.cad.parts import Item, PartSpec
 from shutbox.cad.split import SplitPlan, plan_split
@@ -128,8 +129,11 @@ def settings_flags(kit: Kit) -> str:
     return "".join(f" {s.flag} {shlex.quote(show_value(given[s.key]))}" for s in SETTINGS if s.key in given)
 
 
-def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], images: str = "preview/") -> str:
-    """The guide as Markdown; pictures are linked as ``{images}assembly.png`` etc."""
+def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], images: str = "preview/",
+                seated: bool = False) -> str:
+    """The guide as Markdown; pictures are linked as ``{images}assembly.png`` etc. ``seated``: the pictures of
+    :mod:`shutbox.cad.sensorviews` are there too (the repository's copy: they take a box build each, so a kit's
+    own build does not render them)."""
     n = kit.rules.tiles
     bed = "x".join(f"{v:g}" for v in kit.printer.bed_mm)
     pieces = len(plan.pieces)
@@ -221,9 +225,9 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "## 4. Assemble",
         "",
     ]
-    lines += _assembly_steps(kit, lay, specs, pieces, images)
+    lines += _assembly_steps(kit, lay, specs, pieces, images, seated)
     if lay.sensors:
-        lines += _electronics(kit, lay, specs, images)
+        lines += _electronics(kit, lay, specs, images, seated)
     lines += [
         "",
         "## Play",
@@ -272,7 +276,8 @@ def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:
     return lines
 
 
-def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, images: str) -> list[str]:
+def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, images: str,
+                    seated: bool) -> list[str]:
     n = kit.rules.tiles
     s = kit.sensors
     fx, fy = lay.felt
@@ -310,9 +315,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             f"\n\n   {_image(images, 'reed-leads.png', 'Bending a lead, and a switch folded in its shaft')}",
             "Turn the box over. Push one reed switch, fold first, up each vertical shaft under the lanes (glass up "
             f"to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until the fold stops against the "
-            "shaft's ceiling, and lead both wires along the channel to the electronics bay. The map says which "
-            "shaft is which tile's and where its wire lands on the board."
-            f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
+            f"shaft's ceiling: the glass then sits {s.reed_gap_mm:g} mm under the magnet of a shut tile. Lead both "
+            "wires along the channel to the electronics bay. The map says which shaft is which tile's and where "
+            "its wire lands on the board."
+            + (f"\n\n   {_image(images, REED_VIEW, 'A reed switch seated in its shaft under a shut tile, in section')}"
+               if seated else "")
+            + f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
             f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile shaft, its wire and its pin')}",
         ]
     gates = [spec for spec in specs if spec.kind == "gate"]
@@ -330,7 +338,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     from shutbox.cad.keys import key_x
 
     side = "left" if key_x(lay) < 0 else "right"  # as a player reads the number
-    insert += (f"Every tile is keyed: the groove under its {side} side (as you read its number) runs over the rib on "
+    insert += (f"Every tile is keyed: the channel under its {side} side (as you read its number) runs over the rib on "
                f"the {side} of the lane floor, so it goes in only with its number reading from the front; turned "
                "round or upside down it does not go in. ")
     steps += [
@@ -343,7 +351,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     return [f"{i}. {text}" for i, text in enumerate(steps, 1)]
 
 
-def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> list[str]:
+def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seated: bool) -> list[str]:
     from shutbox.firmware.host.plan import BOARDS, pin_map
 
     pins = pin_map(kit)
@@ -387,6 +395,16 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str) -> l
         "",
         _image(images, "cover.png", "The board on the cover's pins, its USB socket towards the end wall"),
         "",
+    ]
+    if seated:
+        lines += [
+            "With a 74HC165 board (12 tiles, or `--tile-input 74hc165`) the bay is longer and the board rests on "
+            "its rails beside the controller (here the cover and both boards lifted out beside the bay):",
+            "",
+            _image(images, BAY_VIEW, "The 74HC165 board beside the controller, the cover lifted out of the bay"),
+            "",
+        ]
+    lines += [
         "## 6. Put MicroPython on the board",
         "",
         f"1. Download the MicroPython UF2 for the {board.title} from {UF2_PAGES[board.name]} — a stable "
@@ -452,8 +470,14 @@ def write_repo_notes(docs: Path | None = None) -> None:
             name = Path(rel).name
             if name not in parts:  # the kit's views and the guide's figures
                 shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
+    with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:  # rendered from the model (a box build each)
+        from shutbox.cad.sensorviews import sensor_views
+
+        for name in sensor_views(Path(tmp), kit):
+            shutil.copy2(Path(tmp) / name, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
-    (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")
+    (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-", seated=True),
+                                   encoding="utf-8")
 
 
 if __name__ == "__main__":

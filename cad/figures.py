@@ -284,6 +284,11 @@ def bootsel(lay: Layout, path: Path) -> None:
     s.save(path)
 
 
+#: The pictures :mod:`shutbox.cad.sensorviews` renders from the model for the repository's guide (a box build each,
+#: so not in every kit build): a reed switch seated under a shut tile, the 74HC165 board in the bay.
+REED_VIEW = "reed-seated.png"
+BAY_VIEW = "shift-board-bay.png"
+
 #: Figure file name -> (drawn only with sensors?, the function drawing it).
 FIGURES: dict[str, tuple[bool, Callable[[Layout, Path], None]]] = {
     "reed-map.png": (True, reed_map),

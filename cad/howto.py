@@ -16,8 +16,8 @@ from shutbox.model import Kit
 from shutbox.typefaces import BOLD, REGULAR, font_file
 
 PX_MM = 26.0  # drawing scale
-LEAD_MM = REED_LEAD
-REED_BEND_MM = REED_BEND  # bend reed switch leads at least this far from the glass seal
+LEAD_MM = REED_LEAD  # lead diameter of a typical glass reed switch
+REED_BEND_MM = REED_BEND  # bend reed switch leads at least this far from the glass seal (the seated switch's fold)
 SHAFT_WALL = (205, 170, 115)
 JAW_MM = 2.0  # width of a flat-nose pliers' jaw tip
 GLASS = (205, 228, 240)

@@ -48,9 +48,9 @@ def key_room(lay: Layout) -> float:
     return (lay.tile_width / 2 - magnet_radius(lay)) / 2 - KEY_HALF
 
 
-def widest_magnet_pocket(lay: Layout) -> float:
-    """The widest magnet pocket that leaves the key its walls."""
-    return 2 * (lay.tile_width / 2 - 2 * (KEY_HALF + KEY_WALL))
+def widest_magnet_pocket(tile_width: float) -> float:
+    """The widest magnet pocket that leaves the key its walls in a tile ``tile_width`` wide."""
+    return 2 * (tile_width / 2 - 2 * (KEY_HALF + KEY_WALL))
 
 
 def groove_profile(lay: Layout) -> list[tuple[float, float]]:

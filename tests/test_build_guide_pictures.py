@@ -112,3 +112,19 @@ def test_the_reed_map_follows_the_pin_map(tmp_path):
     scale, top = 3.6, MARGIN + 70
     x, y = MARGIN + lay.lane_x(1) * scale, top + lay.switch_y * scale
     assert a[round(y), round(x)] == 255
+
+
+def test_the_repository_guide_shows_the_sensors_seated_and_a_kit_guide_links_only_what_its_build_writes():
+    """The two pictures rendered from the model with a box build each (cad/sensorviews.py) are in docs/img and
+    the repository's guide links them; a kit's own guide does not, since its build does not render them."""
+    from shutbox.cad.figures import BAY_VIEW, REED_VIEW
+    from tests.conftest import REPO
+
+    kit = build_kit({})
+    lay, split, specs = plan(kit)
+    repo = build_notes(kit, lay, split, specs, images="img/cad-", seated=True)
+    linked = re.findall(r"\]\(img/cad-([^)]+)\)", repo)
+    assert REED_VIEW in linked and BAY_VIEW in linked
+    assert all((REPO / "docs" / "img" / f"cad-{name}").is_file() for name in linked)
+    own = set(IMAGE.findall(build_notes(kit, lay, split, specs)))
+    assert not own & {REED_VIEW, BAY_VIEW} and own <= set(kit_preview_names(lay, len(split.pieces) > 1))

@@ -29,6 +29,7 @@ def test_the_set_is_what_the_docs_say():
     assert sum((SET / name).stat().st_size for name in LABELS) < 25 * 1024 * 1024
 
 
+@pytest.mark.slow  # reads every picture of the sample set
 def test_the_sample_reads_with_no_die_wrong_and_most_pictures_right():
     wrong = right = dice = 0
     for name in SAMPLE:
