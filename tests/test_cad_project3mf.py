@@ -107,12 +107,21 @@ def test_check_fails_on_broken_projects(kit_folder, tmp_path):
              lambda t: t.replace("; support_material = 0", "; support_material = 1"))
     lost = broken / "project/plate-2.3mf"
     lost.unlink()
+    # a gate laid over the box piece on the first plate
+    first = folder / "project/plate-1.3mf"
+    with zipfile.ZipFile(first) as z:
+        item1 = re.search(r'<item objectid="1" transform="([^"]+)"', z.read("3D/3dmodel.model").decode())
+    assert item1 is not None
+    _rewrite(first, broken / "project/plate-1.3mf", "3D/3dmodel.model",
+             lambda t: re.sub(r'(<item objectid="2" transform=")[^"]+', lambda m: m.group(1) + item1.group(1), t))
     found = {(f.check, f.subject): f for f in check_projects(broken, manifest, specs)}
     moved_off = found[("plate", "project/plate-3.3mf")]
     assert not moved_off.ok and "outside" in moved_off.detail
     bad = found[("plate config", "project/plate-3.3mf")]
     assert not bad.ok and "fill_density = 15%, wants 100%" in bad.detail and "support_material = 1" in bad.detail
     assert not found[("plate", "project/plate-2.3mf")].ok
+    stacked = found[("plate", "project/plate-1.3mf")]
+    assert not stacked.ok and "overlapping: box-tiles-5-9 and gate-tiles-6-9" in stacked.detail, stacked.detail
     assert not found[("plates", "project/")].ok and "box-tiles-1-4 0 of 1" in found[("plates", "project/")].detail
 
 
@@ -210,10 +219,13 @@ def test_slice_check_fails_when_the_dice_lose_their_own_settings(kit_folder, tmp
     write_project(good, plate, {die.name: mesh}, {die.name: die}, tuple(manifest["bed_mm"]))
     listed = {"file": "dice.3mf", "nozzle_mm": plate.nozzle_mm, "parts": [die.name],
               "objects": [{"part": p.name, "x_mm": p.x, "y_mm": p.y, "size_mm": list(p.size)} for p in placed]}
-    bad = tmp_path / "dice-15.3mf"
-    _rewrite(good, bad, "Metadata/Slic3r_PE.config",
+    # the broken case: the dice's per-object infill dropped and the plate's set to 15% gyroid
+    half, bad = tmp_path / "dice-half.3mf", tmp_path / "dice-15.3mf"
+    _rewrite(good, half, MODEL_CONFIG_FILE, lambda t: re.sub(r' *<metadata type="object" key="fill_\w+"[^>]*/>\n', "", t))
+    _rewrite(half, bad, "Metadata/Slic3r_PE.config",
              lambda t: t.replace("; fill_density = 100%", "; fill_density = 15%").replace(
                  "; fill_pattern = rectilinear", "; fill_pattern = gyroid"))
+    assert "fill_density" not in read_project(bad).own[die.name]
     volumes = {die.name: _volume(mesh)}
     good_gcode, bad_gcode = tmp_path / "good.gcode", tmp_path / "bad.gcode"
     assert project_findings(good_gcode, _slice(good, good_gcode), listed, specs, volumes) == []
