@@ -221,7 +221,8 @@ def test_slice_check_fails_when_the_dice_lose_their_own_settings(kit_folder, tmp
               "objects": [{"part": p.name, "x_mm": p.x, "y_mm": p.y, "size_mm": list(p.size)} for p in placed]}
     # the broken case: the dice's per-object infill dropped and the plate's set to 15% gyroid
     half, bad = tmp_path / "dice-half.3mf", tmp_path / "dice-15.3mf"
-    _rewrite(good, half, MODEL_CONFIG_FILE, lambda t: re.sub(r' *<metadata type="object" key="fill_\w+"[^>]*/>\n', "", t))
+    _rewrite(good, half, MODEL_CONFIG_FILE,
+             lambda t: re.sub(r' *<metadata type="object" key="fill_\w+"[^>]*/>\n', "", t))
     _rewrite(half, bad, "Metadata/Slic3r_PE.config",
              lambda t: t.replace("; fill_density = 100%", "; fill_density = 15%").replace(
                  "; fill_pattern = rectilinear", "; fill_pattern = gyroid"))
