@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cadquery as cq
 
-from shutbox.cad.layout import DIE_FILLET_RATIO, PIP_RATIO
+from shutbox.cad.layout import BED_FACE, DIE_FILLET_RATIO, PIP_RATIO
 from shutbox.cad.shapes import cut_all
 
 #: Face value -> outward normal. 1, 2, 3 meet at (+x, -y, +z) and run counter-clockwise seen from outside.
@@ -85,9 +85,6 @@ def build_pips(size: float) -> cq.Shape:
     return _envelope(size).intersect(cq.Compound.makeCompound(_pip_tools(size)))
 
 
-#: The face printed on the bed. With 1 down the sliced die is the most even: the slicer fills small
-#: holes on the bed face a little (6 down put the printed centre of mass 0.027 mm low, 1 down 0.004 mm).
-BED_FACE = 1
 
 
 def print_die(die: cq.Shape, size: float) -> cq.Shape:

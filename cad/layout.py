@@ -31,13 +31,26 @@ BUMP_BASE = 3.0  # detent bump length along the lane
 BUMP_FROM_BACK = 3.0  # bump centre, from the tile's back end
 MAGNET_AT = 24.0  # magnet centre, from the tile's front end
 SCOOP_DEPTH = 1.2  # finger dimple on the tile top
-FLOOR_SKIN = 1.0  # plastic between a reed switch shaft and the lane floor
+FLOOR_SKIN = 1.0  # least plastic between a reed switch shaft's ceiling and the lane floor
+# A glass reed switch's leads, folded as the build guide tells: the top lead runs straight out of the seal for
+# REED_BEND (the pliers' jaw), then turns down in a U whose return leg lies along the glass; the switch is pushed
+# up its shaft until the U stops against the shaft's ceiling.
+REED_LEAD = 0.5  # lead diameter of a typical glass reed switch
+REED_BEND = 2.0  # straight lead between the glass seal and the bend
+REED_LEAD_LENGTH = 20.0  # each lead's length out of the glass as bought (a 14 mm reed is about 52 mm overall)
+SHAFT_PLAY = 0.3  # room round the glass and its folded lead in the shaft, per side
+SHIFT_GAP = 4.0  # between the 74HC165 board and the controller board in the bay (the wires between them)
+SHIFT_RAIL = 2.0  # width of the two rails the 74HC165 board rests on (taped down), on the cover
 GROOVE = 4.0  # wire channel width (and straight height)
 COVER_THICKNESS = 2.0
 COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screws
 COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 FLANGE_SLAB = 2.0  # the slab over each end flange of the cover (a bridge across the seat) the screws go into
+# A tooth of the seat's side wall under each corner where a flange slab's free edge meets it, in a notch of the
+# cover's edge: the slab's perimeters turn over the tooth, not over air (PrusaSlicer supports a perimeter that
+# turns over air, even in a bridge).
+SEAT_TOOTH = (2.0, 0.5, 1.5)  # under the slab, past its free edge, into the seat (mm)
 MEMBRANE = 0.6  # plastic a screw pierces at the foot of a pilot hole that starts over a bridge
 BAY_CORNER = 3.0  # the cover's seat this far in from the end wall: a whole wall round the box's rounded corner
 STANDOFF = 3.0  # board standoff height on the cover
@@ -84,6 +97,9 @@ ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than
 TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
+#: The die's face printed on the bed. With 1 down the sliced die is the most even: the slicer fills small
+#: holes on the bed face a little (6 down put the printed centre of mass 0.027 mm low, 1 down 0.004 mm).
+BED_FACE = 1
 JOINT_DEPTH = 6.0  # dovetail key length across a split
 JOINT_ROOT = 8.0  # dovetail width where it leaves the piece
 JOINT_ANGLE = 15.0  # dovetail flank angle, degrees
@@ -226,13 +242,67 @@ class Layout:
         return self.deck_front + MAGNET_AT
 
     @property
+    def fold_radius(self) -> float:
+        """Centre-line radius of the U the top lead is folded in: from the glass's axis to the return leg lying
+        along the glass."""
+        return (self.kit.sensors.reed_diameter_mm + REED_LEAD) / 4
+
+    @property
+    def fold_rise(self) -> float:
+        """How far the folded top lead stands above the glass."""
+        return REED_BEND + self.fold_radius + REED_LEAD / 2
+
+    @property
+    def glass_offset(self) -> float:
+        """How far the glass's axis is beside the shaft's (along -x): the U of the folded lead is centred in it."""
+        return self.fold_radius
+
+    @property
     def shaft_radius(self) -> float:
-        return self.kit.sensors.reed_diameter_mm / 2 + 0.75
+        """The shaft round the glass and the folded lead's return leg, with ``SHAFT_PLAY``."""
+        return self.glass_offset + self.kit.sensors.reed_diameter_mm / 2 + SHAFT_PLAY
+
+    @property
+    def magnet_face(self) -> float:
+        """z of the underside of a tile's magnet (pressed to the bottom of its pocket)."""
+        return self.tile_z + self.kit.sensors.magnet_slack_mm
+
+    @property
+    def reed_top(self) -> float:
+        """z of the top of a seated reed switch's glass: ``reed_gap_mm`` under a shut tile's magnet."""
+        return self.magnet_face - self.kit.sensors.reed_gap_mm
+
+    @property
+    def shaft_ceiling(self) -> float:
+        """z of the shaft's small flat ceiling, which the folded lead's U stops against."""
+        return self.reed_top + self.fold_rise
+
+    @property
+    def ceiling_radius(self) -> float:
+        """Radius of that flat ceiling: wide enough that the 45-degree taper under it clears the U's shoulders."""
+        return (self.fold_radius + REED_LEAD / 2) * 0.5 + 0.1
 
     @property
     def shaft_top(self) -> float:
-        """z of the top of the shaft's straight part (the switch's top end rests here)."""
-        return self.lane_floor - FLOOR_SKIN - self.shaft_radius
+        """z of the top of the shaft's straight part, where it starts to taper at 45 degrees to its ceiling."""
+        return self.shaft_ceiling - (self.shaft_radius - self.ceiling_radius)
+
+    # --- the bay -------------------------------------------------------------------------
+    @property
+    def shift_board(self) -> bool:
+        """Whether the bay takes the 74HC165 board beside the controller: for 12 tiles or ``--tile-input 74hc165``."""
+        return self.sensors and (self.tiles == 12 or self.kit.firmware.tile_input == "74hc165")
+
+    @property
+    def shift_extent(self) -> float:
+        """Length (x) of the bay taken by the 74HC165 board and the gap to the controller board (0 without it)."""
+        return self.kit.sensors.shift_board_length_mm + SHIFT_GAP if self.shift_board else 0.0
+
+    @property
+    def shift_origin(self) -> tuple[float, float]:
+        """Cover-frame x, y of the 74HC165 board's lower-left corner (left of the controller board)."""
+        s = self.kit.sensors
+        return (COVER_FLANGE_X + 1.0, COVER_FLANGE_Y + 1.0 + (self.cavity_width - 2.0 - s.shift_board_width_mm) / 2)
 
     @property
     def magnet_pocket(self) -> tuple[float, float]:
@@ -245,20 +315,23 @@ class Layout:
         """x0, x1, y0, y1 of the controller cavity (open at the bottom)."""
         s = self.kit.sensors
         x1 = self.length - self.wall - COVER_FLANGE_X - BAY_CORNER
-        x0 = x1 - (s.board_length_mm + 4.0)
+        x0 = x1 - (s.board_length_mm + 4.0) - self.shift_extent
         y1 = self.width - self.wall - COVER_FLANGE_Y - 1.0
         y0 = y1 - self.cavity_width
         return (x0, x1, y0, y1)
 
     @property
     def cavity_width(self) -> float:
-        """Width (y) of the controller cavity: the board with 1 mm either side."""
-        return self.kit.sensors.board_width_mm + 2.0
+        """Width (y) of the controller cavity: the board (the wider board) with 1 mm either side."""
+        s = self.kit.sensors
+        return max(s.board_width_mm, s.shift_board_width_mm if self.shift_board else 0.0) + 2.0
 
     @property
     def cavity_height(self) -> float:
         """Straight height of the cavity above the table (a 45 degree roof follows)."""
-        return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + 4.0
+        s = self.kit.sensors
+        tallest = max(s.board_height_mm, s.shift_board_height_mm if self.shift_board else 0.0)
+        return COVER_THICKNESS + STANDOFF + tallest + 4.0
 
     @property
     def cover_size(self) -> tuple[float, float]:
@@ -274,12 +347,20 @@ class Layout:
     @property
     def board_origin(self) -> tuple[float, float]:
         """Cover-frame x, y of the board's lower-left corner (USB end towards +x)."""
-        return (COVER_FLANGE_X + 3.0, COVER_FLANGE_Y + 1.0)
+        return (COVER_FLANGE_X + 3.0 + self.shift_extent,
+                COVER_FLANGE_Y + 1.0 + (self.cavity_width - 2.0 - self.kit.sensors.board_width_mm) / 2)
 
     @property
     def usb_height(self) -> float:
         """Straight height of the USB opening above the table."""
         return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
+
+    def seat_teeth(self) -> list[tuple[float, float, float, float]]:
+        """Cover-frame x0, x1, y0, y1 of the seat wall's teeth (see ``SEAT_TOOTH``) inside the cover's outline."""
+        w, h = self.cover_size
+        under, past, into = SEAT_TOOTH
+        xs = [(COVER_FLANGE_X - under, COVER_FLANGE_X + past), (w - COVER_FLANGE_X - past, w - COVER_FLANGE_X + under)]
+        return [(x0, x1, y0, y1) for x0, x1 in xs for y0, y1 in ((-COVER_GAP, into), (h - into, h + COVER_GAP))]
 
     def screw_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the four cover screws (in the corners of the end flanges, clear of the USB opening)."""
@@ -424,6 +505,14 @@ def _check_sensors(lay: Layout) -> None:
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
             f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - s.magnet_slack_mm:.1f}"
         )
+    from shutbox.cad.keys import widest_magnet_pocket
+
+    keyed = widest_magnet_pocket(lay.tile_width)  # the key groove beside it keeps its walls
+    if d > keyed + 1e-9:
+        raise ShutboxError(
+            f"--magnet-diameter {s.magnet_diameter_mm:g}: leaves no room for the key groove beside the magnet in a "
+            f"{lay.tile_width:.1f} mm tile; allowed: <= {keyed - s.magnet_slack_mm:.1f}"
+        )
     deepest = TILE_THICKNESS - SCOOP_DEPTH - 1.0  # deepest pocket under the finger dimple
     if depth > deepest:
         raise ShutboxError(
@@ -440,8 +529,17 @@ def _check_sensors(lay: Layout) -> None:
     ox = lay.cover_origin[0]
     if ox < lay.wall + 2.0:
         raise ShutboxError(f"--board-length {s.board_length_mm:g}: the controller cavity does not fit the box")
-    if lay.shaft_top - s.reed_length_mm < GROOVE + 2.0:
+    if lay.reed_top - s.reed_length_mm < GROOVE + 2.0:
         raise ShutboxError(f"--reed-length {s.reed_length_mm:g}: the switch shaft is too short for it")
+    least = s.reed_gap_mm + (lay.shaft_ceiling - (lay.lane_floor - FLOOR_SKIN))
+    if least > s.reed_gap_mm + 1e-9:
+        raise ShutboxError(
+            f"--reed-gap {s.reed_gap_mm:g}: the reed switch's folded lead ({lay.fold_rise:.2f} mm over the glass) "
+            f"would reach into the lane floor; allowed: >= {math.ceil(least * 100) / 100:g} mm with --clearance "
+            f"{lay.clearance:g} and --magnet-slack {s.magnet_slack_mm:g}")
+    if s.reed_release_mm <= s.reed_operate_mm:
+        raise ShutboxError(f"--reed-release {s.reed_release_mm:g}: a reed switch releases farther out than it "
+                           f"operates; allowed: > --reed-operate {s.reed_operate_mm:g}")
 
 
 @dataclass(frozen=True)

@@ -146,13 +146,16 @@ class BoxPieceSpec(PartSpec):
         from shutbox.firmware.host.topology import topology
 
         x0, x1 = self.inputs["span_x"]
-        lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers)
+        y0, y1 = self.inputs["span_y"]
+        # The switches this piece holds: its lanes' shafts, when the piece reaches across the shafts' row (a box
+        # also cut along its length has a piece without them in front of every piece with them).
+        lanes = sum(x0 <= lay.lane_x(n) < x1 for n in kit.rules.tile_numbers) if y0 <= lay.switch_y < y1 else 0
         wiring = topology(pin_map(kit))
         contact = "normally closed" if wiring.tiles.normally_closed else "normally open"
         s = kit.sensors
         items = [Item(f"reed switch, {contact}, glass body", lanes,
-                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")]
-        y0, y1 = self.inputs["span_y"]
+                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; one under each lane")
+                 ] if lanes else []
         if wiring.button is not None and x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
             items.append(Item(button_name(wiring.button.normally_closed), 1,
                               "ends the turn; in the right end wall, wired to the controller bay"))
@@ -194,7 +197,7 @@ class TileSpec(PartSpec):
         if not lay.sensors:
             return []
         s = kit.sensors
-        return [Item("disc magnet, axially magnetised, N35 or stronger", 1,
+        return [Item(f"disc magnet, axially magnetised, {s.magnet_grade} or stronger", 1,
                      f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm; one in each tile")]
 
 
@@ -213,7 +216,7 @@ class DieSpec(PartSpec):
         and the face that goes on the bed."""
         from dataclasses import replace
 
-        from shutbox.cad.dice import BED_FACE
+        from shutbox.cad.layout import BED_FACE
 
         size = self.inputs["size"]
         layers = max(1, round(size / self.settings.layer_height_mm))

@@ -326,22 +326,31 @@ VIEWS = {
 }
 
 
-def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool, sensors: bool) -> list[str]:
-    """Write the kit's views into ``folder``; return their file names (the exploded view only for a split box;
-    with sensors, the underside, and for the build guide the wiring diagram and how to bend a reed switch)."""
+def kit_preview_names(lay: Layout, split: bool) -> list[str]:
+    """The file names :func:`kit_previews` writes for a kit (the exploded view only for a split box; with sensors,
+    the underside, the wiring diagram and how to bend a reed switch), then the guide's plan drawings."""
+    from shutbox.cad.figures import figure_names
+
+    views = [name for name in VIEWS if not ((name == "exploded.png" and not split)
+                                            or (name == "underside.png" and not lay.sensors))]
+    return views + (["wiring.png", "reed-leads.png"] if lay.sensors else []) + figure_names(lay)
+
+
+def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool) -> list[str]:
+    """Write the kit's views into ``folder``; return their file names (:func:`kit_preview_names`)."""
     scene = Scene(placed, lay)
-    written = []
+    names = kit_preview_names(lay, split)
     for name, (_, view) in VIEWS.items():
-        if (name == "exploded.png" and not split) or (name == "underside.png" and not sensors):
-            continue
-        view(scene, folder / name)
-        written.append(name)
-    if sensors:
+        if name in names:
+            view(scene, folder / name)
+    if lay.sensors:
         from shutbox.cad.howto import reed_bending
         from shutbox.firmware.host.plan import pin_map
         from shutbox.firmware.host.wiring_drawing import draw_wiring
 
         draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png")
         reed_bending(lay.kit, folder / "reed-leads.png")
-        written += ["wiring.png", "reed-leads.png"]
-    return written
+    from shutbox.cad.figures import draw_figures
+
+    draw_figures(lay, folder)
+    return names

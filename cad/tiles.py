@@ -1,4 +1,4 @@
-"""The sliding tiles: a dovetailed slider with its number, a detent arm and a magnet pocket underneath.
+"""The sliding tiles: a dovetailed slider with its number, a detent arm, a key groove and a magnet pocket underneath.
 
 Tile frame: x across the tile (centred), y from its front end (0, towards the player) to its back
 end, z from its foot (0, the print bed) to its top. Printed as modelled: foot down, number up.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import cadquery as cq
 
+from shutbox.cad.keys import groove_tool
 from shutbox.cad.layout import (
     ARM_LENGTH,
     ARM_THICKNESS,
@@ -68,7 +69,7 @@ def build_tile(lay: Layout, number: int) -> cq.Shape:
         cq.Solid.makeBox(SLIT, ARM_LENGTH + 1.0, tp + 2.0, cq.Vector(x_slit - SLIT, tl - ARM_LENGTH, -1.0)),
         text_solid(str(number), lay.number_size, lay.engrave, 0.0, number_centre_y(lay), tp),
     ]
-    tools.append(scoop_tool(lay))
+    tools += [scoop_tool(lay), groove_tool(lay)]  # the key: see shutbox.cad.keys
     if lay.sensors:
         d, depth = lay.magnet_pocket  # flat-roofed: the slicer bridges its roof, and the tile can be thin
         tools.append(cq.Solid.makeCylinder(d / 2, depth + 1.0, cq.Vector(0.0, MAGNET_AT, -1.0)))

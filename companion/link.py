@@ -78,10 +78,9 @@ def open_serial(device: str, timeout: float = 0.05) -> serial.Serial:
         return serial.serial_for_url(device, BAUD, timeout=timeout, write_timeout=0.5,
                                      exclusive=None if "://" in device else True)
     except (serial.SerialException, OSError, ValueError) as exc:
-        text = str(exc)
-        if "exclusively lock" in text:
-            text = "it is in use by another program (another shutbox?)"
-        raise ShutboxError(f"--port {device}: cannot open ({text})") from None
+        from shutbox.firmware.host.serialport import open_failure
+
+        raise ShutboxError(open_failure(device, exc)) from None
 
 
 def tile_count_error(device: str, box_tiles: int, tiles: int) -> ShutboxError:

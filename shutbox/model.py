@@ -40,6 +40,9 @@ MATCHES = ("round", "drop-out", "tournament", "long-game")
 DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
 SENSOR_KINDS = ("reed", "none")
+#: Sintered NdFeB grades a tile magnet may have, with the least remanence each grade guarantees, tesla
+#: (the grade tables of IEC 60404-8-1 / the magnet makers': N35 1.17-1.21 T ... N52 1.42-1.47 T).
+MAGNET_GRADES: dict[str, float] = {"N35": 1.17, "N38": 1.21, "N42": 1.28, "N45": 1.32, "N48": 1.37, "N52": 1.42}
 BOARDS = ("pico", "pico2")
 #: Whether each throw must be entered before its tiles move (docs/RULES.md, "Throws optional"); ``auto``:
 #: optional with a box attached, required without one.
@@ -370,12 +373,31 @@ class Sensors:
                                     maximum=5, parse=_parse_float)
     magnet_slack_mm: float = param(0.5, "magnet pocket over the magnet's diameter (and depth), mm",
                                    flag="--magnet-slack", minimum=0, maximum=1.5, parse=_parse_float)
+    magnet_grade: str = param("N35", "tile magnet grade (sintered NdFeB; the least a shop's magnets may be)",
+                              flag="--magnet-grade", choices=tuple(MAGNET_GRADES))
+    reed_gap_mm: float = param(5.0, "from a seated reed switch's glass up to the magnet of a shut tile, mm (the "
+                               "shaft is shaped so the folded switch stops there)", flag="--reed-gap", minimum=3,
+                               maximum=12, parse=_parse_float)
+    reed_operate_mm: float = param(7.5, "the reed switch's rated operate distance, mm: it closes when a "
+                                   "3 x 7 mm NdFeB rod magnet comes this near, end on (a 10-20 AT reed: 7.5-11)",
+                                   flag="--reed-operate", minimum=1, maximum=40, parse=_parse_float)
+    reed_release_mm: float = param(12.0, "the reed switch's rated release distance, mm: it opens when that magnet "
+                                   "is this far away (a 10-20 AT reed: 9-12)", flag="--reed-release", minimum=1,
+                                   maximum=60, parse=_parse_float)
     board_length_mm: float = param(51.0, "controller board length (Raspberry Pi Pico: 51), mm",
                                    flag="--board-length", minimum=20, maximum=120, parse=_parse_float)
     board_width_mm: float = param(21.0, "controller board width (Raspberry Pi Pico: 21), mm",
                                   flag="--board-width", minimum=10, maximum=60, parse=_parse_float)
     board_height_mm: float = param(4.0, "controller board height incl. parts on top (PCB + USB socket), mm",
                                    flag="--board-height", minimum=1, maximum=20, parse=_parse_float)
+    shift_board_length_mm: float = param(50.0, "the 74HC165 board's length (two DIP-16 end to end on 20 x 8 holes "
+                                         "of 2.54 mm perfboard), mm", flag="--shift-board-length", minimum=20,
+                                         maximum=100, parse=_parse_float)
+    shift_board_width_mm: float = param(20.0, "the 74HC165 board's width, mm", flag="--shift-board-width",
+                                        minimum=10, maximum=40, parse=_parse_float)
+    shift_board_height_mm: float = param(10.0, "the 74HC165 board's height incl. chips on top and solder joints "
+                                         "under it, mm", flag="--shift-board-height", minimum=3, maximum=20,
+                                         parse=_parse_float)
 
 
 @dataclass(frozen=True)

@@ -178,8 +178,10 @@ def test_previews_are_pictures(built, manifest):
     from PIL import Image
 
     out, _ = built
+    from shutbox.cad.figures import FIGURES
+
     views = {"preview/assembly.png", "preview/underside.png", "preview/exploded.png", "preview/tiles.png",
-             "preview/wiring.png", "preview/reed-leads.png"}
+             "preview/wiring.png", "preview/reed-leads.png", *(f"preview/{name}" for name in FIGURES)}
     assert views <= set(manifest["previews"])
     for rel in manifest["previews"]:
         with Image.open(out / rel) as image:
@@ -188,7 +190,7 @@ def test_previews_are_pictures(built, manifest):
             assert grey.max() - grey.min() > 120, rel
             assert grey.std() > 12, rel  # a drawing, not a flat background
             background = np.mean(grey == grey[0, 0])
-            drawing = rel.endswith(("wiring.png", "reed-leads.png"))  # line drawings on white
+            drawing = rel.endswith(("wiring.png", "reed-leads.png", *FIGURES))  # drawings on paper
             assert 0.05 < background < (0.92 if drawing else 0.85), rel  # something fills the frame
 
 
@@ -215,7 +217,8 @@ def test_build_notes_quantities_follow_the_model(built):
     assert "| reed switch, normally open, glass body | 9 | up to 14 mm long, 2.5 mm diameter" in notes
     assert "| Raspberry Pi Pico (RP2040) | 1 |" in notes
     assert "| printed: die-19mm | 2 |" in notes
-    for view in ("assembly", "underside", "exploded", "tiles", "wiring", "reed-leads"):
+    for view in ("assembly", "underside", "exploded", "tiles", "wiring", "reed-leads", "reed-map", "magnets", "felt",
+                 "cover", "bootsel"):
         assert f"(preview/{view}.png)" in notes
         assert (built[0] / "preview" / f"{view}.png").is_file()
 

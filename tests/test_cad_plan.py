@@ -138,10 +138,11 @@ def test_shut_tile_puts_its_magnet_over_the_switch(tiles):
     lay = layout(build_kit({"rules.tiles": tiles}))
     assert lay.tile_y(shut=True) + MAGNET_AT == pytest.approx(lay.switch_y)
     assert lay.tile_y(shut=False) + MAGNET_AT - lay.switch_y == pytest.approx(lay.travel)
-    # Magnet face to the switch's top end: the tile's clearance, the lane floor skin and the shaft's cone.
-    gap = lay.tile_z - (lay.shaft_top)
-    assert gap == pytest.approx(lay.clearance + FLOOR_SKIN + lay.shaft_radius)
-    assert gap < 5.0
+    # Magnet face to the glass's top end: the gap the guide states; the folded lead over the glass fits under
+    # the lane floor with at least its skin to spare.
+    assert lay.magnet_face - lay.reed_top == pytest.approx(lay.kit.sensors.reed_gap_mm)
+    assert lay.shaft_ceiling == pytest.approx(lay.reed_top + lay.fold_rise)
+    assert lay.lane_floor - lay.shaft_ceiling >= FLOOR_SKIN - 1e-9
     y0, y1 = lay.number_zone
     assert y1 < lay.switch_y - lay.shaft_radius  # the lane's number is not over a shaft
     assert y1 - y0 <= lay.travel  # and is covered by a shut tile

@@ -52,6 +52,7 @@ def test_plates_hold_every_copy_inside_the_bed_and_apart(bed):
             assert not any(_overlap(a, b) for b in plate.placed[i + 1:]), (bed, a)
 
 
+@pytest.mark.slow  # builds the default kit's CAD
 def test_default_kit_plates_and_what_the_guide_names(kit_folder):
     folder, manifest, specs = kit_folder
     assert [(p["file"], p["nozzle_mm"]) for p in manifest["plates"]] == [

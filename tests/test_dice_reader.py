@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
 cv2 = pytest.importorskip("cv2")
+
+import numpy as np  # noqa: E402
 
 from shutbox.dice.reader import read_dice  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
@@ -26,6 +29,7 @@ def test_the_set_is_what_the_docs_say():
     assert sum((SET / name).stat().st_size for name in LABELS) < 25 * 1024 * 1024
 
 
+@pytest.mark.slow  # reads every picture of the sample set
 def test_the_sample_reads_with_no_die_wrong_and_most_pictures_right():
     wrong = right = dice = 0
     for name in SAMPLE:
@@ -35,7 +39,7 @@ def test_the_sample_reads_with_no_die_wrong_and_most_pictures_right():
         right += reading.values == want and not reading.unsure
         dice += len(want)
     assert wrong <= 0.005 * dice, f"{wrong} of {dice} dice read wrong"
-    assert right >= 0.75 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
+    assert right >= 0.8 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
 
 
 def test_an_empty_table_reads_as_no_dice():
@@ -71,3 +75,30 @@ def test_a_die_drawn_flat_reads_and_a_broken_pattern_does_not():
     assert read_dice(die([(-1.0, -1.0), (1.0, 1.0)])).as_dict() == {"dice": [2], "unsure": 0}
     broken = read_dice(die([(-1, -1), (-1, 1), (0.55, 0.1), (1, -1), (1, 1)]))
     assert broken.values == [] and len(broken.unsure) == 1
+
+
+def _pips_on_cloth(pips: Sequence[tuple[float, float]], faint: Sequence[tuple[float, float]] = ()) -> np.ndarray:
+    """A white die on a white cloth, drawn flat: no outline at all, only its pips (and faint ones, barely darker)."""
+    image = np.full((400, 400, 3), 236, np.uint8)
+    image = cv2.add(image, np.random.default_rng(5).integers(0, 6, image.shape, dtype=np.uint8))
+    for (u, v), shade in [(p, 25) for p in pips] + [(p, 218) for p in faint]:
+        cv2.circle(image, (int(200 + u * 30), int(200 + v * 30)), 10, (shade, shade, shade), cv2.FILLED, cv2.LINE_AA)
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def test_a_die_with_no_outline_reads_from_its_pips_alone():
+    """A face the colour of its table has no edge to measure; its pips on their grid still read, each pattern."""
+    for value, pips in ((5, [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)]),
+                        (6, [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]),
+                        (4, [(-1, -1), (-1, 1), (1, -1), (1, 1)])):
+        assert read_dice(_pips_on_cloth(pips)).as_dict() == {"dice": [value], "unsure": 0}, value
+
+
+def test_pips_alone_with_a_faint_pip_or_off_the_grid_are_not_read():
+    """Two pips of a 4 with the other two too faint to be found as pips is not a 2; a 5 with its middle pip off the
+    grid is unsure: neither is read as another value."""
+    assert read_dice(_pips_on_cloth([(-1, -1), (1, 1)])).values == [2]  # the check can fail: the same 2, clean
+    half = read_dice(_pips_on_cloth([(-1, -1), (1, 1)], faint=[(-1, 1), (1, -1)]))
+    assert half.values == []
+    broken = read_dice(_pips_on_cloth([(-1, -1), (-1, 1), (0.5, 0.1), (1, -1), (1, 1)]))
+    assert broken.values == [] and len(broken.unsure) >= 1

@@ -18,6 +18,7 @@ def table(tmp_path):
         yield live
 
 
+@pytest.mark.slow  # a browser
 def test_a_photo_taken_on_the_page_is_read_and_entered_as_the_throw(chromium, table, tmp_path):
     from shutbox.companion.store import GameStore
 

@@ -5,6 +5,7 @@
 
 Boards are shared between the tests of a group (module-scoped fixtures) because the emulator eats a core;
 each board but the deploy test's boots with the firmware already in its file system (a LittleFS image).
+Every test that boots a board is marked slow (`make test` runs them, `make check` does not).
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def blank_board():
         yield board
 
 
+@pytest.mark.slow
 def test_deploy_onto_a_fresh_board_then_again_over_the_running_firmware(blank_board, tmp_path):
     box = blank_board
     first = tmp_path / "first"
@@ -149,6 +151,7 @@ WIRINGS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wiring", list(WIRINGS))
 def test_each_wiring_reads_at_boot_and_on_a_bouncing_change(wiring):
     settings = WIRINGS[wiring]
@@ -190,6 +193,7 @@ def reader(box):
         box.set_tile(tile, False)
 
 
+@pytest.mark.slow
 def test_chatter_faster_than_the_debounce_is_not_reported_and_a_bounce_counts_once():
     with booted({"firmware.debounce_ms": 30}) as box:
         reader = Reader(box.port)
@@ -207,6 +211,7 @@ def test_chatter_faster_than_the_debounce_is_not_reported_and_a_bounce_counts_on
             reader.close()
 
 
+@pytest.mark.slow
 def test_the_button_counts_presses_and_ctrl_c_does_not_stop_the_firmware_but_repl_does(box, reader):
     reader.link.write(command("snapshot"))
     before = reader.snapshot().presses
@@ -220,6 +225,7 @@ def test_the_button_counts_presses_and_ctrl_c_does_not_stop_the_firmware_but_rep
     assert reader.snapshot("ask").presses == before + 1
 
 
+@pytest.mark.slow
 def test_holding_the_button_at_power_up_leaves_the_repl_free():
     with booted({}, button_held=True) as box:
         reader = Reader(box.port)
@@ -237,6 +243,7 @@ def test_holding_the_button_at_power_up_leaves_the_repl_free():
 
 # -- the scorekeeper's commands over the emulated serial port -------------------------------------------------
 
+@pytest.mark.slow
 def test_monitor_prints_each_snapshot(box):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "monitor", "--port", box.port, "--json", "--count", "2",
                              *FAST_FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -250,6 +257,7 @@ def test_monitor_prints_each_snapshot(box):
     assert "box: firmware 0.1.0, 9 tiles, board pico, input gpio" in proc.stderr.read()
 
 
+@pytest.mark.slow
 def test_the_wiring_wizard_passes_a_box_wired_right_and_names_a_swapped_pair(box):
     code, out = follow(box)  # type: ignore[arg-type]
     assert code == 0, out
@@ -259,6 +267,7 @@ def test_the_wiring_wizard_passes_a_box_wired_right_and_names_a_swapped_pair(box
     assert "swapped: tiles 4 and 5 are swapped: the wires on GP5 (header pin 7) and GP6 (header pin 9)" in out
 
 
+@pytest.mark.slow
 def test_play_rides_out_the_emulator_being_killed_and_resumes_with_nothing_lost(box, tmp_path):
     db = tmp_path / "games.sqlite3"
     player = Player("--port", box.port, "--players", "Ann,Bob", "--db", str(db))
@@ -297,6 +306,7 @@ def test_play_rides_out_the_emulator_being_killed_and_resumes_with_nothing_lost(
     assert stored(db) == [ev.players(["Ann", "Bob"]), ev.throw(6, 6), ev.shut(3, 9), ev.throw(6, 6), ev.shut(4, 8)]
 
 
+@pytest.mark.slow
 def test_the_firmware_leaves_for_the_repl_when_asked(box, reader):
     reader.link.write(command("repl"))
     assert isinstance(reader.until(lambda m: isinstance(m, Bye)), Bye)

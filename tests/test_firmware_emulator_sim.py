@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 from tests.emulator_support import needs_emulator
 from tests.test_hostile_processes import alive, children
@@ -20,6 +22,7 @@ SIM_TESTS = ("tests/test_companion_live_sim.py", "tests/test_companion_rules_sim
              "tests/test_companion_live_handsfree.py")
 
 
+@pytest.mark.slow  # emulated Picos (rp2040js): a core each while they run
 def test_every_sim_game_in_the_suite_scores_the_same_on_the_emulated_pico(tmp_path):
     """The test files run side by side (the emulated boards mostly wait on their clocks, not the CPU)."""
     needs_emulator()
@@ -48,6 +51,7 @@ def test_without_node_sim_emulator_is_one_error_line(tmp_path):
     assert proc.stderr.count("\n") == 1 and "no 'node' command found" in proc.stderr
 
 
+@pytest.mark.slow  # emulated Picos (rp2040js): a core each while they run
 def test_a_sim_killed_with_sigkill_takes_its_emulated_pico_with_it():
     needs_emulator()
     sim = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--emulator", "--demo", "--speed", "1"],

@@ -98,6 +98,7 @@ def _argv(rng: random.Random, words: list[str], parser: argparse.ArgumentParser,
     return argv
 
 
+@pytest.mark.slow  # hundreds of fuzzed command lines
 def test_fuzz_every_commands_flags(users_files, monkeypatch, capsys, record_property):
     home = users_files
     monkeypatch.chdir(home)
@@ -187,6 +188,7 @@ HEADERS = [{}, {"Content-Type": "text/plain"}, {"Content-Type": "application/jso
            {"Accept": "text/event-stream"}, {"Origin": "null"}, {"Cookie": "a=" + "b" * 3000}]
 
 
+@pytest.mark.slow  # hundreds of fuzzed requests against a live server
 def test_fuzz_the_web_api(tmp_path, record_property):
     db = tmp_path / "g.sqlite3"
     proc, port, _ = start_play(db)

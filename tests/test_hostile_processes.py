@@ -199,8 +199,12 @@ def _running(proc: subprocess.Popen, command: str) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
-@pytest.mark.parametrize("command", ["sim", "play", "review"])
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGKILL, -9), (signal.SIGTERM, 143), (signal.SIGINT, 130)])
+# `make check` keeps one of the nine (each waits seconds for the command to get to work); `make test` runs all.
+@pytest.mark.parametrize("command", [pytest.param("sim", marks=pytest.mark.slow), "play",
+                                     pytest.param("review", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(("sig", "code"), [pytest.param(signal.SIGKILL, -9, marks=pytest.mark.slow),
+                                           (signal.SIGTERM, 143),
+                                           pytest.param(signal.SIGINT, 130, marks=pytest.mark.slow)])
 def test_a_killed_command_leaves_no_process_behind(tmp_path, command, sig, code):
     import uuid
 

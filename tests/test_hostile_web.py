@@ -56,6 +56,7 @@ def test_wrong_codes_from_one_client_wait_and_others_do_not():
 # -- the real server ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # holds a crowd of connections open for seconds
 def test_a_crowd_of_idle_connections_does_not_end_the_game(tmp_path):
     db = tmp_path / "g.sqlite3"
     proc, port, _ = start_play(db, files=256)
@@ -80,6 +81,7 @@ def test_a_crowd_of_idle_connections_does_not_end_the_game(tmp_path):
     assert len([line for line in err.splitlines() if line.startswith("web:")]) <= 3, err
 
 
+@pytest.mark.slow  # waits out the rate limit
 def test_non_ascii_join_codes_are_refused_cleanly_and_wrong_ones_are_rate_limited(tmp_path):
     db = tmp_path / "g.sqlite3"
     proc, port, code = start_play(db, host="0.0.0.0")
@@ -100,6 +102,7 @@ def test_non_ascii_join_codes_are_refused_cleanly_and_wrong_ones_are_rate_limite
     assert err.count("wrong join codes") == 1, err
 
 
+@pytest.mark.slow  # a live server through a game and its shutdown
 def test_a_browser_leaving_mid_request_and_posts_while_quitting_are_no_traceback_and_no_500(tmp_path):
     db = tmp_path / "g.sqlite3"
     proc, port, _ = start_play(db)

@@ -39,6 +39,7 @@ def end_turn(page) -> str:
     return page.inner_text("#answer")
 
 
+@pytest.mark.slow  # a browser
 def test_a_drop_out_with_a_stake_played_hands_free_on_the_page(chromium, tmp_path):
     # limit 50, stake 1. Round 1: Ann 21 (9 8 7 shut), Bob 45 (an accidental press, then a second one): Ann
     # takes the pool. Round 2: Ann 21 -> 42; Bob 21 -> 66 drops out: Ann is left, wins and takes the pool.
@@ -114,6 +115,7 @@ def test_the_api_under_optional_throws(tmp_path):
         assert live.events()[3] == {k: v for k, v in ev.shut(8, 9, unverified=True).items() if k != "v"}
 
 
+@pytest.mark.slow  # a browser
 def test_a_wrong_join_code_says_so_and_where_the_right_one_is(chromium, tmp_path):
     with LiveTable(build_kit(HANDS_FREE), tmp_path / "games.sqlite3", ["Ann", "Bob"], host="0.0.0.0") as live:
         base = live.local_url
@@ -130,6 +132,7 @@ def test_a_wrong_join_code_says_so_and_where_the_right_one_is(chromium, tmp_path
         page.close()
 
 
+@pytest.mark.slow  # a browser
 def test_the_tv_view_result_and_standings_fill_the_screen(chromium, tmp_path):
     with LiveTable(build_kit(HANDS_FREE), tmp_path / "games.sqlite3", ["Ann", "Bob"]) as live:
         page = chromium.new_page(viewport={"width": 1280, "height": 720})
@@ -159,6 +162,7 @@ def scoreboard_url(line: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow  # a whole demo game played in real time
 @pytest.mark.parametrize("throws", ["required", "optional"])
 def test_sim_demo_web_survives_an_undo_from_the_page_and_serves_the_result_until_ctrl_c(throws):
     proc = subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "8", "--seed", "3",

@@ -303,6 +303,7 @@ def test_a_port_in_use_is_one_line_and_nothing_is_written(cli, tmp_path):
     assert not (tmp_path / "g.sqlite3").exists()
 
 
+@pytest.mark.slow  # a browser
 def test_the_long_game_page_shows_each_players_role(chromium, tmp_path):
     """The page asks the state, not the format's name, whether the players have roles."""
     kit = build_kit({**FAST_KIT, "rules.match": "long-game"})

@@ -73,7 +73,9 @@ def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
     try:
         link = serial.serial_for_url(port, BAUD, timeout=0.05, write_timeout=1.0)
     except (serial.SerialException, OSError) as exc:
-        raise ShutboxError(f"--port {port}: cannot open ({exc})") from None
+        from shutbox.firmware.host.serialport import open_failure
+
+        raise ShutboxError(open_failure(port, exc)) from None
     decoder = StreamDecoder()
     try:
         link.reset_input_buffer()

@@ -127,6 +127,9 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with side_process() as pool:
         findings = check_folder(args.folder, pool)
+    from shutbox.cad.sensors import check_seated
+
+    findings += check_seated(args.folder)
     if args.slice:
         from shutbox.cad.sliced import check_sliced
 
@@ -170,7 +173,7 @@ class _Checking(BuildWatcher):
         if self.side is not None:
             from shutbox.cad.check import start_side_checks
 
-            self.started = self._give(lambda side: start_side_checks(side, folder, manifest))
+            self.started = self._give(lambda side: start_side_checks(side, folder, manifest, solids))
 
     def _give(self, submit: Callable[[Executor], Any]) -> Any:
         """Queue work in the side process; if it has died, there is none any more (all is done here)."""

@@ -56,6 +56,7 @@ class Face:
     why: str = ""  #: why it is unread
     leaked: bool = False  #: the region ran out of its window (face as the table or a neighbour)
     colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  #: ``face_colours`` of the face around its pips
+    seed: int = -1  #: the pip it was grown from
 
 
 def face_colours(bgr: np.ndarray) -> np.ndarray:
@@ -94,6 +95,8 @@ def grow_face(seed: int, scales: Scales) -> Face | None:
     level = scales.level_for(scales.levels[0][1][seed].radius)
     lab, pips = scales.levels[level]
     face = _grow(seed, pips, lab)
+    if face is not None:
+        face.seed = seed
     if face is not None and level:
         f = 2 ** level
         x, y, w, h = face.box

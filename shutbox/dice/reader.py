@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 
 from shutbox.dice.faces import Face, Scales, face_colours, grow_face
-from shutbox.dice.pips import find_pips
+from shutbox.dice.pipfaces import read_pip_faces
+from shutbox.dice.pips import Pip, find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
 WORK_SIZE = 720
@@ -27,6 +28,8 @@ SIDE_ASPECT = 0.72
 MIN_TOP_ASPECT = 0.6
 #: A side face's lightness differs from its top's by more than this (``face_colours``: 8 is about 10 %).
 SIDE_SHADE = 8.0
+#: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
+SIDE_PIP_FLATTER = 0.15
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ def read_dice(image: np.ndarray) -> Reading:
     scales = Scales(lab, pips)
     faces: list[Face] = []
     taken: set[int] = set()
+    unread: list[int] = []
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
@@ -75,7 +79,10 @@ def read_dice(image: np.ndarray) -> Reading:
             continue
         taken.update(face.pips if face.value is not None else [seed])
         faces.append(face)
-    read, unsure = _sort_faces(faces)
+        if face.value is None:
+            unread.append(seed)
+    faces = _with_pip_faces(faces, pips, [i for i in unread if i not in _read_pips(faces)], gray)
+    read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
@@ -83,7 +90,34 @@ def read_dice(image: np.ndarray) -> Reading:
     return Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
 
 
-def _sort_faces(faces: list[Face]) -> tuple[list[Face], list[tuple[int, int, int, int]]]:
+def _read_pips(faces: list[Face]) -> set[int]:
+    return {i for f in faces if f.value is not None for i in f.pips}
+
+
+def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
+    """The faces, with those that did not read (ran into their surroundings, or failed a check of their outline)
+    read from their pips alone where they read (``pipfaces``); an unread face keeps only the pips no such face
+    took, and goes when its own seed pip was taken."""
+    if not unread:
+        return faces
+    found = read_pip_faces(pips, unread, gray)
+    if not found:
+        return faces
+    used = {i for f in found for i in f.pips}
+    out: list[Face] = []
+    for f in faces:
+        if f.value is None:
+            if f.seed in used or not set(f.pips) - used:
+                continue
+            f.pips = [i for i in f.pips if i not in used]
+        out.append(f)
+    for g in found:
+        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
+                        "a lone pip beside others" if not g.value else "", colour=g.colour, seed=g.pips[0]))
+    return out
+
+
+def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tuple[int, int, int, int]]]:
     """The top faces read, and the boxes of dice seen but not read (side faces of read dice left out)."""
     good = [f for f in faces if f.value is not None]
     bad = [f for f in faces if f.value is None and _looks_like_die(f)]
@@ -94,9 +128,11 @@ def _sort_faces(faces: list[Face]) -> tuple[list[Face], list[tuple[int, int, int
             (top if _is_top(f, roundest, faces) else bad).append(f)
     unsure: list[Face] = []
     for f in sorted(bad, key=lambda f: -f.side):
-        if any(set(f.pips) & set(t.pips) for t in top):
-            continue  # grown over a die already read (its top and a side together)
-        if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) for t in top):
+        if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
+            continue  # grown over a die already read (its top and a side together; a face that ran into its
+            # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
+        if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) and not _unlike_side(f, t, pips)
+               for t in top):
             continue  # a side face of a die already read
         if any(_beside(f, u, 0.8) for u in unsure):
             continue  # another face of a die already counted
@@ -125,6 +161,20 @@ def _under(f: Face, g: Face) -> bool:
     upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
     shade = abs(f.colour[0] - g.colour[0]) > SIDE_SHADE
     return upward and shade and g.aspect >= f.aspect - 0.25
+
+
+def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
+    """Is a face not taken as a top no side face of read top ``t`` after all: its pips as round as the top's and lit
+    alike (a side face's pips are seen flatter, the face lit otherwise; a face that ran into its surroundings has
+    no outline to tell its roundness)? Such a face is another die's top, so it stays unsure."""
+    return _pip_aspect(f, pips) >= _pip_aspect(t, pips) - SIDE_PIP_FLATTER \
+        and abs(f.colour[0] - t.colour[0]) <= SIDE_SHADE
+
+
+def _pip_aspect(f: Face, pips: list[Pip]) -> float:
+    """The median roundness (minor over major axis) of a face's pips (its seed's when it has none)."""
+    own = f.pips or ([f.seed] if f.seed >= 0 else [])
+    return float(np.median([pips[i].minor / pips[i].major for i in own])) if own else 0.0
 
 
 def _like_top(f: Face, top: list[Face]) -> bool:
