@@ -52,7 +52,7 @@ def test_plates_hold_every_copy_inside_the_bed_and_apart(bed):
             assert not any(_overlap(a, b) for b in plate.placed[i + 1:]), (bed, a)
 
 
-@pytest.mark.slow  # builds the default kit's CAD
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_default_kit_plates_and_what_the_guide_names(kit_folder):
     folder, manifest, specs = kit_folder
     assert [(p["file"], p["nozzle_mm"]) for p in manifest["plates"]] == [
@@ -64,6 +64,7 @@ def test_default_kit_plates_and_what_the_guide_names(kit_folder):
     assert findings and all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
 
 
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_project_stores_placement_and_each_parts_own_settings(kit_folder):
     folder, manifest, specs = kit_folder
     small = read_project(folder / "project/plate-3.3mf")
@@ -92,6 +93,7 @@ def _rewrite(src: Path, dst: Path, member: str, edit) -> None:
             zout.writestr(info, edit(data.decode()) if info.filename == member else data)
 
 
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_check_fails_on_broken_projects(kit_folder, tmp_path):
     folder, manifest, specs = kit_folder
     broken = tmp_path / "kit"
