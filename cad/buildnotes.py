@@ -246,8 +246,8 @@ def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:
     plates = kit_plates(specs, kit.printer.bed_mm)
     lines = [
         f"`shutbox cad` writes a PrusaSlicer project per bed plate, {len(plates)} in all: open one (File > Open "
-        "project) and the plate's parts are on the bed, laid as printed, with the settings above (a part that "
-        "differs from its plate, such as the solid dice, carries its own), PLA at 215 / 60 °C, support off, "
+        "project) and the plate's parts are on the bed, laid as printed, each with its settings above (the dice "
+        "solid beside 20% tiles), PLA at 215 / 60 °C, support off, "
         f"external perimeters at {PRINT['external_perimeter_speed']} mm/s and infill at {PRINT['infill_speed']} "
         "mm/s, for a printer of the Prusa MK3S/MK4 class (its limits set the time estimate). Slice and print; "
         "a print or printer preset of your own changes speeds and start G-code but keeps each part's layer height, "
@@ -305,9 +305,12 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             "the force. Do the same when soldering: hold the lead with the pliers "
             "between the glass and the joint as a heat sink, and solder quickly."
             f"\n\n   {_image(images, 'reed-leads.png', 'Bending a reed switch lead: pliers at the seal, bend beyond')}",
-            "Turn the box over. Push one reed switch up each vertical shaft under the lanes (glass up to "
-            f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across) until it stops; bend the top lead "
-            "down along the glass (as above) and lead both wires along the channel to the electronics bay. The map "
+            f"Fold each switch's top lead down along the glass before it goes in: {REED_BEND_MM:g} mm out of the "
+            "seal (the pliers' jaw, as above) bend it round in a tight U so it lies against the glass. Turn the box "
+            "over. Push one reed switch up each vertical shaft under the lanes (glass up to "
+            f"{s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm across), the folded end first, until the fold "
+            f"stops against the top of the shaft: the glass then sits {s.reed_gap_mm:g} mm under the magnet of a "
+            "shut tile. Lead both wires along the channel to the electronics bay. The map "
             "says which shaft is which tile's and where its wire lands on the board."
             f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
             f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile shaft, its wire and its pin')}",
@@ -327,7 +330,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     from shutbox.cad.keys import key_x
 
     side = "left" if key_x(lay) < 0 else "right"  # as a player reads the number
-    insert += (f"Every tile is keyed: the groove under its {side} side (as you read its number) runs over the rib on "
+    insert += (f"Every tile is keyed: the channel under its {side} side (as you read its number) runs over the rib on "
                f"the {side} of the lane floor, so it goes in only with its number reading from the front; turned "
                "round or upside down it does not go in. ")
     steps += [
@@ -448,6 +451,11 @@ def write_repo_notes(docs: Path | None = None) -> None:
             name = Path(rel).name
             if name not in parts:  # the kit's views and the guide's figures
                 shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
+    with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:  # rendered from the model (a box build each)
+        from shutbox.cad.sensorviews import sensor_views
+
+        for name in sensor_views(Path(tmp), kit):
+            shutil.copy2(Path(tmp) / name, docs / "img" / f"cad-{name}")
     lay, split, specs = plan(kit)
     (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-"), encoding="utf-8")
 

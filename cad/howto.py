@@ -9,12 +9,13 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from shutbox.cad.layout import REED_BEND, REED_LEAD
 from shutbox.model import Kit
 from shutbox.typefaces import BOLD, REGULAR, font_file
 
 PX_MM = 26.0  # drawing scale
-LEAD_MM = 0.5  # lead diameter of a typical glass reed switch
-REED_BEND_MM = 2.0  # bend reed switch leads at least this far from the glass seal
+LEAD_MM = REED_LEAD  # lead diameter of a typical glass reed switch
+REED_BEND_MM = REED_BEND  # bend reed switch leads at least this far from the glass seal (the seated switch's fold)
 JAW_MM = 2.0  # width of a flat-nose pliers' jaw tip
 GLASS = (205, 228, 240)
 GLASS_EDGE = (90, 130, 160)

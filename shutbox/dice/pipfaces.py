@@ -42,14 +42,16 @@ CLEAR_REACH = 2.3
 CLEAR_REACH_TWO = 3.6
 #: A lone pip (a 1): the even patch around it, in pip radii.
 LONE_REACH = 4.5
+#: A lone pip has no pip of its kind this near, in its radii: as far as a 2's two pips can be apart.
+LONE_CLEAR = math.hypot(2, 2) * SPACING_RADII[1]
 #: Offsets between two pips of one face, in grid steps: (along, across) a grid axis.
 PAIR_STEPS = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
 
 
 @dataclass(frozen=True)
 class PipFace:
-    """A face read from its pips: its value, the pips (indices), its centre, grid axes (px per grid step), the
-    pips' mean roundness (minor over major axis), and its colour (the pips' ring colour)."""
+    """A face read from its pips: its value (0: seen, not read), the pips (indices), its centre, grid axes (px per
+    grid step), the pips' mean roundness (minor over major axis), and its colour (the pips' ring colour)."""
 
     value: int
     pips: tuple[int, ...]
@@ -73,7 +75,7 @@ class PipFace:
 
 def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray) -> list[PipFace]:
     """The faces read from the ``candidates`` pips alone (each pip in one face at most; a pip two readings
-    disagree on is in none)."""
+    disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others)."""
     found: dict[frozenset[int], PipFace] = {}
     for i in candidates:
         for j in candidates:
@@ -205,8 +207,9 @@ _AROUND = np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
 #: ``FAINT_LEVELS`` grey levels (a pip too faint to be found as one, under ``pips.MIN_CONTRAST``).
 FAINT_SPOT = 0.25
 FAINT_LEVELS = 10.0
-#: A 3 (a diagonal of three) is the middle column of a 6 if the 6's other columns show: their grid points.
-_SIX_COLUMNS = ((1, -3), (2, -2), (3, -1), (-3, 1), (-2, 2), (-1, 3))
+#: A 3 (a diagonal of three) is the middle column of a 6 if one of the 6's other columns shows (all three of its
+#: grid points): the two columns' points.
+_SIX_COLUMNS = (((1, -3), (2, -2), (3, -1)), ((-3, 1), (-2, 2), (-1, 3)))
 
 
 #: The ring a spot is measured against, in grid steps from its centre (inside the face, clear of the next point).
@@ -231,11 +234,15 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
     if any(o is None for o in own):
         return False
     least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(np.median([o for o in own if o is not None]))))
-    empty = [c for c in _CELLS if c not in cells] + (list(_SIX_COLUMNS) if len(cells) == 3 else [])
-    for c in empty:
+    for c in [c for c in _CELLS if c not in cells]:
         spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step)
-        if spot is None and c in _CELLS or spot is not None and spot > least:
+        if spot is None or spot > least:
             return False
+    if len(cells) == 3:
+        for column in _SIX_COLUMNS:
+            spots = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in column]
+            if all(spot is not None and spot > least for spot in spots):
+                return False
     return True
 
 
@@ -249,17 +256,21 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
 
 
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
-    """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across."""
+    """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
+    read) when a pip of its kind is as near as a 2's other pip could be."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
+    value = 1
     for k, q in enumerate(pips):
         if k != i:
             d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
-            if d < LONE_REACH or d < 2 * LONE_REACH and q.dark == p.dark:
+            if d < LONE_REACH:
                 return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
+            if d < LONE_CLEAR and q.dark == p.dark:
+                value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
     reach = LONE_REACH
-    disk = _LATTICE * (reach / 1.3)
+    disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))
     disk = disk[(np.hypot(disk[:, 0], disk[:, 1]) <= reach) & (np.hypot(disk[:, 0], disk[:, 1]) > 1.6)]
     samples = _sample(gray, (p.x, p.y), shape, disk)
     if samples is None:
@@ -268,4 +279,4 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
     if float(np.mean(np.abs(samples - face) > max(LEAST_STEP, UNEVEN_STEP * p.contrast))) > UNEVEN_SHARE:
         return None
     step = 3.0  # about: a 1's die is some six pip radii across or more
-    return PipFace(1, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)
+    return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)

@@ -29,7 +29,7 @@ MIN_TOP_ASPECT = 0.6
 #: A side face's lightness differs from its top's by more than this (``face_colours``: 8 is about 10 %).
 SIDE_SHADE = 8.0
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
-SIDE_PIP_FLATTER = 0.05
+SIDE_PIP_FLATTER = 0.15
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def read_dice(image: np.ndarray) -> Reading:
     scales = Scales(lab, pips)
     faces: list[Face] = []
     taken: set[int] = set()
-    leaked: list[int] = []
+    unread: list[int] = []
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
@@ -79,9 +79,9 @@ def read_dice(image: np.ndarray) -> Reading:
             continue
         taken.update(face.pips if face.value is not None else [seed])
         faces.append(face)
-        if face.leaked:
-            leaked.append(seed)
-    faces = _with_pip_faces(faces, pips, [i for i in leaked if i not in _read_pips(faces)], gray)
+        if face.value is None:
+            unread.append(seed)
+    faces = _with_pip_faces(faces, pips, [i for i in unread if i not in _read_pips(faces)], gray)
     read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -94,24 +94,26 @@ def _read_pips(faces: list[Face]) -> set[int]:
     return {i for f in faces if f.value is not None for i in f.pips}
 
 
-def _with_pip_faces(faces: list[Face], pips: list[Pip], leaked: list[int], gray: np.ndarray) -> list[Face]:
-    """The faces, with those that ran into their surroundings read from their pips alone where they read
-    (``pipfaces``); an unread face keeps only the pips no such face took."""
-    if not leaked:
+def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
+    """The faces, with those that did not read (ran into their surroundings, or failed a check of their outline)
+    read from their pips alone where they read (``pipfaces``); an unread face keeps only the pips no such face
+    took, and goes when its own seed pip was taken."""
+    if not unread:
         return faces
-    found = read_pip_faces(pips, leaked, gray)
+    found = read_pip_faces(pips, unread, gray)
     if not found:
         return faces
     used = {i for f in found for i in f.pips}
     out: list[Face] = []
     for f in faces:
-        if f.value is None and f.leaked:
+        if f.value is None:
             if f.seed in used or not set(f.pips) - used:
                 continue
             f.pips = [i for i in f.pips if i not in used]
         out.append(f)
     for g in found:
-        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value, colour=g.colour))
+        out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
+                        "a lone pip beside others" if not g.value else "", colour=g.colour, seed=g.pips[0]))
     return out
 
 
@@ -126,8 +128,9 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
             (top if _is_top(f, roundest, faces) else bad).append(f)
     unsure: list[Face] = []
     for f in sorted(bad, key=lambda f: -f.side):
-        if any(set(f.pips) & set(t.pips) for t in top):
-            continue  # grown over a die already read (its top and a side together)
+        if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
+            continue  # grown over a die already read (its top and a side together; a face that ran into its
+            # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
         if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) and not _unlike_side(f, t, pips)
                for t in top):
             continue  # a side face of a die already read
