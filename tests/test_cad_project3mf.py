@@ -128,6 +128,7 @@ def test_check_fails_on_broken_projects(kit_folder, tmp_path):
     assert not found[("plates", "project/")].ok and "box-tiles-1-4 0 of 1" in found[("plates", "project/")].detail
 
 
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_no_project_files_and_no_finding_without_meshes(kit_folder, tmp_path):
     _, manifest, specs = kit_folder
     assert check_projects(tmp_path, {**manifest, "formats": ["step"], "plates": []}, specs) == []
