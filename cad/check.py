@@ -527,8 +527,10 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
 
 #: Checks of the assembled kit, by name, as run by :func:`_run_check`.
 ASSEMBLY_CHECKS = ("assembly", "numbers", "captive", "detent", "fasteners", "button", "parts", "plates")
-#: The ones a second process takes when there is a CPU for it (about half the work, counting its start-up).
-SIDE_CHECKS = ("numbers", "captive")
+#: The ones a second process takes when there is a CPU for it: about half the work, counting that it begins them
+#: while this process renders the previews, and none that asks for the same bands of a box piece (``part_round``)
+#: as ``assembly`` does (the detent's), which the other process would then cut again.
+SIDE_CHECKS = ("numbers", "captive", "fasteners", "button")
 #: What of the manifest those read (all of it but the previews and build notes, written last).
 SIDE_CHECKS_READ = ("settings", "bed_mm", "split", "parts", "assembly")
 _CONTEXT: dict[str, dict[str, Any]] = {}
@@ -542,12 +544,18 @@ class SideChecks:
     read: dict[str, Any]
 
 
-def start_side_checks(side: Executor, folder: Path, manifest: dict[str, Any]) -> SideChecks:
+def start_side_checks(side: Executor, folder: Path, manifest: dict[str, Any],
+                      solids: list[tuple[str, str, Any]] | None = None) -> SideChecks:
     """Begin ``SIDE_CHECKS`` in ``side`` as soon as ``folder`` holds its parts and assembly.step (``manifest``:
-    the manifest to be written, previews aside), while this process renders the previews."""
+    the manifest to be written, previews aside), while this process renders the previews. ``solids``: the
+    (label, kind, solid) assembly.step was written from, handed over (serialised here, before this process
+    meshes them for the previews) so that the side process need not read assembly.step back."""
+    import pickle
+
     read = json.loads(json.dumps({key: manifest[key] for key in SIDE_CHECKS_READ}))  # as the file will read
     shared = [("assembly", name) for name in SIDE_CHECKS]
-    return SideChecks(side.submit(_run_checks, str(folder), shared, read), read)
+    given = pickle.dumps(solids, protocol=pickle.HIGHEST_PROTOCOL) if solids else None
+    return SideChecks(side.submit(_run_checks, str(folder), shared, read, given), read)
 
 
 def check_files(folder: str, files: list[str], bed: tuple[float, float, float]) -> None:
@@ -597,11 +605,17 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     return [f for spec in names for f in results[spec]]
 
 
-def _run_checks(folder: str, specs: list[tuple[str, str]],
-                manifest: dict[str, Any] | None = None) -> list[list[Finding]]:
+def _run_checks(folder: str, specs: list[tuple[str, str]], manifest: dict[str, Any] | None = None,
+                solids: bytes | None = None) -> list[list[Finding]]:
+    """``specs``' findings (in a side process); ``manifest``: the one the folder will hold, ``solids``: the
+    assembly's solids pickled (else read from assembly.step)."""
     _CONTEXT.clear()
     if manifest is not None:  # the folder's manifest is not written yet
-        _context(Path(folder), manifest)
+        ctx = _context(Path(folder), manifest)
+        if solids is not None:
+            import pickle
+
+            ctx["solids"] = pickle.loads(solids)
     return [_run_check(Path(folder), spec) for spec in specs]
 
 
@@ -679,5 +693,5 @@ def _check_step(path: Path) -> Finding:
     except (ValueError, OSError, RuntimeError) as exc:
         return Finding("solid", path.name, False, f"cannot read ({exc})")
     solids = shape.Solids()
-    ok = len(solids) == 1 and shape.isValid()
-    return Finding("solid", path.name, ok, f"{len(solids)} solid(s), valid={shape.isValid()}")
+    valid = shape.isValid()  # once: OCCT's analysis of a box piece takes most of a second
+    return Finding("solid", path.name, len(solids) == 1 and valid, f"{len(solids)} solid(s), valid={valid}")

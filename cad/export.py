@@ -78,15 +78,15 @@ def occt_write(path: Path, write: Callable[[str], object]) -> None:
 
 def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit) -> tuple[Path, bool]:
     """The cache entry holding ``spec``'s files in ``formats``: looked up, completed or built."""
-    import cadquery as cq
-
-    from shutbox.cad.mesh import tessellate, write_mesh
-    from shutbox.cad.preview import render
-
     key = cache.part_key(spec.name, spec.inputs)
     entry = cache.lookup(key)  # verified: a damaged entry is gone and gets rebuilt
     if entry is not None and all((entry / f"part.{f}").is_file() for f in formats):
         return entry, True
+    import cadquery as cq  # only now: a kit found whole in the cache loads no CAD library
+
+    from shutbox.cad.mesh import tessellate, write_mesh
+    from shutbox.cad.preview import render
+
     folder = cache.new_entry_dir()
     if entry is not None:  # same part, another format asked for: reuse the solids
         for item in entry.iterdir():
@@ -120,12 +120,12 @@ TWO_COLOUR_OBJECTS = ("die", "pips")
 
 def _two_colour(kit: Kit, folder: Path, used: set[Path]) -> dict[str, Any]:
     """Write the two-colour die's 3MF into ``folder`` (built, or from the cache); its manifest entry."""
-    from shutbox.cad.dice import write_two_colour_3mf
-
     mesh = (kit.cad.chord_tolerance_mm, kit.cad.angular_tolerance_deg)
     key = cache.part_key("die-two-colour", {"size_mm": kit.dice.size_mm, "mesh": list(mesh)})
     entry = cache.lookup(key)
     if entry is None or not (entry / "part.3mf").is_file():
+        from shutbox.cad.dice import write_two_colour_3mf  # CadQuery: only when it is to be built
+
         scratch = cache.new_entry_dir()
         write_two_colour_3mf(kit.dice.size_mm, scratch / "part.3mf", *mesh)
         cache.seal(scratch, {"name": "die-two-colour", "objects": list(TWO_COLOUR_OBJECTS)})
@@ -191,6 +191,12 @@ def prebuild(kit: Kit, formats: tuple[str, ...] = FORMATS) -> list[tuple[str, Pa
     return [(spec.name, _entry(builder, spec, formats, kit)[0]) for spec in specs if spec.kind != "box"]
 
 
+def _import_brep(path: Path) -> Any:
+    import cadquery as cq
+
+    return cq.Shape.importBrep(str(path))
+
+
 class BuildWatcher:
     """Told as the build goes (its checks can begin early, parts can be built elsewhere); does nothing itself."""
 
@@ -215,14 +221,12 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
     """
     watch = watcher or BuildWatcher()
     lay, split, specs = plan(kit)
-    import cadquery as cq
-
     from shutbox.cad.buildnotes import build_notes
 
     steps = Progress(len(specs) + 3, progress)
     builder = Builder(kit, lay, split)
     parts: list[dict[str, Any]] = []
-    placed: list[tuple[str, PartSpec, cq.Shape]] = []
+    placed: list[tuple[str, PartSpec, Any]] = []  # (label, spec, cq.Shape)
     labels: list[str] = []
     label_specs: list[PartSpec] = []
     used: set[Path] = set()
@@ -244,7 +248,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         shutil.copy2(entry / "preview.png", folder / "preview" / f"{spec.name}.png")
         watch.part_written(folder, spec, list(files.values()))
         info = json.loads((entry / cache.ENTRY).read_text(encoding="utf-8"))
-        solids = [] if kit_entry is not None else builder.place(spec, cq.Shape.importBrep(str(entry / "print.brep")))
+        solids = [] if kit_entry is not None else builder.place(spec, _import_brep(entry / "print.brep"))
         if cache.is_cached(entry):
             used.add(entry)
         else:  # caching off (or the entry could not be stored): a scratch folder

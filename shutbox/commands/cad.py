@@ -173,7 +173,7 @@ class _Checking(BuildWatcher):
         if self.side is not None:
             from shutbox.cad.check import start_side_checks
 
-            self.started = self._give(lambda side: start_side_checks(side, folder, manifest))
+            self.started = self._give(lambda side: start_side_checks(side, folder, manifest, solids))
 
     def _give(self, submit: Callable[[Executor], Any]) -> Any:
         """Queue work in the side process; if it has died, there is none any more (all is done here)."""
