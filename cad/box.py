@@ -52,7 +52,7 @@ from shutbox.cad.layout import (
     gates,
 )
 from shutbox.cad.sensors import shaft_tool
-from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
+from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, prism_xy, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
 if TYPE_CHECKING:
@@ -320,14 +320,9 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
 
 
 def seat_teeth(lay: Layout) -> list[cq.Shape]:
-    """The seat wall's teeth under the flange slabs' corners (box frame), each reaching 1 mm into the wall."""
+    """The seat wall's teeth under the flange slabs' corners (box frame), from the bed to the cover's top face."""
     ox, oy = lay.cover_origin
-    h = lay.cover_size[1]
-    out = []
-    for x0, x1, y0, y1 in lay.seat_teeth():
-        y0, y1 = (y0 - 1.0, y1) if y0 < h / 2 else (y0, y1 + 1.0)
-        out.append(cq.Solid.makeBox(x1 - x0, y1 - y0, COVER_THICKNESS + 1.0, cq.Vector(ox + x0, oy + y0, -1.0)))
-    return out
+    return [prism_xy([(ox + x, oy + y) for x, y in outline], -1.0, COVER_THICKNESS) for outline in lay.seat_teeth()]
 
 
 def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:

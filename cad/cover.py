@@ -19,7 +19,7 @@ from shutbox.cad.layout import (
     STANDOFF,
     Layout,
 )
-from shutbox.cad.shapes import cut_all
+from shutbox.cad.shapes import cut_all, shape_of
 
 
 def build_cover(lay: Layout) -> cq.Shape:
@@ -33,9 +33,9 @@ def build_cover(lay: Layout) -> cq.Shape:
 
         body = body.fuse(*shift_rails(lay))
     # Notches for the seat wall's teeth (see layout.SEAT_TOOTH), the cover's gap in its seat round each.
-    g = COVER_GAP
-    tools = [cq.Solid.makeBox(x1 - x0 + 2 * g, y1 - y0 + 2 * g, COVER_THICKNESS + 2, cq.Vector(x0 - g, y0 - g, -1))
-             for x0, x1, y0, y1 in lay.seat_teeth()]
+    tools = [shape_of(cq.Workplane("XY").workplane(offset=-1.0).polyline(outline).close()
+                      .offset2D(COVER_GAP, "intersection").extrude(COVER_THICKNESS + 2.0))
+             for outline in lay.seat_teeth()]
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():
         tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, COVER_THICKNESS + 2, cq.Vector(x, y, -1)))

@@ -262,6 +262,8 @@ def read_project(path: Path) -> Project:
 def check_projects(folder: Path, manifest: dict[str, Any], specs: Sequence[PartSpec]) -> list[Finding]:
     """``cad check`` of the project 3MFs: each plate's parts inside the bed and clear of each other, printed with
     its part's nozzle, layer height, perimeters and infill and no support; every copy of every part on a plate."""
+    if not {"stl", "3mf"} & set(manifest.get("formats", [])):
+        return []  # built without meshes (``--formats step``): no project files are written
     bed = tuple(manifest["bed_mm"])
     by_name = {s.name: s for s in specs}
     findings: list[Finding] = []

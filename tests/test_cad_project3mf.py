@@ -128,6 +128,13 @@ def test_check_fails_on_broken_projects(kit_folder, tmp_path):
     assert not found[("plates", "project/")].ok and "box-tiles-1-4 0 of 1" in found[("plates", "project/")].detail
 
 
+def test_no_project_files_and_no_finding_without_meshes(kit_folder, tmp_path):
+    _, manifest, specs = kit_folder
+    assert check_projects(tmp_path, {**manifest, "formats": ["step"], "plates": []}, specs) == []
+    stl_only = check_projects(tmp_path, {**manifest, "plates": []}, specs)  # meshes but the plates lost
+    assert [f.ok for f in stl_only] == [False]
+
+
 # -- slicing the project files as they are -------------------------------------------------------------------------
 
 def _header(gcode: Path) -> dict[str, str]:
