@@ -43,6 +43,8 @@ REFERENCE_MAGNET = (3.0, 7.0)
 SHAFT_PLAY = 0.3  # room round the glass and its folded lead in the shaft, per side
 SHIFT_GAP = 4.0  # between the 74HC165 board and the controller board in the bay (the wires between them)
 SHIFT_RAIL = 2.0  # width of the two rails the 74HC165 board rests on (taped down), on the cover
+BOARD_INSET = 3.0  # the controller board from the cover's flange (or from the 74HC165 board's gap)
+SHIFT_INSET = 3.0  # the 74HC165 board from the cover's flange: its end stop clear of the flange slab over the seat
 GROOVE = 4.0  # wire channel width (and straight height)
 COVER_THICKNESS = 2.0
 COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screws
@@ -299,13 +301,16 @@ class Layout:
     @property
     def shift_extent(self) -> float:
         """Length (x) of the bay taken by the 74HC165 board and the gap to the controller board (0 without it)."""
-        return self.kit.sensors.shift_board_length_mm + SHIFT_GAP if self.shift_board else 0.0
+        if not self.shift_board:
+            return 0.0
+        return SHIFT_INSET + self.kit.sensors.shift_board_length_mm + SHIFT_GAP - BOARD_INSET
 
     @property
     def shift_origin(self) -> tuple[float, float]:
         """Cover-frame x, y of the 74HC165 board's lower-left corner (left of the controller board)."""
         s = self.kit.sensors
-        return (COVER_FLANGE_X + 1.0, COVER_FLANGE_Y + 1.0 + (self.cavity_width - 2.0 - s.shift_board_width_mm) / 2)
+        return (COVER_FLANGE_X + SHIFT_INSET,
+                COVER_FLANGE_Y + 1.0 + (self.cavity_width - 2.0 - s.shift_board_width_mm) / 2)
 
     @property
     def magnet_pocket(self) -> tuple[float, float]:
@@ -350,7 +355,7 @@ class Layout:
     @property
     def board_origin(self) -> tuple[float, float]:
         """Cover-frame x, y of the board's lower-left corner (USB end towards +x)."""
-        return (COVER_FLANGE_X + 3.0 + self.shift_extent,
+        return (COVER_FLANGE_X + BOARD_INSET + self.shift_extent,
                 COVER_FLANGE_Y + 1.0 + (self.cavity_width - 2.0 - self.kit.sensors.board_width_mm) / 2)
 
     @property

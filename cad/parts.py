@@ -314,7 +314,8 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     """Every part to print, box pieces first; refuses a bed too small for any of them."""
     mesh = {"cad": {k: v for k, v in _sections(kit, "cad")["cad"].items() if k != "cache_limit_mb"}}
     tile_inputs = {**_sections(kit, "box", "tile_fit", "sensors"), **mesh, "tiles": kit.rules.tiles}
-    box_inputs = {**tile_inputs, "bed": list(kit.printer.bed_mm)}
+    bay = {"shift_board": lay.shift_board}  # the bay takes the 74HC165 board (12 tiles or --tile-input 74hc165)
+    box_inputs = {**tile_inputs, **bay, "bed": list(kit.printer.bed_mm)}
     specs: list[PartSpec] = [BoxPieceSpec(p.name, 1, {**box_inputs, "piece": p.name, "span_x": (p.x0, p.x1),
                                                        "span_y": (p.y0, p.y1)},
                                            p.size) for p in plan.pieces]
@@ -329,7 +330,7 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
     specs.append(DieSpec(f"die-{s:g}mm", 2, {"size": s, **mesh}, (s, s, s)))
     if lay.sensors:
         w, h = lay.cover_size
-        specs.append(CoverSpec("electronics-cover", 1, {**_sections(kit, "sensors"), **mesh},
+        specs.append(CoverSpec("electronics-cover", 1, {**_sections(kit, "sensors"), **bay, **mesh},
                                (w, h, COVER_HEIGHT)))
     bed = kit.printer.bed_mm
     for spec in sorted(specs, key=lambda p: min(p.size[:2])):

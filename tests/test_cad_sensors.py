@@ -144,6 +144,8 @@ def test_the_bay_takes_both_boards_with_their_wire_ways():
     # Fed a board that does not fit: 6 mm wider than the bay was built for, it runs into the box.
     cover = next(shape for _, kind, shape in solids if kind == "cover")
     assert shift_board(lay).intersect(cover).Volume() < 1e-3  # it rests on the rails, between the end stops
+    boxes = [shape for _, kind, shape in solids if kind == "box"]
+    assert sum(b.intersect(cover).Volume() for b in boxes) < 1e-3  # the rails and stops clear the seat's slabs
     wide = layout(build_kit({"printer.bed": "xl", "firmware.tile_input": "74hc165",
                              "sensors.shift_board_width_mm": lay.kit.sensors.shift_board_width_mm + 6}))
     board = next(f for f in check_bay(solids, wide) if f.subject == "74HC165 board")

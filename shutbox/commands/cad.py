@@ -257,7 +257,8 @@ def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared
 
 #: Every section but the rules' play settings, the scorekeeper's and the firmware wiring: the tile count and the
 #: physical kit.
-CAD_SETTINGS = ("rules.tiles", *(s for s in EVERY_SECTION if s not in {"rules", "firmware", "play"}))
+CAD_SETTINGS = ("rules.tiles", "firmware.tile_input",  # the tile input: room for the 74HC165 board in the bay
+                *(s for s in EVERY_SECTION if s not in {"rules", "firmware", "play"}))
 
 COMMANDS = (
     Command("cad", "build the printable box, tiles and dice (STL, 3MF, STEP)",
