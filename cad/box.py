@@ -52,7 +52,7 @@ from shutbox.cad.layout import (
     gates,
 )
 from shutbox.cad.sensors import shaft_tool
-from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, prism_xy, shape_of, text_solid
+from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
 if TYPE_CHECKING:
@@ -301,7 +301,6 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     w, h = lay.cover_size
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
-    seat = seat.cut(*seat_teeth(lay))
     rise = COVER_FLANGE_X + g
     taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
@@ -317,12 +316,6 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         hole = cq.Solid.makeCylinder(SCREW_PILOT / 2, column_top(lay) + 1.0 - z0, cq.Vector(ox + sx, oy + sy, z0))
         tools.append(hole)
     return tools
-
-
-def seat_teeth(lay: Layout) -> list[cq.Shape]:
-    """The seat wall's teeth under the flange slabs' corners (box frame), from the bed to the cover's top face."""
-    ox, oy = lay.cover_origin
-    return [prism_xy([(ox + x, oy + y) for x, y in outline], -1.0, COVER_THICKNESS) for outline in lay.seat_teeth()]
 
 
 def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:

@@ -1,5 +1,4 @@
-"""The cover of the controller cavity: a plate with countersunk screw holes, pins for the board and a notch
-for each of its seat's teeth.
+"""The cover of the controller cavity: a plate with countersunk screw holes and pins for the board.
 
 Cover frame: x, y from its lower-left corner, z from its outer face (0, on the bed and flush with the
 box bottom when fitted) up; the board sits on four standoffs with its USB end towards +x.
@@ -10,7 +9,6 @@ from __future__ import annotations
 import cadquery as cq
 
 from shutbox.cad.layout import (
-    COVER_GAP,
     COVER_HEIGHT,
     COVER_THICKNESS,
     PIN_DIAMETER,
@@ -19,7 +17,7 @@ from shutbox.cad.layout import (
     STANDOFF,
     Layout,
 )
-from shutbox.cad.shapes import cut_all, shape_of
+from shutbox.cad.shapes import cut_all
 
 
 def build_cover(lay: Layout) -> cq.Shape:
@@ -32,10 +30,7 @@ def build_cover(lay: Layout) -> cq.Shape:
         from shutbox.cad.sensors import shift_rails
 
         body = body.fuse(*shift_rails(lay))
-    # Notches for the seat wall's teeth (see layout.SEAT_TOOTH), the cover's gap in its seat round each.
-    tools = [shape_of(cq.Workplane("XY").workplane(offset=-1.0).polyline(outline).close()
-                      .offset2D(COVER_GAP, "intersection").extrude(COVER_THICKNESS + 2.0))
-             for outline in lay.seat_teeth()]
+    tools = []
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():
         tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, COVER_THICKNESS + 2, cq.Vector(x, y, -1)))

@@ -51,11 +51,6 @@ COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screw
 COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 FLANGE_SLAB = 2.0  # the slab over each end flange of the cover (a bridge across the seat) the screws go into
-# A tooth of the seat's side wall under each corner where a flange slab's free edge meets it, in a notch of the
-# cover's edge: the slab's perimeters turn over the tooth, not over air (PrusaSlicer supports a perimeter that
-# turns over air, even in a bridge). Its outline from that corner (along the slab, into the seat; the first edge
-# in the wall), its inner corner cut off to keep the notch clear of the plastic round the cover screw's countersink.
-SEAT_TOOTH = ((-2.0, -0.7), (0.5, -0.7), (0.5, 1.3), (-1.1, 1.3), (-2.0, 0.6))
 MEMBRANE = 0.6  # plastic a screw pierces at the foot of a pilot hole that starts over a bridge
 BAY_CORNER = 3.0  # the cover's seat this far in from the end wall: a whole wall round the box's rounded corner
 STANDOFF = 3.0  # board standoff height on the cover
@@ -362,15 +357,6 @@ class Layout:
     def usb_height(self) -> float:
         """Straight height of the USB opening above the table."""
         return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
-
-    def seat_teeth(self) -> list[list[tuple[float, float]]]:
-        """Cover-frame outlines of the seat wall's four teeth (see ``SEAT_TOOTH``), one under each slab corner."""
-        w, h = self.cover_size
-        out = []
-        for cx, sx in ((COVER_FLANGE_X, 1.0), (w - COVER_FLANGE_X, -1.0)):
-            for cy, sy in ((0.0, 1.0), (h, -1.0)):
-                out.append([(cx - sx * u, cy + sy * v) for u, v in SEAT_TOOTH])
-        return out
 
     def screw_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the four cover screws (in the corners of the end flanges, clear of the USB opening)."""
