@@ -15,13 +15,13 @@ test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
 # Lint, type-check and the fast tests (not marked slow): under a minute on two idle cores. The three run side
-# by side (pyright is one process; the tests spread over the cores with pytest-xdist); each one's output is
-# printed whole when it ends.
+# by side, each one's output printed whole when it ends. pyright is one process and the longest single job, so
+# the tests (spread over the cores by pytest-xdist) run niced: they take what pyright leaves.
 check: $(VENV)/.installed-dev
 	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck fast-tests
 
 fast-tests: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest -q -m "not slow" -n auto
+	nice -n 10 $(BIN)/python -m pytest -q -m "not slow" -n auto
 
 bench: $(VENV)/.installed-dev
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

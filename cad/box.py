@@ -52,7 +52,7 @@ from shutbox.cad.layout import (
     gates,
 )
 from shutbox.cad.sensors import shaft_tool
-from shutbox.cad.shapes import coned_hole, cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
+from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
 if TYPE_CHECKING:
@@ -301,6 +301,7 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     w, h = lay.cover_size
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
+    seat = seat.cut(*seat_teeth(lay))
     rise = COVER_FLANGE_X + g
     taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
@@ -316,6 +317,17 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         hole = cq.Solid.makeCylinder(SCREW_PILOT / 2, column_top(lay) + 1.0 - z0, cq.Vector(ox + sx, oy + sy, z0))
         tools.append(hole)
     return tools
+
+
+def seat_teeth(lay: Layout) -> list[cq.Shape]:
+    """The seat wall's teeth under the flange slabs' corners (box frame), each reaching 1 mm into the wall."""
+    ox, oy = lay.cover_origin
+    h = lay.cover_size[1]
+    out = []
+    for x0, x1, y0, y1 in lay.seat_teeth():
+        y0, y1 = (y0 - 1.0, y1) if y0 < h / 2 else (y0, y1 + 1.0)
+        out.append(cq.Solid.makeBox(x1 - x0, y1 - y0, COVER_THICKNESS + 1.0, cq.Vector(ox + x0, oy + y0, -1.0)))
+    return out
 
 
 def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:
@@ -387,14 +399,18 @@ def tab_block(lay: Layout, key: Key) -> cq.Shape:
 
 
 def tab_screw_tools(lay: Layout, key: Key) -> list[cq.Shape]:
-    """A tab's screw, from below: countersink and clearance hole through the tab, pilot up into the block."""
+    """A tab's screw, from below: countersink and clearance hole through the tab, pilot up into the block.
+
+    The pilot starts a membrane over the slot's roof (the screw pierces it: a hole in the roof's bridge would hang
+    its perimeters in the air) and runs out through the block's top into the hollow (no closed void)."""
     from shutbox.cad.split import tab_screw
 
     x, y = tab_screw(lay, key)
     sink = SCREW_HEAD / 2
+    z0 = lay.tab_pilot[0] + MEMBRANE
     return [cq.Solid.makeCone(sink + 0.01, 0.0, sink + 0.01, cq.Vector(x, y, -0.01)),
             cq.Solid.makeCylinder(SCREW_CLEAR / 2, TAB_THICKNESS + 1.0, cq.Vector(x, y, -1.0)),
-            coned_hole(x, y, SCREW_PILOT / 2, TAB_THICKNESS - 0.5, lay.tab_pilot[1])]
+            cq.Solid.makeCylinder(SCREW_PILOT / 2, TAB_BLOCK + 1.0 - z0, cq.Vector(x, y, z0))]
 
 
 def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, float, int]]:

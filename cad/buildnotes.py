@@ -246,8 +246,8 @@ def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:
     plates = kit_plates(specs, kit.printer.bed_mm)
     lines = [
         f"`shutbox cad` writes a PrusaSlicer project per bed plate, {len(plates)} in all: open one (File > Open "
-        "project) and the plate's parts are on the bed, laid as printed, with the settings above (a part that "
-        "differs from its plate, such as the solid dice, carries its own), PLA at 215 / 60 °C, support off, "
+        "project) and the plate's parts are on the bed, laid as printed, each with its settings above (the dice "
+        "solid beside 20% tiles), PLA at 215 / 60 °C, support off, "
         f"external perimeters at {PRINT['external_perimeter_speed']} mm/s and infill at {PRINT['infill_speed']} "
         "mm/s, for a printer of the Prusa MK3S/MK4 class (its limits set the time estimate). Slice and print; "
         "a print or printer preset of your own changes speeds and start G-code but keeps each part's layer height, "
@@ -330,7 +330,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     from shutbox.cad.keys import key_x
 
     side = "left" if key_x(lay) < 0 else "right"  # as a player reads the number
-    insert += (f"Every tile is keyed: the groove under its {side} side (as you read its number) runs over the rib on "
+    insert += (f"Every tile is keyed: the channel under its {side} side (as you read its number) runs over the rib on "
                f"the {side} of the lane floor, so it goes in only with its number reading from the front; turned "
                "round or upside down it does not go in. ")
     steps += [

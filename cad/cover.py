@@ -1,4 +1,5 @@
-"""The cover of the controller cavity: a plate with countersunk screw holes and pins for the board.
+"""The cover of the controller cavity: a plate with countersunk screw holes, pins for the board and a notch
+for each of its seat's teeth.
 
 Cover frame: x, y from its lower-left corner, z from its outer face (0, on the bed and flush with the
 box bottom when fitted) up; the board sits on four standoffs with its USB end towards +x.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import cadquery as cq
 
 from shutbox.cad.layout import (
+    COVER_GAP,
     COVER_HEIGHT,
     COVER_THICKNESS,
     PIN_DIAMETER,
@@ -30,7 +32,10 @@ def build_cover(lay: Layout) -> cq.Shape:
         from shutbox.cad.sensors import shift_rails
 
         body = body.fuse(*shift_rails(lay))
-    tools = []
+    # Notches for the seat wall's teeth (see layout.SEAT_TOOTH), the cover's gap in its seat round each.
+    g = COVER_GAP
+    tools = [cq.Solid.makeBox(x1 - x0 + 2 * g, y1 - y0 + 2 * g, COVER_THICKNESS + 2, cq.Vector(x0 - g, y0 - g, -1))
+             for x0, x1, y0, y1 in lay.seat_teeth()]
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():
         tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, COVER_THICKNESS + 2, cq.Vector(x, y, -1)))

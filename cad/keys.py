@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from shutbox.cad.findings import Finding
 from shutbox.cad.layout import ARM_LENGTH, ARM_THICKNESS, SLIT, SQRT2
+from shutbox.cad.split import RELIEF
 
 if TYPE_CHECKING:
     import cadquery as cq
@@ -54,9 +55,11 @@ def widest_magnet_pocket(tile_width: float) -> float:
 
 
 def groove_profile(lay: Layout) -> list[tuple[float, float]]:
-    """Cross-section (x, z) of the groove in the tile frame, open at the foot (z 0)."""
-    x, a, s = key_x(lay), KEY_HALF, KEY_STRAIGHT
-    return [(x - a, -1.0), (x + a, -1.0), (x + a, s), (x, s + a), (x - a, s)]
+    """Cross-section (x, z) of the groove in the tile frame, open at the foot (z 0), its mouth flared by ``RELIEF``
+    at 45 degrees (the first layers spread out: the elephant's foot would narrow it)."""
+    x, a, s, r = key_x(lay), KEY_HALF, KEY_STRAIGHT, RELIEF
+    return [(x - a - r, -1.0), (x + a + r, -1.0), (x + a + r, 0.0), (x + a, r), (x + a, s), (x, s + a), (x - a, s),
+            (x - a, r), (x - a - r, 0.0)]
 
 
 def rib_profile(lay: Layout) -> list[tuple[float, float]]:

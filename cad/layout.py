@@ -47,6 +47,10 @@ COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screw
 COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 FLANGE_SLAB = 2.0  # the slab over each end flange of the cover (a bridge across the seat) the screws go into
+# A tooth of the seat's side wall under each corner where a flange slab's free edge meets it, in a notch of the
+# cover's edge: the slab's perimeters turn over the tooth, not over air (PrusaSlicer supports a perimeter that
+# turns over air, even in a bridge).
+SEAT_TOOTH = (2.0, 0.5, 1.5)  # under the slab, past its free edge, into the seat (mm)
 MEMBRANE = 0.6  # plastic a screw pierces at the foot of a pilot hole that starts over a bridge
 BAY_CORNER = 3.0  # the cover's seat this far in from the end wall: a whole wall round the box's rounded corner
 STANDOFF = 3.0  # board standoff height on the cover
@@ -350,6 +354,13 @@ class Layout:
     def usb_height(self) -> float:
         """Straight height of the USB opening above the table."""
         return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
+
+    def seat_teeth(self) -> list[tuple[float, float, float, float]]:
+        """Cover-frame x0, x1, y0, y1 of the seat wall's teeth (see ``SEAT_TOOTH``) inside the cover's outline."""
+        w, h = self.cover_size
+        under, past, into = SEAT_TOOTH
+        xs = [(COVER_FLANGE_X - under, COVER_FLANGE_X + past), (w - COVER_FLANGE_X - past, w - COVER_FLANGE_X + under)]
+        return [(x0, x1, y0, y1) for x0, x1 in xs for y0, y1 in ((-COVER_GAP, into), (h - into, h + COVER_GAP))]
 
     def screw_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the four cover screws (in the corners of the end flanges, clear of the USB opening)."""

@@ -220,8 +220,6 @@ def write_projects(folder: Path, parts: list[dict[str, Any]], specs: Sequence[Pa
     return listed
 
 
-_NS = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
-
 
 @dataclass(frozen=True)
 class Project:
@@ -233,12 +231,16 @@ class Project:
     own: dict[str, dict[str, str]]
 
 
+_OBJECT = re.compile(rb'<object\s+id="(\d+)"[^>]*>(.*?)</object>', re.S)
+_ITEM = re.compile(rb'<item\s+objectid="(\d+)"(?:\s+transform="([^"]*)")?')
+
+
 def read_project(path: Path) -> Project:
     """What PrusaSlicer reads from a project 3MF: the placed instances and the settings."""
     import xml.etree.ElementTree as ET
 
     with zipfile.ZipFile(path) as z:
-        model = ET.fromstring(z.read(MODEL_FILE))
+        model = z.read(MODEL_FILE)
         model_config = ET.fromstring(z.read(MODEL_CONFIG_FILE))
         config_text = z.read(CONFIG_FILE).decode("utf-8")
     config = dict(line[2:].split(" = ", 1) for line in config_text.splitlines() if " = " in line)
@@ -248,14 +250,12 @@ def read_project(path: Path) -> Project:
         keys = {m.get("key", ""): m.get("value", "") for m in obj.findall("metadata")}
         names[obj.get("id", "")] = keys.pop("name", "")
         own[names[obj.get("id", "")]] = keys
-    meshes = {}
-    for obj in model.iter(f"{_NS}object"):
-        meshes[obj.get("id")] = np.array([[float(v.get(a, "nan")) for a in "xyz"]
-                                         for v in obj.iter(f"{_NS}vertex")])
+    meshes = {int(i): np.array(_VERTEX.findall(body), dtype=np.float64).reshape(-1, 3)
+              for i, body in _OBJECT.findall(model)}
     instances = []
-    for item in model.iter(f"{_NS}item"):
-        m = np.array([float(v) for v in item.get("transform", "1 0 0 0 1 0 0 0 1 0 0 0").split()]).reshape(4, 3)
-        instances.append((names.get(item.get("objectid", ""), "?"), meshes[item.get("objectid")] @ m[:3] + m[3]))
+    for objectid, transform in _ITEM.findall(model):
+        m = np.array((transform or b"1 0 0 0 1 0 0 0 1 0 0 0").split(), dtype=np.float64).reshape(4, 3)
+        instances.append((names.get(objectid.decode(), "?"), meshes[int(objectid)] @ m[:3] + m[3]))
     return Project(instances, config, own)
 
 

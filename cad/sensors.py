@@ -43,6 +43,7 @@ from shutbox.cad.layout import (
     STANDOFF,
     Layout,
 )
+from shutbox.cad.shapes import shape_of
 from shutbox.model import MAGNET_GRADES, Kit
 
 #: The reference magnet of the reed's rated distances: an NdFeB rod, diameter x length (mm), magnetised along it.
@@ -94,7 +95,7 @@ def reed(lay: Layout, number: int, lift: float = 0.0) -> Reed:
     bottom = cq.Solid.makeCylinder(r_lead, REED_LEAD_LENGTH + 0.01,
                                    cq.Vector(gx, y, top - s.reed_length_mm - REED_LEAD_LENGTH))
     up = cq.Solid.makeCylinder(r_lead, REED_BEND + 0.01, cq.Vector(gx, y, top - 0.01))
-    bend = cq.Workplane("XY").moveTo(-fold, 0).circle(r_lead).revolve(180, (0, 0, 0), (0, 1, 0)).val()
+    bend = shape_of(cq.Workplane("XY").moveTo(-fold, 0).circle(r_lead).revolve(180, (0, 0, 0), (0, 1, 0)))
     u = bend.translate(cq.Vector(cx, y, top + REED_BEND))
     back = REED_LEAD_LENGTH - REED_BEND - math.pi * fold  # what is left of the lead, down along the glass
     down = cq.Solid.makeCylinder(r_lead, back + 0.01, cq.Vector(cx + fold, y, top + REED_BEND - back))
@@ -147,9 +148,10 @@ def shift_board_parts(lay: Layout, lift: float = 0.0) -> tuple[cq.Shape, list[cq
     chip_h = s.shift_board_height_mm - PERFBOARD - SOLDER_TAILS
     dl, dw = DIP16
     pitch = length / 2
-    chips = [cq.Solid.makeBox(dl, dw, chip_h, _on_cover(lay, bx + pitch * (k + 0.5) - dl / 2, by + (width - dw) / 2,
-                                                        z + PERFBOARD))
-             for k in range(2)]
+    chips: list[cq.Shape] = []
+    for k in range(2):
+        corner = _on_cover(lay, bx + pitch * (k + 0.5) - dl / 2, by + (width - dw) / 2, z + PERFBOARD)
+        chips.append(cq.Solid.makeBox(dl, dw, chip_h, corner))
     inner = width - 2 * (SHIFT_RAIL + BOARD_CLEARANCE)
     tails = cq.Solid.makeBox(length - 2.0, inner, SOLDER_TAILS,
                              _on_cover(lay, bx + 1.0, by + SHIFT_RAIL + BOARD_CLEARANCE, z - SOLDER_TAILS))
@@ -162,7 +164,7 @@ def shift_rails(lay: Layout) -> list[cq.Shape]:
     s = lay.kit.sensors
     bx, by = lay.shift_origin
     length, width = s.shift_board_length_mm, s.shift_board_width_mm
-    rails = [cq.Solid.makeBox(length, SHIFT_RAIL, COVER_THICKNESS + STANDOFF, cq.Vector(bx, y, 0.0))
+    rails: list[cq.Shape] = [cq.Solid.makeBox(length, SHIFT_RAIL, COVER_THICKNESS + STANDOFF, cq.Vector(bx, y, 0.0))
              for y in (by, by + width - SHIFT_RAIL)]
     stop_h = COVER_THICKNESS + STANDOFF + PERFBOARD + 1.0
     stops = [cq.Solid.makeBox(1.2, SHIFT_RAIL, stop_h, cq.Vector(x, by + (width - SHIFT_RAIL) / 2, 0.0))
@@ -404,7 +406,7 @@ def wire_ways(lay: Layout) -> list[tuple[str, cq.Shape]]:
     # over the cover's flange, where the channel enters the bay
     into = cq.Solid.makeBox(bundle, y0 - lay.switch_y, bundle,
                             cq.Vector(branch - bundle / 2, lay.switch_y, COVER_THICKNESS + BOARD_CLEARANCE))
-    ways = [("switches to the bay", into)]
+    ways: list[tuple[str, cq.Shape]] = [("switches to the bay", into)]
     if lay.shift_board:
         ox, oy = lay.cover_origin
         gx = ox + lay.board_origin[0] - SHIFT_GAP

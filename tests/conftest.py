@@ -39,6 +39,14 @@ def run_cli(*args: str, cwd: Path | None = None, check: bool = False) -> subproc
     return proc
 
 
+def first_fast(values: list, keep: int = 2, *, several: bool = False) -> list:
+    """``values`` for ``pytest.mark.parametrize`` with all but the first ``keep`` marked slow: `make check` tries a
+    few of a family of like cases (each a command run), `make test` every one, under the same test ids.
+    ``several``: each value is a tuple of several arguments (the parametrize names more than one)."""
+    return [value if i < keep else pytest.param(*(value if several else (value,)), marks=pytest.mark.slow)
+            for i, value in enumerate(values)]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _tests_own_cache(tmp_path_factory):
     """The solver's and the CAD's caches live in a folder of the test run's own, never in the user's cache

@@ -35,6 +35,7 @@ from shutbox.cad.export import plan
 from shutbox.config import load_toml
 from shutbox.firmware.host.serialport import PORT_GROUP, group_command, open_failure
 from shutbox.model import Kit, build_kit
+from tests.conftest import first_fast
 
 #: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, and one without sensors.
 KITS = {"default": {}, "74hc165": {"rules.tiles": 12, "firmware.tile_input": "74hc165"}, "no sensors":
@@ -171,7 +172,7 @@ def _play(command: str, folder: Path, extra: str) -> str:
     return proc.stdout
 
 
-@pytest.mark.parametrize("name", ["default", "74hc165"])
+@pytest.mark.parametrize("name", first_fast(["default", "74hc165"], keep=1))  # each waits on the wiring test
 def test_the_guides_commands_run_in_order_on_a_simulated_box(name, tmp_path):
     """Settings, firmware, deploy as far as it goes without a board, the wiring test, monitor and play."""
     from shutbox.companion.simbox import SimBox

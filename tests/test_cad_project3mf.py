@@ -52,6 +52,7 @@ def test_plates_hold_every_copy_inside_the_bed_and_apart(bed):
             assert not any(_overlap(a, b) for b in plate.placed[i + 1:]), (bed, a)
 
 
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_default_kit_plates_and_what_the_guide_names(kit_folder):
     folder, manifest, specs = kit_folder
     assert [(p["file"], p["nozzle_mm"]) for p in manifest["plates"]] == [
@@ -63,6 +64,7 @@ def test_default_kit_plates_and_what_the_guide_names(kit_folder):
     assert findings and all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
 
 
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_project_stores_placement_and_each_parts_own_settings(kit_folder):
     folder, manifest, specs = kit_folder
     small = read_project(folder / "project/plate-3.3mf")
@@ -91,6 +93,7 @@ def _rewrite(src: Path, dst: Path, member: str, edit) -> None:
             zout.writestr(info, edit(data.decode()) if info.filename == member else data)
 
 
+@pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_check_fails_on_broken_projects(kit_folder, tmp_path):
     folder, manifest, specs = kit_folder
     broken = tmp_path / "kit"
@@ -107,12 +110,21 @@ def test_check_fails_on_broken_projects(kit_folder, tmp_path):
              lambda t: t.replace("; support_material = 0", "; support_material = 1"))
     lost = broken / "project/plate-2.3mf"
     lost.unlink()
+    # a gate laid over the box piece on the first plate
+    first = folder / "project/plate-1.3mf"
+    with zipfile.ZipFile(first) as z:
+        item1 = re.search(r'<item objectid="1" transform="([^"]+)"', z.read("3D/3dmodel.model").decode())
+    assert item1 is not None
+    _rewrite(first, broken / "project/plate-1.3mf", "3D/3dmodel.model",
+             lambda t: re.sub(r'(<item objectid="2" transform=")[^"]+', lambda m: m.group(1) + item1.group(1), t))
     found = {(f.check, f.subject): f for f in check_projects(broken, manifest, specs)}
     moved_off = found[("plate", "project/plate-3.3mf")]
     assert not moved_off.ok and "outside" in moved_off.detail
     bad = found[("plate config", "project/plate-3.3mf")]
     assert not bad.ok and "fill_density = 15%, wants 100%" in bad.detail and "support_material = 1" in bad.detail
     assert not found[("plate", "project/plate-2.3mf")].ok
+    stacked = found[("plate", "project/plate-1.3mf")]
+    assert not stacked.ok and "overlapping: box-tiles-5-9 and gate-tiles-6-9" in stacked.detail, stacked.detail
     assert not found[("plates", "project/")].ok and "box-tiles-1-4 0 of 1" in found[("plates", "project/")].detail
 
 
@@ -127,11 +139,22 @@ def _header(gcode: Path) -> dict[str, str]:
     return found
 
 
-def _kinds_over(gcode: Path, footprint: tuple[float, float, float, float]) -> set[str]:
-    """The ``;TYPE:`` of every extrusion whose midpoint lies inside ``footprint`` (x0, y0, x1, y1 on the bed)."""
+def _filled(gcode: Path, footprint: tuple[float, float, float, float], volume: float) -> float:
+    """Plastic extruded over ``footprint`` (x0, y0, x1, y1 on the bed) as a share of a part's ``volume`` (mm3): about 1
+    for a solid part (PrusaSlicer labels 100% infill ``Internal infill`` too, so the type does not tell)."""
+    import math
+
     x0, y0, x1, y1 = footprint
-    return {m.kind for m in extrusions(gcode)
-            if x0 <= (m.x0 + m.x1) / 2 <= x1 and y0 <= (m.y0 + m.y1) / 2 <= y1}
+    length = sum(m.filament for m in extrusions(gcode) if m.kind not in ("Skirt/Brim", "Custom")
+                 and x0 <= (m.x0 + m.x1) / 2 <= x1 and y0 <= (m.y0 + m.y1) / 2 <= y1)
+    return length * math.pi * (1.75 / 2) ** 2 / volume
+
+
+def _volume(mesh) -> float:
+    import numpy as np
+
+    v = mesh.vertices[mesh.triangles]
+    return float(np.einsum("ij,ij->i", v[:, 0], np.cross(v[:, 1], v[:, 2])).sum() / 6)
 
 
 def _slice(project: Path, gcode: Path) -> dict[str, str]:
@@ -142,12 +165,12 @@ def _slice(project: Path, gcode: Path) -> dict[str, str]:
     return _header(gcode)
 
 
-def _footprints(plate: dict, name: str, inset: float = 1.0) -> list[tuple[float, float, float, float]]:
-    return [(o["x_mm"] + inset, o["y_mm"] + inset, o["x_mm"] + o["size_mm"][0] - inset,
-             o["y_mm"] + o["size_mm"][1] - inset) for o in plate["objects"] if o["part"] == name]
+def _footprints(plate: dict, name: str, margin: float = 0.5) -> list[tuple[float, float, float, float]]:
+    return [(o["x_mm"] - margin, o["y_mm"] - margin, o["x_mm"] + o["size_mm"][0] + margin,
+             o["y_mm"] + o["size_mm"][1] + margin) for o in plate["objects"] if o["part"] == name]
 
 
-def project_findings(gcode: Path, header: dict[str, str], plate: dict, specs) -> list[str]:
+def project_findings(gcode: Path, header: dict[str, str], plate: dict, specs, volumes: dict[str, float]) -> list[str]:
     """What of the plate's stored settings the G-code does not show (empty: sliced as the project says)."""
     by_name = {s.name: s for s in specs}
     wrong = []
@@ -157,15 +180,16 @@ def project_findings(gcode: Path, header: dict[str, str], plate: dict, specs) ->
         if header.get(key) != want:
             wrong.append(f"{key} = {header.get(key)}, wants {want}")
     for name in plate["parts"]:
-        solid = by_name[name].print_settings.infill_percent >= 100
+        spec = by_name[name]
+        solid = spec.print_settings.infill_percent >= 100
         for box in _footprints(plate, name):
-            kinds = _kinds_over(gcode, box)
-            if not kinds:
-                wrong.append(f"{name}: nothing printed where the project places it")
-            elif solid and "Internal infill" in kinds:
-                wrong.append(f"{name}: sparse infill, wants solid")
-            elif not solid and "Internal infill" not in kinds:
-                wrong.append(f"{name}: no sparse infill, wants {by_name[name].print_settings.infill}")
+            share = _filled(gcode, box, volumes[name])
+            if share < 0.3:
+                wrong.append(f"{name}: {share:.2f} of it printed where the project places it")
+            elif solid and share < 0.95:
+                wrong.append(f"{name}: {share:.2f} of its volume printed, wants solid")
+            elif spec.kind == "tile" and share > 0.9:  # 20% infill: well short of its volume
+                wrong.append(f"{name}: {share:.2f} of its volume printed, wants {spec.print_settings.infill}")
     if any(line.startswith(";TYPE:Support material") for line in gcode.read_text(errors="replace").splitlines()):
         wrong.append("support material printed")
     return wrong
@@ -174,10 +198,13 @@ def project_findings(gcode: Path, header: dict[str, str], plate: dict, specs) ->
 @pytest.mark.slow
 def test_prusaslicer_slices_every_plate_as_stored(kit_folder, tmp_path):
     folder, manifest, specs = kit_folder
+    from shutbox.cad.project3mf import read_part_mesh
+
+    volumes = {p["name"]: _volume(read_part_mesh(folder, p["files"])) for p in manifest["parts"]}
     for plate in manifest["plates"]:
         gcode = tmp_path / (Path(plate["file"]).stem + ".gcode")
         header = _slice(folder / plate["file"], gcode)
-        assert project_findings(gcode, header, plate, specs) == [], plate["file"]
+        assert project_findings(gcode, header, plate, specs, volumes) == [], plate["file"]
 
 
 @pytest.mark.slow
@@ -195,10 +222,17 @@ def test_slice_check_fails_when_the_dice_lose_their_own_settings(kit_folder, tmp
     write_project(good, plate, {die.name: mesh}, {die.name: die}, tuple(manifest["bed_mm"]))
     listed = {"file": "dice.3mf", "nozzle_mm": plate.nozzle_mm, "parts": [die.name],
               "objects": [{"part": p.name, "x_mm": p.x, "y_mm": p.y, "size_mm": list(p.size)} for p in placed]}
-    bad = tmp_path / "dice-15.3mf"
-    _rewrite(good, bad, "Metadata/Slic3r_PE.config",
+    # the broken case: the dice's per-object infill dropped and the plate's set to 15% gyroid
+    half, bad = tmp_path / "dice-half.3mf", tmp_path / "dice-15.3mf"
+    _rewrite(good, half, MODEL_CONFIG_FILE,
+             lambda t: re.sub(r' *<metadata type="object" key="fill_\w+"[^>]*/>\n', "", t))
+    _rewrite(half, bad, "Metadata/Slic3r_PE.config",
              lambda t: t.replace("; fill_density = 100%", "; fill_density = 15%").replace(
                  "; fill_pattern = rectilinear", "; fill_pattern = gyroid"))
-    assert project_findings(tmp_path / "good.gcode", _slice(good, tmp_path / "good.gcode"), listed, specs) == []
-    wrong = project_findings(tmp_path / "bad.gcode", _slice(bad, tmp_path / "bad.gcode"), listed, specs)
-    assert "fill_density = 15%, wants 100%" in wrong and f"{die.name}: sparse infill, wants solid" in wrong
+    assert "fill_density" not in read_project(bad).own[die.name]
+    volumes = {die.name: _volume(mesh)}
+    good_gcode, bad_gcode = tmp_path / "good.gcode", tmp_path / "bad.gcode"
+    assert project_findings(good_gcode, _slice(good, good_gcode), listed, specs, volumes) == []
+    wrong = project_findings(bad_gcode, _slice(bad, bad_gcode), listed, specs, volumes)
+    assert "fill_density = 15%, wants 100%" in wrong
+    assert any(w.startswith(f"{die.name}: ") and w.endswith("of its volume printed, wants solid") for w in wrong), wrong

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from shutbox.cli import terminal_columns
+from tests.conftest import first_fast
 
 #: Modules a warm ``solve`` must not import (numpy: the solver; the rest: measurable start-up cost).
 HEAVY = ("numpy", "typing", "json", "shutil", "hashlib", "tempfile", "platformdirs", "difflib", "tomllib")
@@ -30,12 +31,12 @@ def _stored(cache: Path) -> list[Path]:
     return sorted(p for p in (cache / "solver").iterdir() if not p.name.startswith("."))
 
 
-@pytest.mark.parametrize("args", [
+@pytest.mark.parametrize("args", first_fast([
     ("solve", "--tiles", "12"),
     ("solve", "--tiles", "10", "--objective", "score", "--state", "1 2 3 9"),
     ("solve", "--tiles", "9", "--strategy", "greedy-largest", "--json"),
     ("advise", "--tiles", "12", "--open", "1 2 3 4 5 6 7 8 9 10 11 12", "--throw", "9"),
-])
+]))
 def test_warm_run_reads_the_stored_values_without_numpy(tmp_path, args):
     cold, cold_imports = _run(tmp_path, *args)
     assert "numpy" in cold_imports and len(_stored(tmp_path)) == 1  # first solve: solved and stored

@@ -86,6 +86,7 @@ def test_drop_out_with_a_stake_hands_free(cli, tmp_path):
     assert "Ann reached 30 and drops out" in texts(result, "turn")
 
 
+@pytest.mark.slow  # plays a game of each format
 def test_each_formats_money_hands_free(cli, tmp_path):
     # Tournament to 25, stake 1: Ann 21; Bob shuts the box (double: Ann pays 2). Round 2: Ann 21 -> 42 loses;
     # the round is cut short and its stakes return. Bob wins.
@@ -122,6 +123,7 @@ def test_throws_entered_under_optional_are_checked_as_ever(cli, tmp_path):
     assert (ann["unverified"], bob["unverified"]) == (False, True)
 
 
+@pytest.mark.slow  # plays and reviews several games
 def test_the_record_says_unverified_everywhere(cli, tmp_path):
     db = tmp_path / "games.sqlite3"
     result = sim(cli, tmp_path, "players Ann Bob\nshut 9 3 8 4\npress\nopen all\nthrow 6 6\nshut 9 3\n"

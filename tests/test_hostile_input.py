@@ -20,6 +20,7 @@ from shutbox.game import events as ev
 from shutbox.game.gamefile import game_from_json
 from shutbox.game.rules import IllegalMove
 from shutbox.usertext import SHOWN_LIMIT, safe_line, shown
+from tests.conftest import first_fast
 
 BIG = "9" * 5000
 ESC = "\x1b[31mRED\x1b[0m\x07"
@@ -344,8 +345,8 @@ def test_the_bounded_parsers_only_ever_refuse_in_one_line(value):
 # -- one text sanitizer: names people read, CSV cells (issue 29, faults 9 and 15) ---------------------------------
 
 
-@pytest.mark.parametrize("name", ["Ann\u2028x", "Ann\u2029", "A\u00a0nn", "\u3164", "Ann\u3164", "\u2800", "A\u200bnn",
-                                  "\u0301", "Ann\x1b[2J", "Ann\u202e", "\u115f\u1160"])
+@pytest.mark.parametrize("name", first_fast(["Ann\u2028x", "Ann\u2029", "A\u00a0nn", "\u3164", "Ann\u3164", "\u2800",
+                                             "A\u200bnn", "\u0301", "Ann\x1b[2J", "Ann\u202e", "\u115f\u1160"]))
 def test_scorepad_names_refuse_invisible_and_control_characters(cli, tmp_path, name):
     proc = cli("scorepad", "--names", f"{name},Bob", "--out", "pad.pdf", cwd=tmp_path)
     one_line_error(proc, "--names")
@@ -353,7 +354,7 @@ def test_scorepad_names_refuse_invisible_and_control_characters(cli, tmp_path, n
     assert not (tmp_path / "pad.pdf").exists()
 
 
-@pytest.mark.parametrize("name", ["José", "李小龙", "Zoë", "Ann Lee", "O'Brien", "Ann-Marie"])
+@pytest.mark.parametrize("name", first_fast(["José", "李小龙", "Zoë", "Ann Lee", "O'Brien", "Ann-Marie"]))
 def test_scorepad_names_take_any_visible_text(cli, tmp_path, name):
     assert cli("scorepad", "--names", f"{name},Bob", "--out", "pad.pdf", cwd=tmp_path).returncode == 0
 
@@ -367,7 +368,7 @@ def test_a_recorded_player_name_is_visible_text():
             Game(Rules()).apply(ev.players([bad, "Bob"]))
 
 
-@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example")', "+1+1", "-2+3", "@SUM(A1)"])
+@pytest.mark.parametrize("name", first_fast(['=HYPERLINK("http://evil.example")', "+1+1", "-2+3", "@SUM(A1)"]))
 def test_stats_csv_writes_a_formula_looking_name_as_text(cli, tmp_path, name):
     import csv
 

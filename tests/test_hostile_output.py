@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.bundle import MANIFEST, bundle_files
 from shutbox.output import OutputError, check_out_folder, out_file, out_folder, sweep_stale
+from tests.conftest import first_fast
 
 
 def tree(root: Path) -> dict[str, bytes | str]:
@@ -324,7 +325,7 @@ def test_suffixes_are_matched_whatever_their_case(cli, tmp_path):
     assert (tmp_path / "PAD.PDF").read_bytes().startswith(b"%PDF-")
 
 
-@pytest.mark.parametrize("name", ["a\x1b[2Jb.pdf", "new\nline.pdf", "bell\x07.pdf", "bidi\u202etxt.pdf"])
+@pytest.mark.parametrize("name", first_fast(["a\x1b[2Jb.pdf", "new\nline.pdf", "bell\x07.pdf", "bidi\u202etxt.pdf"]))
 def test_control_characters_in_an_output_path_are_escaped_in_the_wrote_line(cli, tmp_path, name):
     proc = cli("scorepad", "--out", name, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -368,6 +369,7 @@ def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, sma
     assert not (small_disk / "cad").exists()
 
 
+@pytest.mark.slow  # a review report (matplotlib) on a full disk
 def test_a_full_disk_for_a_review_report_is_one_line(small_disk, tmp_path):
     """matplotlib's font cache on the same full disk used to add a second line ("Could not save font_manager
     cache")."""

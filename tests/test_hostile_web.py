@@ -102,6 +102,7 @@ def test_non_ascii_join_codes_are_refused_cleanly_and_wrong_ones_are_rate_limite
     assert err.count("wrong join codes") == 1, err
 
 
+@pytest.mark.slow  # a live server through a game and its shutdown
 def test_a_browser_leaving_mid_request_and_posts_while_quitting_are_no_traceback_and_no_500(tmp_path):
     db = tmp_path / "g.sqlite3"
     proc, port, _ = start_play(db)

@@ -79,6 +79,7 @@ def test_cad_help_still_works_without_the_extra():
     assert proc.returncode == 0 and "--out" in proc.stdout
 
 
+@pytest.mark.slow  # solves, prints pads and plays a game
 def test_everything_else_works_without_the_extra(tmp_path):
     solve = without_cad("solve", "--tiles", "9")
     assert solve.returncode == 0 and "chance to shut box" in solve.stdout, solve.stderr

@@ -75,6 +75,7 @@ def test_stats_json_counts_each_player_as_recorded(cli, db):
     assert ann["mistakes_per_game"] == ann["mistakes"] / 2
 
 
+@pytest.mark.slow  # reviews a game move by move
 def test_review_and_stats_agree_on_the_same_game(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", str(tmp_path / "cache"))
     for rules in (Rules(), Rules(match="long-game")):

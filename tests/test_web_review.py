@@ -33,6 +33,7 @@ def saved(tmp_path_factory):
         yield SimpleNamespace(db=db, url=f"http://127.0.0.1:{web.port}")
 
 
+@pytest.mark.slow  # reviews games behind a live server
 def test_the_api_says_what_review_and_stats_say(cli, saved):
     listed = httpx.get(saved.url + "/api/games", timeout=30).json()
     assert [g["id"] for g in listed["games"]] == [1, 2, 3] and listed["current"] is None

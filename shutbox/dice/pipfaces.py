@@ -207,8 +207,9 @@ _AROUND = np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
 #: ``FAINT_LEVELS`` grey levels (a pip too faint to be found as one, under ``pips.MIN_CONTRAST``).
 FAINT_SPOT = 0.25
 FAINT_LEVELS = 10.0
-#: A 3 (a diagonal of three) is the middle column of a 6 if the 6's other columns show: their grid points.
-_SIX_COLUMNS = ((1, -3), (2, -2), (3, -1), (-3, 1), (-2, 2), (-1, 3))
+#: A 3 (a diagonal of three) is the middle column of a 6 if one of the 6's other columns shows (all three of its
+#: grid points): the two columns' points.
+_SIX_COLUMNS = (((1, -3), (2, -2), (3, -1)), ((-3, 1), (-2, 2), (-1, 3)))
 
 
 #: The ring a spot is measured against, in grid steps from its centre (inside the face, clear of the next point).
@@ -233,11 +234,15 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
     if any(o is None for o in own):
         return False
     least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(np.median([o for o in own if o is not None]))))
-    empty = [c for c in _CELLS if c not in cells] + (list(_SIX_COLUMNS) if len(cells) == 3 else [])
-    for c in empty:
+    for c in [c for c in _CELLS if c not in cells]:
         spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step)
-        if spot is None and c in _CELLS or spot is not None and spot > least:
+        if spot is None or spot > least:
             return False
+    if len(cells) == 3:
+        for column in _SIX_COLUMNS:
+            spots = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in column]
+            if all(spot is not None and spot > least for spot in spots):
+                return False
     return True
 
 
@@ -265,7 +270,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
             if d < LONE_CLEAR and q.dark == p.dark:
                 value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
     reach = LONE_REACH
-    disk = _LATTICE * (reach / 1.3)
+    disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))
     disk = disk[(np.hypot(disk[:, 0], disk[:, 1]) <= reach) & (np.hypot(disk[:, 0], disk[:, 1]) > 1.6)]
     samples = _sample(gray, (p.x, p.y), shape, disk)
     if samples is None:

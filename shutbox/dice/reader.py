@@ -70,7 +70,7 @@ def read_dice(image: np.ndarray) -> Reading:
     scales = Scales(lab, pips)
     faces: list[Face] = []
     taken: set[int] = set()
-    leaked: list[int] = []
+    unread: list[int] = []
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
@@ -79,9 +79,9 @@ def read_dice(image: np.ndarray) -> Reading:
             continue
         taken.update(face.pips if face.value is not None else [seed])
         faces.append(face)
-        if face.leaked:
-            leaked.append(seed)
-    faces = _with_pip_faces(faces, pips, [i for i in leaked if i not in _read_pips(faces)], gray)
+        if face.value is None:
+            unread.append(seed)
+    faces = _with_pip_faces(faces, pips, [i for i in unread if i not in _read_pips(faces)], gray)
     read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -94,18 +94,19 @@ def _read_pips(faces: list[Face]) -> set[int]:
     return {i for f in faces if f.value is not None for i in f.pips}
 
 
-def _with_pip_faces(faces: list[Face], pips: list[Pip], leaked: list[int], gray: np.ndarray) -> list[Face]:
-    """The faces, with those that ran into their surroundings read from their pips alone where they read
-    (``pipfaces``); an unread face keeps only the pips no such face took."""
-    if not leaked:
+def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
+    """The faces, with those that did not read (ran into their surroundings, or failed a check of their outline)
+    read from their pips alone where they read (``pipfaces``); an unread face keeps only the pips no such face
+    took, and goes when its own seed pip was taken."""
+    if not unread:
         return faces
-    found = read_pip_faces(pips, leaked, gray)
+    found = read_pip_faces(pips, unread, gray)
     if not found:
         return faces
     used = {i for f in found for i in f.pips}
     out: list[Face] = []
     for f in faces:
-        if f.value is None and f.leaked:
+        if f.value is None:
             if f.seed in used or not set(f.pips) - used:
                 continue
             f.pips = [i for i in f.pips if i not in used]
