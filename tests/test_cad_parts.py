@@ -64,7 +64,7 @@ def test_tiles_carry_a_magnet_pocket_only_with_sensors():
     assert a.isValid() and b.isValid()
     d, depth = with_sensors.magnet_pocket
     pocket = np.pi * (d / 2) ** 2 * depth
-    assert b.Volume() - a.Volume() > pocket
+    assert b.Volume() - a.Volume() >= pocket * (1 - 1e-9)  # the pocket at least (exactly, since its roof is flat)
     bb = a.BoundingBox()
     assert (bb.xlen, bb.ylen, bb.zlen) == pytest.approx(
         (with_sensors.tile_foot, with_sensors.tile_length, with_sensors.tile_thickness), abs=1e-6)
