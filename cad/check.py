@@ -130,10 +130,8 @@ def _measure_print(shape: Any) -> list[Any]:
     import hashlib
     import io
 
-    from OCP.BinTools import (  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
-        BinTools,
-        BinTools_FormatVersion,
-    )
+    # OCP ships no stubs for these two names.
+    from OCP.BinTools import BinTools, BinTools_FormatVersion  # pyright: ignore[reportAttributeAccessIssue]
 
     data = io.BytesIO()
     BinTools.Write_s(shape.wrapped, data, False, False, BinTools_FormatVersion.BinTools_FormatVersion_CURRENT)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shutbox.cad.layout import FLOOR_SKIN, layout
+from shutbox.cad.layout import FLOOR_SKIN, Layout, layout
 from shutbox.errors import ShutboxError
 from shutbox.model import build_kit
 
 
-def _solids(settings: dict) -> tuple[list, object]:
+def _solids(settings: dict) -> tuple[list, Layout]:
     """The box (one piece on the XL bed), tiles and cover of a kit, placed as assembled."""
     from shutbox.cad.export import plan
     from shutbox.cad.parts import Builder
