@@ -380,3 +380,23 @@ def test_the_two_colour_die_is_a_listed_3mf_of_two_objects_checked_each_on_its_o
     results = {f.check: f.ok for f in check_two_colour(tmp_path / "bad.3mf", ["die", "pips"], (250, 210, 220))}
     assert results == {"objects": True, "manifold": True, "bed": True, "overlap": False}
     assert not check_mesh(out / entry["file"], (250, 210, 220)).__next__().ok  # one-body rule: still refused
+
+
+@pytest.mark.slow
+def test_a_rebuild_into_its_own_folder_replaces_every_file_it_wrote(built, cad_cache, tmp_path):
+    """The manifest names every file the build wrote (project plates too), so a rebuild may replace the folder;
+    a file of the user's in it is still refused."""
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(built[0], out)
+    env = {**os.environ, "SHUTBOX_CACHE_DIR": str(cad_cache)}
+    again = [sys.executable, "-m", "shutbox", "cad", "--out", str(out), "--quiet"]
+    proc = subprocess.run(again, capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert sorted(p.name for p in (out / "project").iterdir()) == sorted(
+        Path(plate["file"]).name for plate in json.loads((out / "manifest.json").read_text())["plates"])
+    (out / "project" / "my-notes.txt").write_text("mine")
+    proc = subprocess.run(again, capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 2 and "holds project/my-notes.txt, which `shutbox cad` did not write" in proc.stderr
+    assert (out / "project" / "my-notes.txt").read_text() == "mine"

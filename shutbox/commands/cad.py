@@ -115,6 +115,7 @@ def cad_files(manifest: Any) -> set[str] | None:
         names.add(manifest["build_notes"])
         if "two_colour" in manifest:  # the die for a two-colour print (one 3MF of two objects)
             names.add(manifest["two_colour"]["file"])
+        names.update(plate["file"] for plate in manifest.get("plates", []))  # the PrusaSlicer project per bed plate
     except (KeyError, TypeError, AttributeError):
         return None
     plain = all(isinstance(n, str) and n and not n.startswith("/") and ".." not in n.split("/") for n in names)
