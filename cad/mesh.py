@@ -30,10 +30,14 @@ def tessellate(shape: cq.Shape, chord_mm: float, angle_deg: float) -> trimesh.Tr
         poly = BRep_Tool.Triangulation_s(face.wrapped, loc)
         if poly is None:
             continue
-        trsf = loc.Transformation()
-        nodes = np.array([[p.X(), p.Y(), p.Z()] for p in
-                          (poly.Node(i).Transformed(trsf) for i in range(1, poly.NbNodes() + 1))])
-        t = np.array([poly.Triangle(i).Get() for i in range(1, poly.NbTriangles() + 1)], dtype=np.int64) - 1
+        node = poly.Node
+        if loc.IsIdentity():  # most faces: the nodes are where they are
+            nodes = np.array([node(i).Coord() for i in range(1, poly.NbNodes() + 1)])
+        else:
+            trsf = loc.Transformation()
+            nodes = np.array([node(i).Transformed(trsf).Coord() for i in range(1, poly.NbNodes() + 1)])
+        triangle = poly.Triangle
+        t = np.array([triangle(i).Get() for i in range(1, poly.NbTriangles() + 1)], dtype=np.int64) - 1
         if face.wrapped.Orientation() == TopAbs_REVERSED:
             t = t[:, [0, 2, 1]]
         verts.append(nodes)
