@@ -16,7 +16,6 @@ from shutbox import __version__
 from shutbox.cad import cache
 from shutbox.cad.layout import Layout, layout
 from shutbox.cad.parts import Builder, PartSpec, part_specs
-from shutbox.cad.project3mf import write_projects
 from shutbox.cad.split import SplitPlan, fits, plan_split
 from shutbox.errors import ShutboxError
 from shutbox.model import BED_PRESETS, Kit, kit_as_dict
@@ -265,6 +264,8 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
         label_specs += [spec] * spec.quantity
         steps.step(f"{spec.name} ({'cached' if hit else f'built in {time.perf_counter() - t0:.1f}s'})")
     two_colour = _two_colour(kit, folder, used) if "3mf" in formats else None
+    from shutbox.cad.project3mf import write_projects  # numpy: not for a command refused before the build
+
     plates = write_projects(folder, parts, specs, kit.printer.bed_mm) if {"stl", "3mf"} & set(formats) else []
     manifest: dict[str, Any] = {
         "shutbox_version": __version__,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -12,14 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from shutbox.cad.layout import JOINT_DEPTH, layout
+from shutbox.model import build_kit
 from tests.conftest import require_tool
 
-pytest.importorskip("cadquery")
-
-from shutbox.cad.check import check_folder, check_mesh  # noqa: E402
-from shutbox.cad.layout import JOINT_DEPTH, layout  # noqa: E402
-from shutbox.cad.mesh import load_mesh  # noqa: E402
-from shutbox.model import build_kit  # noqa: E402
+if importlib.util.find_spec("cadquery") is None:  # found, not imported: the fast test here needs none of it
+    pytest.skip("the cad extra is not installed", allow_module_level=True)
 
 
 def _placed(child):
@@ -69,6 +68,8 @@ def manifest(built):
 
 @pytest.fixture(scope="session")
 def findings(built):
+    from shutbox.cad.check import check_folder
+
     return check_folder(built[0])
 
 
@@ -97,6 +98,8 @@ def test_parts_and_quantities(manifest):
 
 @pytest.mark.slow
 def test_bounding_boxes(built, manifest):
+    from shutbox.cad.mesh import load_mesh
+
     out, _ = built
     lay = layout(build_kit({}))
     parts = {p["name"]: p for p in manifest["parts"]}
@@ -240,7 +243,8 @@ def test_docs_build_md_is_the_default_kits_notes():
 def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_path):
     import shutil
 
-    from shutbox.cad.check import check_numbers
+    from shutbox.cad.check import check_mesh, check_numbers
+    from shutbox.cad.mesh import load_mesh
 
     out, _ = built
     copy = tmp_path / "copy"
@@ -301,6 +305,7 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
 
 @pytest.mark.slow
 def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built, monkeypatch):
+    from shutbox.cad.check import check_folder
     from shutbox.sideprocess import side_process
 
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", "off")  # work every check out, in both runs
@@ -317,7 +322,7 @@ def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built
 def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(built, monkeypatch):
     """The side process's share, begun as soon as assembly.step is written, finds what a check of the finished
     folder finds; begun from a manifest other than the one written, it is not used (the share runs again)."""
-    from shutbox.cad.check import start_side_checks
+    from shutbox.cad.check import check_folder, start_side_checks
     from shutbox.sideprocess import side_process
 
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", "off")
@@ -357,7 +362,7 @@ def test_the_two_colour_die_is_a_listed_3mf_of_two_objects_checked_each_on_its_o
                                                                                      tmp_path):
     import trimesh
 
-    from shutbox.cad.check import check_two_colour
+    from shutbox.cad.check import check_mesh, check_two_colour
 
     out, _ = built
     entry = manifest["two_colour"]
