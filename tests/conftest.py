@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,12 @@ def run_cli(*args: str, cwd: Path | None = None, check: bool = False) -> subproc
     if check and proc.returncode != 0:
         raise AssertionError(f"shutbox {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
     return proc
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """``preexec_fn`` for a child a test will Ctrl-C: a test run in the background inherits SIGINT ignored (and
+    so would its children); a user's Ctrl-C is never ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def first_fast(values: list, keep: int = 2, *, several: bool = False) -> list:

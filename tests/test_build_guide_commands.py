@@ -36,7 +36,7 @@ from shutbox.config import load_toml
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.serialport import PORT_GROUP, group_command, open_failure
 from shutbox.model import Kit, build_kit
-from tests.conftest import first_fast
+from tests.conftest import ctrl_c_as_at_a_terminal, first_fast
 
 #: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, and one without sensors.
 KITS = {"default": {}, "74hc165": {"rules.tiles": 12, "firmware.tile_input": "74hc165"}, "no sensors":
@@ -152,14 +152,19 @@ def _wiring_test(command: str, folder: Path, box) -> str:
 
 def _monitor(command: str, folder: Path, box) -> str:
     """``monitor`` on the simulated box: a line for the start and one for a tile shut, then Ctrl-C."""
-    proc = shell(command, folder, f"--port {box.port}", start_new_session=True)
+    proc = shell(command, folder, f"--port {box.port}", start_new_session=True, preexec_fn=ctrl_c_as_at_a_terminal)
     assert proc.stdout is not None and proc.stderr is not None
-    first = proc.stdout.readline()
-    box.set_tile(3, True)
-    second = proc.stdout.readline()
-    box.set_tile(3, False)
-    os.killpg(proc.pid, signal.SIGINT)
-    code = proc.wait(timeout=30)
+    try:
+        first = proc.stdout.readline()
+        box.set_tile(3, True)
+        second = proc.stdout.readline()
+        box.set_tile(3, False)
+        os.killpg(proc.pid, signal.SIGINT)
+        code = proc.wait(timeout=30)
+    finally:  # a failed check leaves no monitor running
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert code == 130, (code, proc.stderr.read())
     assert "3" in second and second != first, (first, second)
     return first + second

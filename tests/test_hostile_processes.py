@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from shutbox.companion.simbox import SimBox
+from tests.conftest import ctrl_c_as_at_a_terminal
 
 
 def children(pid: int) -> list[int]:
@@ -62,15 +63,10 @@ def wait_gone(pid: int, folder: Path, timeout: float = 10.0) -> None:
     assert not folder.exists(), f"{folder} was left behind"
 
 
-def _ctrl_c_as_at_a_terminal() -> None:
-    """A test run in the background inherits SIGINT ignored; a user's Ctrl-C is never ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def start_demo() -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "shutbox", "sim", "--demo", "--speed", "0.5"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_ctrl_c_as_at_a_terminal)
+                            preexec_fn=ctrl_c_as_at_a_terminal)
 
 
 @pytest.mark.slow
@@ -185,7 +181,7 @@ def _start(command: str, tmp_path: Path, tag: str) -> subprocess.Popen:
     }[command]
     return subprocess.Popen([sys.executable, "-m", "shutbox", *args], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, TAG: tag}, preexec_fn=_ctrl_c_as_at_a_terminal)
+                            env={**os.environ, TAG: tag}, preexec_fn=ctrl_c_as_at_a_terminal)
 
 
 def _running(proc: subprocess.Popen, command: str) -> None:
