@@ -10,6 +10,7 @@ from shutbox.cad.layout import DECK_SKIN, RIB_MIN, TILE_MIN_WIDTH, layout
 from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, at_wall, fits, plan_split, y_cut_range
 from shutbox.errors import SettingsError, ShutboxError
 from shutbox.model import BED_PRESETS, build_kit
+from tests.conftest import first_fast
 
 EXPECTED_PIECES = {"mk4": 2, "mk3": 2, "core-one": 2, "mini": 4, "xl": 1, "ender3": 2, "bambu": 2}
 
@@ -109,7 +110,7 @@ def test_formats():
 
 @pytest.mark.parametrize(
     "args",
-    [
+    first_fast([
         ["--clearance", "0.45"],
         ["--detent", "0.6"],
         ["--magnet-slack", "-1"],
@@ -119,7 +120,7 @@ def test_formats():
         ["--bed", "300x300x40"],
         ["--box-width", "-3"],
         ["--formats", "obj"],
-    ],
+    ]),
 )
 def test_cli_refuses_bad_input_with_one_line_and_writes_nothing(cli, tmp_path, args):
     out = tmp_path / "out"

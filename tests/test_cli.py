@@ -7,6 +7,7 @@ import tomllib
 import pytest
 
 from shutbox import __version__
+from tests.conftest import first_fast
 
 
 def test_help_and_version(cli):
@@ -41,7 +42,7 @@ def test_one_die_forced_flag_forms(cli, tmp_path):
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [
+    first_fast([
         (["--tiles", "55"], "--tiles 55: invalid value; allowed: a whole number from 9 to 54"),
         (["--one-die", "sometimes"], "--one-die sometimes: invalid value; allowed: high-shut, shut-789, sum-6, sum-5, "
                                      "never"),
@@ -52,7 +53,7 @@ def test_one_die_forced_flag_forms(cli, tmp_path):
         (["--bed", "huge"], "--bed huge"),
         (["--config", "nope.toml"], "no such file"),
         (["--frobnicate"], "unrecognized arguments"),
-    ],
+    ], several=True),
 )
 def test_bad_flags_are_one_line_and_exit_2(cli, tmp_path, args, needle):
     proc = cli("config", "show", *args, cwd=tmp_path)
@@ -94,10 +95,10 @@ def test_bad_input_leaves_no_output(cli, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == []
 
 
-@pytest.mark.parametrize(("command", "foreign"), [
+@pytest.mark.parametrize(("command", "foreign"), first_fast([
     (["monitor"], "--stake"), (["firmware", "deploy"], "--dice-size"), (["sim", "--demo"], "--box-length"),
     (["solve"], "--match"), (["play"], "--bed"), (["cad"], "--pull"), (["history"], "--tiles"),
-])
+], several=True))
 def test_each_command_takes_only_the_settings_it_declares(cli, command, foreign):
     proc = cli(*command, f"{foreign}=1")
     assert proc.returncode == 2

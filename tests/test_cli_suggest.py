@@ -9,8 +9,10 @@ import sys
 
 import pytest
 
+from tests.conftest import first_fast
 
-@pytest.mark.parametrize(("args", "hint"), [
+
+@pytest.mark.parametrize(("args", "hint"), first_fast([
     (["paly"], "unknown command 'paly'; did you mean `play`?"),
     (["revew", "1"], "did you mean `review`?"),
     (["stat"], "did you mean `stats`?"),
@@ -25,7 +27,7 @@ import pytest
                                                            "you mean `drop-out`?"),
     (["solve", "--one-die", "sum6"], "did you mean `sum-6`?"),
     (["play", "--players", "Ann,Bob", "--db", "g.sqlite3"], "no wired box? `--port none` plays without one"),
-])
+], several=True))
 def test_the_nearest_word_is_suggested(cli, tmp_path, args, hint):
     proc = cli(*args, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr

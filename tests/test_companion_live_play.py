@@ -22,6 +22,7 @@ from shutbox.companion.store import GameStore
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
 from shutbox.model import Rules, build_kit
+from tests.conftest import first_fast
 
 FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
 
@@ -303,7 +304,7 @@ def test_a_box_with_another_tile_count_is_refused_before_a_game_is_made(tmp_path
     assert not db.exists()  # nothing written
 
 
-@pytest.mark.parametrize(("args", "message"), [
+@pytest.mark.parametrize(("args", "message"), first_fast([
     (["--port", "auto", "--players", "Ann"], "--port auto: no Raspberry Pi Pico running MicroPython found"),
     (["--port", "/dev/nonexistent-box", "--players", "Ann"], "--port /dev/nonexistent-box: cannot open"),
     (["--port", "auto"], "--players is required to start a game"),
@@ -312,7 +313,7 @@ def test_a_box_with_another_tile_count_is_refused_before_a_game_is_made(tmp_path
     (["--resume"], "--resume: no game database at"),
     (["--resume", "--players", "Ann"], "--players Ann: not allowed with --resume"),
     (["--resume", "--tiles", "10"], "--tiles 10: not allowed with --resume"),
-])
+], several=True))
 def test_bad_play_arguments(cli, tmp_path, args, message):
     proc = cli("play", "--db", str(tmp_path / "g.sqlite3"), *args)
     assert proc.returncode == 2

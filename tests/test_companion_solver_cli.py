@@ -9,6 +9,7 @@ import pytest
 
 from shutbox.game.solver import solve
 from shutbox.model import Rules
+from tests.conftest import first_fast
 
 
 def test_solve_json_has_the_contract_fields(cli) -> None:
@@ -71,7 +72,7 @@ def test_advise_when_no_move_is_possible(cli) -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [
+    first_fast([
         (["advise", "--throw", "13"], "--throw 13: a throw of 13 is impossible with two dice"),
         (["advise", "--throw", "1"], "--throw 1: a throw of 1 needs one die, and one die is not allowed: tiles 7, 8 "
                                      "and 9 are still open (one die once tiles 7, 8 and 9 are shut); two dice throw "
@@ -89,7 +90,7 @@ def test_advise_when_no_move_is_possible(cli) -> None:
         (["solve", "--tiles", "20", "--dice", "7"], "--dice 7 with --tiles 20: at most 6 dice with up to 36 tiles"),
         (["advise", "--tiles", "12", "--dice", "3", "--throw", "19"], "a throw of 19 is impossible with 3 dice "
                                                                        "(3 to 18)"),
-    ],
+    ], several=True),
 )
 def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) -> None:
     proc = cli(*args)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, first_fast, run_cli
 
 SET = REPO / "tests" / "dice_set"
 LABELS = json.loads((SET / "labels.json").read_text(encoding="utf-8"))
@@ -68,14 +68,14 @@ def _png_header(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
 
 
-@pytest.mark.parametrize("case, needle", [
+@pytest.mark.parametrize("case, needle", first_fast([
     ("missing", "no such file"),
     ("text", "not a picture"),
     ("folder", "is a folder"),
     ("bomb", "megapixels"),
     ("claims", "megapixels"),
     ("cut", "damaged"),
-])
+], several=True))
 def test_bad_pictures_are_one_line_errors(tmp_path: Path, case: str, needle: str):
     path = tmp_path / f"{case}.png"
     if case == "text":

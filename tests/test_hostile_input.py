@@ -144,7 +144,7 @@ def test_a_20_mb_setting_is_not_echoed_whole(cli, tmp_path):
     one_line_error(cli("config", "show", "--config", "/dev/zero"), "larger than")
 
 
-@pytest.mark.parametrize("args", [
+@pytest.mark.parametrize("args", first_fast([
     ["config", "show", "--bed", "1" * 400 + "x1x1"],
     ["config", "show", "--bed", "1e9x1x1"],
     ["config", "show", "--stake", "nan"],
@@ -165,7 +165,7 @@ def test_a_20_mb_setting_is_not_echoed_whole(cli, tmp_path):
     ["sim", "--demo", "--seed", BIG],
     ["history", "show", "1", "--db=--"],  # found by the fuzz: argparse handed the command an empty list
     ["stats", "--csv=--"],
-])
+]))
 def test_hostile_flags_are_one_line(cli, tmp_path, args):
     one_line_error(cli(*args, cwd=tmp_path))
 
@@ -299,7 +299,7 @@ def _saved_game_db(path):
     return path
 
 
-@pytest.mark.parametrize(("args", "expected"), [
+@pytest.mark.parametrize(("args", "expected"), first_fast([
     (["history", "show", "99999999999999999999999"], "from 1 to 9223372036854775807"),
     (["history", "show", "0"], "from 1 to 9223372036854775807"),
     (["history", "show", "--", "-3"], "from 1 to 9223372036854775807"),
@@ -310,7 +310,7 @@ def _saved_game_db(path):
     (["sim", "--demo", "--seed", "-1"], "--seed -1: allowed: a whole number from 0 to"),
     (["monitor", "--count", "0"], "--count 0: allowed: a whole number from 1 to"),
     (["monitor", "--test", "--step-timeout", "1e300"], "--step-timeout 1e300: allowed: a number from 0 to 3600"),
-])
+], several=True))
 def test_an_out_of_range_number_is_one_line_naming_both_bounds(cli, tmp_path, args, expected):
     db = _saved_game_db(tmp_path / "g.sqlite3")
     if args[0] in ("history", "review"):

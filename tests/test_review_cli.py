@@ -19,6 +19,7 @@ from shutbox.game.replay import Game
 from shutbox.game.review import review_game, review_payload, review_summary
 from shutbox.gamefiles import save_game
 from shutbox.model import Rules
+from tests.conftest import first_fast
 
 from .review_support import long_enough, play_game
 
@@ -105,7 +106,7 @@ def test_review_of_a_saved_game_by_number_reads_the_database_without_writing(cli
     assert db.read_bytes() == before
 
 
-@pytest.mark.parametrize(("args", "message"), [
+@pytest.mark.parametrize(("args", "message"), first_fast([
     (["7"], "game 7: no such game"),
     (["nothere.json"], "nothere.json: no such file"),
     (["bad.json"], "not valid JSON"),
@@ -113,7 +114,7 @@ def test_review_of_a_saved_game_by_number_reads_the_database_without_writing(cli
     (["1", "--db", "other.sqlite3"], "not a shutbox game database"),
     (["g.json", "--db", "games.sqlite3"], "only for a saved game's number"),
     (["g.json", "--pdf", "g.json"], "give a name ending in .pdf"),
-])
+], several=True))
 def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, message):
     with GameStore(tmp_path / "games.sqlite3"):
         pass
