@@ -45,13 +45,12 @@ from shutbox.cad.layout import (
     TAB_THICKNESS,
     TAB_WIDTH,
     TRAY_RADIUS,
-    TUBE_WALL,
     USB_WIDTH,
     Gate,
     Layout,
     gates,
 )
-from shutbox.cad.sensors import shaft_tool
+from shutbox.cad.sensors import switch_columns, switch_pockets
 from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
@@ -148,16 +147,14 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     tall = lay.height + 2.0
     sy = lay.switch_y
     spine = cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))
-    tube = lay.shaft_radius + TUBE_WALL
     posts = [(-1.0, lay.wall), (lay.length - lay.wall, lay.length + 1.0)]
     posts += [(x - lay.wall, x + lay.wall) for x in cuts]
-    if lay.sensors:
-        posts += [(lay.lane_x(n) - tube, lay.lane_x(n) + tube) for n in range(1, lay.tiles + 1)]
+    columns = switch_columns(lay) if lay.sensors else []
+    posts += [span for span, _ in columns]
     arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof))
     keep: list[cq.Shape] = [spine.cut(*arches).clean() if arches else spine]
     if lay.sensors:
-        for n in range(1, lay.tiles + 1):
-            keep.append(cq.Solid.makeCylinder(tube, tall, cq.Vector(lay.lane_x(n), sy, -1.0)))
+        keep += [solid for _, solid in columns]
         x0, x1 = trunk_span(lay)
         rib = HOLLOW_RIB
         keep.append(gabled_channel_x(x0 - rib, x1 + rib, sy, GROOVE + 2 * rib, GROOVE + rib))
@@ -286,7 +283,7 @@ def trunk_span(lay: Layout) -> tuple[float, float]:
 def sensor_tools(lay: Layout) -> list[cq.Shape]:
     """Reed switch shafts, wire channels, the controller cavity with its cover seat, USB opening, pilot holes."""
     tools: list[cq.Shape] = []
-    tools += [shaft_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
+    tools += switch_pockets(lay)
     cx0, cx1, cy0, cy1 = lay.cavity
     branch_x = cx0 + GROOVE
     trunk_x0, trunk_x1 = trunk_span(lay)

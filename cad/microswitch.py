@@ -1,0 +1,302 @@
+"""The lever microswitch option (``--sensors microswitch``): a subminiature hinge-lever switch under each lane, pressed
+by a cam on its tile when the tile is shut.
+
+The part: Omron SS-5GL (and the many "KW11-3Z" hinge-lever switches of the same size), figures from Omron's SS
+datasheet ("Dimensions and Operating Characteristics", hinge lever): a 19.8 x 6.4 x 10.2 mm body with two 2.35 mm
+mounting holes 9.5 mm apart, 2.9 mm over the body's foot, three solder tabs (C, NO, NC) under it, and a 0.3 mm
+stainless lever hinged at one end of its top. Positions are heights of the lever's tip over the mounting holes'
+centre line: operating position OP 8.8 +- 0.8 mm, free position FP at most 13.6 mm, overtravel OT at least 1.2 mm,
+movement differential MD at most 0.8 mm; operating force at most 0.49 N, release force at least 0.06 N.
+
+How it sits (box frame, :mod:`shutbox.cad.layout`): under each lane, its long side along the lane, lever up, its
+hinge at the back and its tip pointing at the player. It is pushed up a pocket open at the bed until its top meets
+the pocket's roof, a thin skin under the lane floor with a slot the lever rises through. The tile has a channel
+along the middle of its underside, open at its front end: with the tile open the lever rises into it and rests
+under its roof, released; shutting the tile, a 45-degree ramp at the channel's end rides along the lever from its
+hinge to its tip and the tile's flat underside then holds the tip ``PRESS`` mm over the holes: past the operating
+position by half the overtravel. A tile has ``clearance`` of play all round, so a shut tile lies on the lane floor
+(``clearance`` lower) when a finger presses it and is lifted by the lever until its flanks meet the lane's
+(``clearance x sqrt 2`` higher); the lever must stay past OP and within OT over that whole range.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import cadquery as cq
+
+from shutbox.cad.findings import Finding
+from shutbox.cad.layout import SQRT2, TUBE_WALL, Layout
+from shutbox.cad.shapes import shape_of
+from shutbox.errors import ShutboxError
+
+#: What the parts list calls the switch.
+PART = "microswitch, subminiature, hinge lever"
+MODEL = "Omron SS-5GL or a KW11-3Z hinge-lever switch of the same size"
+LENGTH, WIDTH, HEIGHT = 19.8, 6.4, 10.2  # the body: along the lane, across it, up
+HOLE_DIAMETER, HOLE_PITCH, HOLE_UP = 2.35, 9.5, 2.9  # mounting holes: diameter, apart, over the body's foot
+TOP_OVER_HOLES = HEIGHT - HOLE_UP  # 7.3: the body's top over the holes' centre line
+TAB_WIDTH, TAB_THICKNESS, TAB_LENGTH = 3.2, 0.5, 3.6  # each solder tab (C, NO, NC) under the body
+TAB_AT = (2.5, 9.9, 17.3)  # the tabs' centres from the body's front end
+LEVER_LENGTH, LEVER_WIDTH, LEVER_THICKNESS = 14.5, 3.6, 0.3  # hinge to tip
+HINGE_INSET = 0.6  # the lever's hinge in from the body's back end
+OPERATE = 8.8  # OP: the tip over the holes when the switch operates (+- OPERATE_TOLERANCE)
+OPERATE_TOLERANCE = 0.8
+FREE = 13.6  # FP at most
+OVERTRAVEL = 1.2  # OT at least: how far past OP the lever may go
+DIFFERENTIAL = 0.8  # MD at most: it releases this much above where it operated
+OPERATE_FORCE, RELEASE_FORCE = 0.49, 0.06  # N
+#: Where a shut tile holds the lever's tip, over the holes: past OP by half the overtravel (the guide states it).
+PRESS = OPERATE - OVERTRAVEL / 2
+#: Tile-frame y of the lever's tip under a shut tile: the body's front clear of the number engraved in the lane floor,
+#: its back clear of the bay's cover screws (the tip of an open tile's lever then stands 1 mm in front of the tile).
+TIP_AT = 21.0
+RAMP_BEFORE = 2.0  # the ramp's foot this far in front of the tip of a shut tile's lever
+CHANNEL_DEPTH = 2.4  # the channel's roof over the tile's underside: the open lever rests under it, released
+CHANNEL_PLAY = 0.5  # channel beside the lever, per side
+SLOT_PLAY = 0.4  # the lane floor's slot round the lever, per side
+POCKET_PLAY = 0.2  # the pocket round the body, per side
+MIN_SKIN = 0.4  # least roof over the pocket under the lane floor (two layers)
+RELEASE_MARGIN = 0.5  # the open tile's channel lets the tip rise at least this far above the highest release point
+PRESS_TOLERANCE = 0.5  # the measured press within this of PRESS
+SEAT_NUDGE = 0.2  # pushed this much further up, the seated body runs into the pocket's roof
+CLASH_MM3 = 1e-3
+
+
+# --- where it sits ---------------------------------------------------------------------------------
+
+def body_top(lay: Layout) -> float:
+    """z of a seated switch's top (the pocket's roof): a tile at its modelled height holds the tip at PRESS."""
+    return lay.tile_z - (PRESS - TOP_OVER_HOLES)
+
+
+def holes_z(lay: Layout) -> float:
+    """z of the mounting holes' centre line: the datum of the switch's positions."""
+    return body_top(lay) - TOP_OVER_HOLES
+
+
+def hinge_y(lay: Layout) -> float:
+    """Box-frame y of the lever's hinge: the lever's length behind the tip of a shut tile's lever."""
+    return lay.deck_front + TIP_AT + LEVER_LENGTH
+
+
+def body_y(lay: Layout) -> tuple[float, float]:
+    """Box-frame y range of the body."""
+    back = hinge_y(lay) + HINGE_INSET
+    return back - LENGTH, back
+
+
+def ramp_end(lay: Layout) -> float:
+    """Tile-frame y where the channel's ramp meets the tile's underside: the cam that holds the lever down."""
+    return TIP_AT - RAMP_BEFORE
+
+
+def check_layout(lay: Layout) -> None:
+    """Refuse a kit whose tiles cannot work the switch: the pocket's roof too thin, or a tile's play taking the lever
+    out of its window (past OP when lifted by the lever, within OT when pressed down on the floor)."""
+    c = lay.clearance
+    skin = lay.lane_floor - body_top(lay)
+    if skin < MIN_SKIN - 1e-9:
+        raise ShutboxError(f"--clearance {c:g}: with --sensors microswitch the lane floor over the switch would be "
+                           f"{skin:.2f} mm; allowed: <= {PRESS - TOP_OVER_HOLES - MIN_SKIN:.2f}")
+    widest = min((OPERATE - PRESS) / SQRT2, PRESS - (OPERATE - OVERTRAVEL))
+    if c > widest + 1e-9:
+        raise ShutboxError(f"--clearance {c:g}: with --sensors microswitch a shut tile's play would take its switch's "
+                           f"lever out of its travel; allowed: <= {math.floor(widest * 100) / 100:g}")
+
+
+def contact(normally_closed: bool) -> str:
+    """The tab the wiring uses besides C: NO, or NC where the wiring wants a switch that opens when shut."""
+    return "NC" if normally_closed else "NO"
+
+
+def switch_item(lanes: int, normally_closed: bool) -> Any:
+    """The parts list's line for ``lanes`` switches, wired C and NO (or NC)."""
+    from shutbox.cad.parts import Item
+
+    return Item(f"{PART}, SPDT ({MODEL})", lanes,
+                f"{LENGTH:g} x {WIDTH:g} x {HEIGHT:g} mm body, mounting holes {HOLE_DIAMETER:g} mm, "
+                f"{HOLE_PITCH:g} mm apart; operates {OPERATE:g} +- {OPERATE_TOLERANCE:g} mm over its holes, "
+                f"overtravel {OVERTRAVEL:g} mm, at most {OPERATE_FORCE:g} N; one under each lane, wired C and "
+                f"{contact(normally_closed)}")
+
+
+# --- the box and the tile ----------------------------------------------------------------------------
+
+def pocket_tool(lay: Layout, x: float) -> cq.Shape:
+    """The pocket at lane centre ``x``: open at the bed, up to the body's top, and the slot in the lane floor over
+    the lever (from the tip of a shut tile's lever to the hinge)."""
+    y0, y1 = body_y(lay)
+    p, top = POCKET_PLAY, body_top(lay)
+    pocket = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH + 2 * p, top + 1.0, cq.Vector(x - WIDTH / 2 - p, y0 - p, -1.0))
+    half = LEVER_WIDTH / 2 + SLOT_PLAY
+    s0, s1 = hinge_y(lay) - LEVER_LENGTH - SLOT_PLAY - 0.2, hinge_y(lay) + SLOT_PLAY
+    slot = cq.Solid.makeBox(2 * half, s1 - s0, lay.lane_floor + 1.0 - (top - 0.5),
+                            cq.Vector(x - half, s0, top - 0.5))
+    return pocket.fuse(slot).clean()
+
+
+def column(lay: Layout, x: float) -> tuple[tuple[float, float], cq.Shape]:
+    """What stands round the pocket at lane centre ``x`` in the hollow under the deck: its x range in the spine
+    (the spine's arches stand on it) and the solid (a wall round the pocket, up into the deck)."""
+    y0, y1 = body_y(lay)
+    grow = POCKET_PLAY + TUBE_WALL
+    half = WIDTH / 2 + grow
+    solid = cq.Solid.makeBox(2 * half, LENGTH + 2 * grow, lay.height + 2.0, cq.Vector(x - half, y0 - grow, -1.0))
+    return (x - half, x + half), solid
+
+
+def channel_tool(lay: Layout, ramp: float | None = None) -> cq.Shape:
+    """The channel under a tile (tile frame): open at its front end (its mouth chamfered), its roof
+    ``CHANNEL_DEPTH`` over the foot, then a 45-degree ramp down to the underside at ``ramp`` (default
+    :func:`ramp_end`); the flat underside behind it is the cam."""
+    end = ramp_end(lay) if ramp is None else ramp
+    d, half = CHANNEL_DEPTH, LEVER_WIDTH / 2 + CHANNEL_PLAY
+    profile = [(-1.0, -1.0), (end + 1.0, -1.0), (end - d, d), (0.8, d), (-0.2, d + 1.0), (-1.0, d + 1.0)]
+    return shape_of(cq.Workplane("YZ").workplane(offset=-half).polyline(profile).close().extrude(2 * half))
+
+
+# --- the switch as a body --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Switch:
+    """A microswitch seated under lane ``number`` (box frame): its body with the tabs, and its lever."""
+
+    number: int
+    body: cq.Shape
+    lever: cq.Shape
+
+
+def tip_height(angle: float) -> float:
+    """The lever's tip over the holes with the lever raised ``angle`` radians off the body's top."""
+    return TOP_OVER_HOLES + LEVER_LENGTH * math.sin(angle) + LEVER_THICKNESS * math.cos(angle)
+
+
+def angle_for(height: float) -> float:
+    """The lever's angle that puts its tip ``height`` over the holes (between lying on the body and FP)."""
+    lo, hi = 0.0, math.pi / 2
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if tip_height(mid) < height else (lo, mid)
+    return lo
+
+
+def switch(lay: Layout, number: int, tip: float = PRESS, lift: float = 0.0) -> Switch:
+    """Lane ``number``'s switch seated (``lift``: pushed that much higher), its lever's tip ``tip`` over the holes."""
+    x = lay.lane_x(number)
+    y0, _ = body_y(lay)
+    top = body_top(lay) + lift
+    box = cq.Solid.makeBox(WIDTH, LENGTH, HEIGHT, cq.Vector(x - WIDTH / 2, y0, top - HEIGHT))
+    zh = top - TOP_OVER_HOLES
+    yc = y0 + LENGTH / 2
+    holes = [cq.Solid.makeCylinder(HOLE_DIAMETER / 2, WIDTH + 2.0, cq.Vector(x - WIDTH / 2 - 1.0, y, zh),
+                                   cq.Vector(1, 0, 0)) for y in (yc - HOLE_PITCH / 2, yc + HOLE_PITCH / 2)]
+    tabs = [cq.Solid.makeBox(TAB_THICKNESS, TAB_WIDTH, TAB_LENGTH + 0.01,
+                             cq.Vector(x - TAB_THICKNESS / 2, y0 + at - TAB_WIDTH / 2, top - HEIGHT - TAB_LENGTH))
+            for at in TAB_AT]
+    body = box.cut(*holes).fuse(*tabs).clean()
+    hinge = hinge_y(lay)
+    strip = cq.Solid.makeBox(LEVER_WIDTH, LEVER_LENGTH, LEVER_THICKNESS,
+                             cq.Vector(x - LEVER_WIDTH / 2, hinge - LEVER_LENGTH, top))
+    angle = angle_for(tip) if tip > TOP_OVER_HOLES + LEVER_THICKNESS else 0.0
+    lever = strip.rotate(cq.Vector(x, hinge, top), cq.Vector(x + 1.0, hinge, top), -math.degrees(angle))
+    return Switch(number, body, lever)
+
+
+# --- seated as drawn ----------------------------------------------------------------------------------
+
+def held_tip(lay: Layout, number: int, tile: Any) -> float:
+    """How high over the holes ``tile`` (placed as it is) lets lane ``number``'s lever tip rise: the highest tip, up to
+    FP, at which the lever clears the tile (to 0.005 mm)."""
+    from shutbox.cad.sensors import _clash
+
+    def clear(tip: float) -> bool:
+        return _clash([tile], switch(lay, number, tip).lever) <= CLASH_MM3
+
+    lo, hi = TOP_OVER_HOLES + LEVER_THICKNESS, FREE
+    if clear(hi):
+        return hi
+    while hi - lo > 0.005:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if clear(mid) else (lo, mid)
+    return lo
+
+
+def measure(lay: Layout, walls: list[Any], tile: Any | None, number: int) -> dict[str, float]:
+    """Lane ``number``'s switch in the assembled box: the body's collision with the box seated and pushed
+    ``SEAT_NUDGE`` up; where the shut tile holds the lever's tip and where the open tile lets it rise (over the
+    holes); the lever in either state against box and tile."""
+    from shutbox.cad.sensors import _clash
+
+    seated, pushed = switch(lay, number), switch(lay, number, lift=SEAT_NUDGE)
+    out = {"body": _clash(walls, seated.body), "pushed": _clash(walls, pushed.body)}
+    if tile is None:
+        return out
+    from shutbox.cad.sensors import _is_open
+
+    open_now = _is_open(lay, tile)
+    shut = tile.translate(cq.Vector(0, lay.tile_y(True) - lay.tile_y(not open_now), 0))
+    opened = tile.translate(cq.Vector(0, lay.tile_y(False) - lay.tile_y(not open_now), 0))
+    pressed, released = held_tip(lay, number, shut), held_tip(lay, number, opened)
+    out["pressed"], out["released"] = pressed, released
+    out["lever_shut"] = _clash(walls, switch(lay, number, pressed).lever)
+    out["lever_open"] = _clash(walls, switch(lay, number, released).lever)
+    return out
+
+
+def verdict(lay: Layout, got: dict[str, float]) -> tuple[bool, str]:
+    """Whether a lane's measured switch works, and the figures: seated clear and stopped by its roof; pressed past
+    OP with the tile lifted by the lever to its flanks, within OT with the tile down on the floor, within
+    ``PRESS_TOLERANCE`` of the stated press; released (above the highest release point) with the tile open; the
+    lever clear of box and tile either way."""
+    c = lay.clearance
+    seated = got["body"] <= CLASH_MM3 and got["pushed"] > CLASH_MM3
+    text = (f"seated: {got['body']:.3f} mm3 in the box; pushed {SEAT_NUDGE:g} mm on {got['pushed']:.2f} mm3 (it "
+            "stops)")
+    if "pressed" not in got:
+        return seated, text
+    pressed, released = got["pressed"], got["released"]
+    lifted, down = pressed + c * SQRT2, pressed - c
+    presses = lifted <= OPERATE and down >= OPERATE - OVERTRAVEL and abs(pressed - PRESS) <= PRESS_TOLERANCE
+    frees = released >= OPERATE + DIFFERENTIAL + RELEASE_MARGIN
+    clear = got["lever_shut"] <= CLASH_MM3 and got["lever_open"] <= CLASH_MM3
+    text += (f"; shut tile holds the lever's tip {pressed:.2f} mm over the holes (guide {PRESS:g} +- "
+             f"{PRESS_TOLERANCE:g}; {down:.2f} on the floor to {lifted:.2f} lifted, operates at {OPERATE:g}, "
+             f"overtravel to {OPERATE - OVERTRAVEL:g}); open tile lets it rise to {released:.2f} (releases by "
+             f"{OPERATE + DIFFERENTIAL:g}); lever {got['lever_shut']:.3f} / {got['lever_open']:.3f} mm3 in the box")
+    return seated and presses and frees and clear, text
+
+
+def check_switches(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Finding]:
+    """Each lane's microswitch seated in its pocket of the assembled box, worked by its tile (:func:`verdict`)."""
+    from shutbox.cad.check import _fingerprint, _memo
+    from shutbox.cad.sensors import _slim
+
+    pieces = [shape for _, kind, shape in solids if kind == "box"]
+    tiles = {int(name.split("-")[1]): shape for name, kind, shape in solids if kind == "tile"}
+    prints = [_fingerprint(w) for w in pieces]
+    walls: list[Any] = []
+    for n in range(1, lay.tiles + 1):
+        tile_print = _fingerprint(tiles[n]) if n in tiles else None
+
+        def measure_lane(n: int = n) -> dict[str, float]:
+            if not walls:  # the pieces round the row of pockets, once for every lane
+                y0, y1 = body_y(lay)
+                z0 = body_top(lay) - HEIGHT - TAB_LENGTH - 1.0
+                reach = WIDTH / 2 + 2.0
+                walls.extend(_slim(pieces, [((lay.lane_x(k) - reach, y0 - 2.0, z0),
+                                             (lay.lane_x(k) + reach, y1 + 2.0, lay.height + 1.0))
+                                            for k in range(1, lay.tiles + 1)]))
+            return measure(lay, walls, tiles.get(n), n)
+
+        got = _memo("microswitch-seat", [prints, tile_print, n, _identity(lay)], measure_lane)
+        ok, text = verdict(lay, got)
+        yield Finding("microswitch", f"lane {n}", ok, text)
+
+
+def _identity(lay: Layout) -> list[Any]:
+    return [LENGTH, WIDTH, HEIGHT, HOLE_UP, LEVER_LENGTH, LEVER_WIDTH, LEVER_THICKNESS, HINGE_INSET, PRESS, TIP_AT,
+            OPERATE, FREE, OVERTRAVEL, DIFFERENTIAL, body_top(lay), body_y(lay), lay.clearance]
