@@ -301,12 +301,12 @@ def microswitch(lay: Layout, path: Path) -> None:
     shut_z = m.body_top(lay) - m.TOP_OVER_HOLES + m.PRESS
     open_z = min(lay.tile_z + m.CHANNEL_DEPTH, m.holes_z(lay) + m.FREE)
     y_lo, y_hi = lay.deck_front - 4.0, lay.deck_front + lay.travel + lay.tile_length + 4.0
-    z_lo, z_hi = m.body_top(lay) - m.HEIGHT - m.TAB_LENGTH - 2.0, lay.height + 2.0
+    z_lo, z_hi = m.shelf_bottom(lay) - m.TAB_LENGTH - 2.0, lay.height + 2.0
     panel = z_hi - z_lo
-    s = Sheet(y_hi - y_lo, 2 * panel + 12.0, 5.5, extra_top=70)
-    s.title(f"A microswitch in its pocket, lever up; a shut tile's cam holds its tip {m.PRESS:g} mm over the holes",
-            f"{m.MODEL}: operates at {m.OPERATE:g} mm, overtravel {m.OVERTRAVEL:g} mm; the hinge towards the back, "
-            "the tip towards the tray")
+    s = Sheet(y_hi - y_lo + 30.0, 2 * panel + 12.0, 10.0, extra_top=70)
+    s.title("Each microswitch on its ledges, lever up, its tip towards the tray",
+            f"it operates {m.OPERATE:g} mm over its mounting holes (overtravel {m.OVERTRAVEL:g} mm); a shut tile's cam "
+            f"holds the tip at {m.PRESS:g} mm; the wires go down between the ledges")
     hinge = m.hinge_y(lay)
     y0, y1 = m.body_y(lay)
     for k, shut in enumerate((False, True)):
@@ -320,11 +320,12 @@ def microswitch(lay: Layout, path: Path) -> None:
             s.rect(p, min(q, t), r, max(q, t), **kw)
 
         box(y_lo, lay.lane_floor - 3.0, y_hi, lay.lane_floor, fill=PLASTIC, outline=PLASTIC_EDGE, width=1)
-        box(y0 - m.POCKET_PLAY - 1.2, z_lo, y1 + m.POCKET_PLAY + 1.2, lay.lane_floor, fill=PLASTIC,
-            outline=PLASTIC_EDGE, width=1)
-        box(y0 - m.POCKET_PLAY, z_lo - 1.0, y1 + m.POCKET_PLAY, m.body_top(lay), fill=HOLLOW, outline=None)
-        box(hinge - m.LEVER_LENGTH - m.SLOT_PLAY, m.body_top(lay), hinge + m.SLOT_PLAY, lay.lane_floor,
-            fill=HOLLOW, outline=None)
+        sy0, sy1 = m.shelf_y(lay)
+        box(sy0, m.shelf_bottom(lay), sy1, lay.lane_floor, fill=PLASTIC, outline=PLASTIC_EDGE, width=1)
+        box(y0 - m.POCKET_PLAY, m.body_top(lay) - m.HEIGHT, y1 + m.POCKET_PLAY, lay.lane_floor + 0.1, fill=HOLLOW,
+            outline=None)
+        box(y0 + m.LEDGE, m.shelf_bottom(lay) - 0.1, y1 - m.LEDGE, m.body_top(lay) - m.HEIGHT, fill=HOLLOW,
+            outline=None)
         box(y0, m.body_top(lay) - m.HEIGHT, y1, m.body_top(lay), fill=(40, 40, 45), outline=INK)
         for a in m.TAB_AT:
             box(y0 + a - m.TAB_WIDTH / 2, m.body_top(lay) - m.HEIGHT - m.TAB_LENGTH, y0 + a + m.TAB_WIDTH / 2,
@@ -344,7 +345,9 @@ def microswitch(lay: Layout, path: Path) -> None:
         s.text(*at(y_lo + 1.0, lay.height + 1.0), "tile shut: pressed" if shut else "tile open: released",
                anchor="lm", font=s.bold)
         zh = m.holes_z(lay)
-        s.dimension(*at(hinge - reach, zh), *at(hinge - reach, tip), f"{tip - zh:.1f} mm over the holes", -3.0)
+        s.dimension(*at(hinge - reach, zh), *at(hinge - reach, tip), f"tip {tip - zh:.1f} mm over the holes",
+                    hinge - reach - y_lo + 12.0 - (hinge - reach - y_lo))
+        s.line([at(y0 + m.LENGTH / 2 - m.HOLE_PITCH / 2, zh), at(hinge - reach + 12.0, zh)], fill=ACCENT, width=1)
     s.save(path)
 
 

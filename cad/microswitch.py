@@ -9,12 +9,15 @@ centre line: operating position OP 8.8 +- 0.8 mm, free position FP at most 13.6 
 movement differential MD at most 0.8 mm; operating force at most 0.49 N, release force at least 0.06 N.
 
 How it sits (box frame, :mod:`shutbox.cad.layout`): under each lane, its long side along the lane, lever up, its
-hinge at the back and its tip pointing at the player. It is pushed up a pocket open at the bed until its top meets
-the pocket's roof, a thin skin under the lane floor with a slot the lever rises through. The tile has a channel
-along the middle of its underside, open at its front end: with the tile open the lever rises into it and rests
-under its roof, released; shutting the tile, a 45-degree ramp at the channel's end rides along the lever from its
-hinge to its tip and the tile's flat underside then holds the tip ``PRESS`` mm over the holes: past the operating
-position by half the overtravel. A tile has ``clearance`` of play all round, so a shut tile lies on the lane floor
+hinge at the back and its tip pointing at the player, in a pocket open to the lane through a window in the lane
+floor. It goes in from above before the tiles, tabs first (their wires fed down through the gap in the pocket's
+floor into the hollow under the deck), and rests on a ledge under each end of its body; the lever's reaction
+presses it there. The pocket is cut in a shelf across the hollow from the rib on one side of the lane to the rib on
+the other, its underside bridged between them, well above the controller bay. The tile has a channel along the
+middle of its underside, open at its front end: with the tile open the lever rises into it and rests under its
+roof, released; shutting the tile, a 45-degree ramp at the channel's end rides along the lever from its hinge to its
+tip and the tile's flat underside then holds the tip ``PRESS`` mm over the holes: past the operating position by
+half the overtravel. A tile has ``clearance`` of play all round, so a shut tile lies on the lane floor
 (``clearance`` lower) when a finger presses it and is lifted by the lever until its flanks meet the lane's
 (``clearance x sqrt 2`` higher); the lever must stay past OP and within OT over that whole range.
 """
@@ -29,7 +32,7 @@ from typing import Any
 import cadquery as cq
 
 from shutbox.cad.findings import Finding
-from shutbox.cad.layout import SQRT2, TUBE_WALL, Layout
+from shutbox.cad.layout import SQRT2, Layout
 from shutbox.cad.shapes import shape_of
 from shutbox.errors import ShutboxError
 
@@ -51,18 +54,20 @@ DIFFERENTIAL = 0.8  # MD at most: it releases this much above where it operated
 OPERATE_FORCE, RELEASE_FORCE = 0.49, 0.06  # N
 #: Where a shut tile holds the lever's tip, over the holes: past OP by half the overtravel (the guide states it).
 PRESS = OPERATE - OVERTRAVEL / 2
-#: Tile-frame y of the lever's tip under a shut tile: the body's front clear of the number engraved in the lane floor,
-#: its back clear of the bay's cover screws (the tip of an open tile's lever then stands 1 mm in front of the tile).
-TIP_AT = 21.0
+#: Tile-frame y of the lever's tip under a shut tile: the window over the switch lies behind the lane's engraved
+#: number and under an open tile.
+TIP_AT = 27.0
 RAMP_BEFORE = 2.0  # the ramp's foot this far in front of the tip of a shut tile's lever
 CHANNEL_DEPTH = 2.4  # the channel's roof over the tile's underside: the open lever rests under it, released
 CHANNEL_PLAY = 0.5  # channel beside the lever, per side
-SLOT_PLAY = 0.4  # the lane floor's slot round the lever, per side
 POCKET_PLAY = 0.2  # the pocket round the body, per side
-MIN_SKIN = 0.4  # least roof over the pocket under the lane floor (two layers)
+LEDGE = 0.8  # the ledge under each end of the body it rests on (the solder tabs hang between them)
+SHELF_FLOOR = 1.2  # the ledges' thickness: the shelf's underside, a bridge from rib to rib
+SHELF_WALL = 1.2  # the shelf's plastic in front of and behind the pocket
+BAY_CLEAR = 2.0  # least room between the shelf and the controller bay's walls under it
 RELEASE_MARGIN = 0.5  # the open tile's channel lets the tip rise at least this far above the highest release point
 PRESS_TOLERANCE = 0.5  # the measured press within this of PRESS
-SEAT_NUDGE = 0.2  # pushed this much further up, the seated body runs into the pocket's roof
+SEAT_NUDGE = 0.2  # dropped this much further, the seated body runs into its ledges
 CLASH_MM3 = 1e-3
 
 
@@ -94,18 +99,38 @@ def ramp_end(lay: Layout) -> float:
     return TIP_AT - RAMP_BEFORE
 
 
+def shelf_y(lay: Layout) -> tuple[float, float]:
+    """Box-frame y range of the shelf the pocket is cut in (the cross ribs are solid there)."""
+    y0, y1 = body_y(lay)
+    return y0 - POCKET_PLAY - SHELF_WALL, y1 + POCKET_PLAY + SHELF_WALL
+
+
+def shelf_bottom(lay: Layout) -> float:
+    """z of the shelf's underside: the ledges' bridge."""
+    return body_top(lay) - HEIGHT - SHELF_FLOOR
+
+
+def bay_top(lay: Layout) -> float:
+    """z of the top of the walls round the controller bay's gabled cavity (:func:`shutbox.cad.box._bay_walls`)."""
+    return lay.cavity_height + lay.cavity_width / 2 + lay.wall * SQRT2
+
+
 def check_layout(lay: Layout) -> None:
-    """Refuse a kit whose tiles cannot work the switch: the pocket's roof too thin, or a tile's play taking the lever
-    out of its window (past OP when lifted by the lever, within OT when pressed down on the floor)."""
+    """Refuse a kit whose tiles cannot work the switch (a tile's play taking the lever out of its window: past OP
+    when the lever lifts the tile, within OT when a finger presses it down) or whose bay leaves no room for the
+    shelves over it."""
     c = lay.clearance
-    skin = lay.lane_floor - body_top(lay)
-    if skin < MIN_SKIN - 1e-9:
-        raise ShutboxError(f"--clearance {c:g}: with --sensors microswitch the lane floor over the switch would be "
-                           f"{skin:.2f} mm; allowed: <= {PRESS - TOP_OVER_HOLES - MIN_SKIN:.2f}")
     widest = min((OPERATE - PRESS) / SQRT2, PRESS - (OPERATE - OVERTRAVEL))
     if c > widest + 1e-9:
         raise ShutboxError(f"--clearance {c:g}: with --sensors microswitch a shut tile's play would take its switch's "
                            f"lever out of its travel; allowed: <= {math.floor(widest * 100) / 100:g}")
+    room = shelf_bottom(lay) - BAY_CLEAR - bay_top(lay)
+    if room < 0:
+        s = lay.kit.sensors
+        tall = "--shift-board-height" if lay.shift_board else "--board-height"
+        value = s.shift_board_height_mm if lay.shift_board else s.board_height_mm
+        raise ShutboxError(f"{tall} {value:g}: the controller bay would reach the microswitches' shelves under the "
+                           f"lanes; allowed: <= {math.floor((value + room) * 10) / 10:g}")
 
 
 def contact(normally_closed: bool) -> str:
@@ -127,26 +152,33 @@ def switch_item(lanes: int, normally_closed: bool) -> Any:
 # --- the box and the tile ----------------------------------------------------------------------------
 
 def pocket_tool(lay: Layout, x: float) -> cq.Shape:
-    """The pocket at lane centre ``x``: open at the bed, up to the body's top, and the slot in the lane floor over
-    the lever (from the tip of a shut tile's lever to the hinge)."""
+    """The pocket at lane centre ``x``: a window in the lane floor the body goes in through, down to its ledges, and
+    the gap between them (across the shelf) the tabs and wires hang through."""
     y0, y1 = body_y(lay)
-    p, top = POCKET_PLAY, body_top(lay)
-    pocket = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH + 2 * p, top + 1.0, cq.Vector(x - WIDTH / 2 - p, y0 - p, -1.0))
-    half = LEVER_WIDTH / 2 + SLOT_PLAY
-    s0, s1 = hinge_y(lay) - LEVER_LENGTH - SLOT_PLAY - 0.2, hinge_y(lay) + SLOT_PLAY
-    slot = cq.Solid.makeBox(2 * half, s1 - s0, lay.lane_floor + 1.0 - (top - 0.5),
-                            cq.Vector(x - half, s0, top - 0.5))
-    return pocket.fuse(slot).clean()
+    p, foot = POCKET_PLAY, body_top(lay) - HEIGHT
+    pocket = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH + 2 * p, lay.height + 1.0 - foot,
+                              cq.Vector(x - WIDTH / 2 - p, y0 - p, foot))
+    gap = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH - 2 * LEDGE, SHELF_FLOOR + 2.0,
+                           cq.Vector(x - WIDTH / 2 - p, y0 + LEDGE, shelf_bottom(lay) - 1.0))
+    return pocket.fuse(gap).clean()
 
 
-def column(lay: Layout, x: float) -> tuple[tuple[float, float], cq.Shape]:
-    """What stands round the pocket at lane centre ``x`` in the hollow under the deck: its x range in the spine
-    (the spine's arches stand on it) and the solid (a wall round the pocket, up into the deck)."""
-    y0, y1 = body_y(lay)
-    grow = POCKET_PLAY + TUBE_WALL
-    half = WIDTH / 2 + grow
-    solid = cq.Solid.makeBox(2 * half, LENGTH + 2 * grow, lay.height + 2.0, cq.Vector(x - half, y0 - grow, -1.0))
-    return (x - half, x + half), solid
+def rib_posts(lay: Layout) -> list[tuple[float, float]]:
+    """The y range where the cross ribs under the deck stand solid: the shelves' ends rest on them."""
+    return [shelf_y(lay)]
+
+
+def column(lay: Layout, number: int, supports: list[float]) -> tuple[tuple[float, float], cq.Shape]:
+    """Lane ``number``'s shelf across the hollow, from the nearest of ``supports`` (x of the ribs and walls that stand
+    under the deck) on its left to the nearest on its right, and where the spine under the lanes may stand solid
+    beside it (the spine's arch under the lane leaves room for the tabs and wires)."""
+    x = lay.lane_x(number)
+    left = max(v for v in supports if v < x)
+    right = min(v for v in supports if v > x)
+    y0, y1 = shelf_y(lay)
+    z0 = shelf_bottom(lay)
+    solid = cq.Solid.makeBox(right - left, y1 - y0, lay.height + 1.0 - z0, cq.Vector(left, y0, z0))
+    return (left - 0.6, left + 0.6), solid
 
 
 def channel_tool(lay: Layout, ramp: float | None = None) -> cq.Shape:
@@ -208,13 +240,13 @@ def switch(lay: Layout, number: int, tip: float = PRESS, lift: float = 0.0) -> S
 
 # --- seated as drawn ----------------------------------------------------------------------------------
 
-def held_tip(lay: Layout, number: int, tile: Any) -> float:
-    """How high over the holes ``tile`` (placed as it is) lets lane ``number``'s lever tip rise: the highest tip, up to
-    FP, at which the lever clears the tile (to 0.005 mm)."""
+def held_tip(lay: Layout, number: int, tile: Any, lift: float = 0.0) -> float:
+    """How high over the holes ``tile`` (placed as it is) lets lane ``number``'s lever tip rise (the switch seated
+    ``lift`` higher): the highest tip, up to FP, at which the lever clears the tile (to 0.005 mm)."""
     from shutbox.cad.sensors import _clash
 
     def clear(tip: float) -> bool:
-        return _clash([tile], switch(lay, number, tip).lever) <= CLASH_MM3
+        return _clash([tile], switch(lay, number, tip, lift).lever) <= CLASH_MM3
 
     lo, hi = TOP_OVER_HOLES + LEVER_THICKNESS, FREE
     if clear(hi):
@@ -225,13 +257,13 @@ def held_tip(lay: Layout, number: int, tile: Any) -> float:
     return lo
 
 
-def measure(lay: Layout, walls: list[Any], tile: Any | None, number: int) -> dict[str, float]:
-    """Lane ``number``'s switch in the assembled box: the body's collision with the box seated and pushed
-    ``SEAT_NUDGE`` up; where the shut tile holds the lever's tip and where the open tile lets it rise (over the
+def measure(lay: Layout, walls: list[Any], tile: Any | None, number: int, lift: float = 0.0) -> dict[str, float]:
+    """Lane ``number``'s switch in the assembled box: the body's collision with the box seated and dropped
+    ``SEAT_NUDGE``; where the shut tile holds the lever's tip and where the open tile lets it rise (over the
     holes); the lever in either state against box and tile."""
     from shutbox.cad.sensors import _clash
 
-    seated, pushed = switch(lay, number), switch(lay, number, lift=SEAT_NUDGE)
+    seated, pushed = switch(lay, number, lift=lift), switch(lay, number, lift=lift - SEAT_NUDGE)
     out = {"body": _clash(walls, seated.body), "pushed": _clash(walls, pushed.body)}
     if tile is None:
         return out
@@ -240,22 +272,22 @@ def measure(lay: Layout, walls: list[Any], tile: Any | None, number: int) -> dic
     open_now = _is_open(lay, tile)
     shut = tile.translate(cq.Vector(0, lay.tile_y(True) - lay.tile_y(not open_now), 0))
     opened = tile.translate(cq.Vector(0, lay.tile_y(False) - lay.tile_y(not open_now), 0))
-    pressed, released = held_tip(lay, number, shut), held_tip(lay, number, opened)
+    pressed, released = held_tip(lay, number, shut, lift), held_tip(lay, number, opened, lift)
     out["pressed"], out["released"] = pressed, released
-    out["lever_shut"] = _clash(walls, switch(lay, number, pressed).lever)
-    out["lever_open"] = _clash(walls, switch(lay, number, released).lever)
+    out["lever_shut"] = _clash(walls, switch(lay, number, pressed, lift).lever)
+    out["lever_open"] = _clash(walls, switch(lay, number, released, lift).lever)
     return out
 
 
 def verdict(lay: Layout, got: dict[str, float]) -> tuple[bool, str]:
-    """Whether a lane's measured switch works, and the figures: seated clear and stopped by its roof; pressed past
+    """Whether a lane's measured switch works, and the figures: seated clear and resting on its ledges; pressed past
     OP with the tile lifted by the lever to its flanks, within OT with the tile down on the floor, within
     ``PRESS_TOLERANCE`` of the stated press; released (above the highest release point) with the tile open; the
     lever clear of box and tile either way."""
     c = lay.clearance
     seated = got["body"] <= CLASH_MM3 and got["pushed"] > CLASH_MM3
-    text = (f"seated: {got['body']:.3f} mm3 in the box; pushed {SEAT_NUDGE:g} mm on {got['pushed']:.2f} mm3 (it "
-            "stops)")
+    text = (f"seated: {got['body']:.3f} mm3 in the box; dropped {SEAT_NUDGE:g} mm: {got['pushed']:.2f} mm3 (it "
+            "rests on its ledges)")
     if "pressed" not in got:
         return seated, text
     pressed, released = got["pressed"], got["released"]
@@ -270,8 +302,9 @@ def verdict(lay: Layout, got: dict[str, float]) -> tuple[bool, str]:
     return seated and presses and frees and clear, text
 
 
-def check_switches(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Finding]:
-    """Each lane's microswitch seated in its pocket of the assembled box, worked by its tile (:func:`verdict`)."""
+def check_switches(solids: list[tuple[str, str, Any]], lay: Layout, lift: float = 0.0) -> Iterator[Finding]:
+    """Each lane's microswitch seated in its pocket of the assembled box, worked by its tile (:func:`verdict`);
+    ``lift``: as if each sat that much higher than drawn (what the tests feed it)."""
     from shutbox.cad.check import _fingerprint, _memo
     from shutbox.cad.sensors import _slim
 
@@ -285,18 +318,19 @@ def check_switches(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[
         def measure_lane(n: int = n) -> dict[str, float]:
             if not walls:  # the pieces round the row of pockets, once for every lane
                 y0, y1 = body_y(lay)
-                z0 = body_top(lay) - HEIGHT - TAB_LENGTH - 1.0
+                z0 = shelf_bottom(lay) - TAB_LENGTH - 1.0
                 reach = WIDTH / 2 + 2.0
                 walls.extend(_slim(pieces, [((lay.lane_x(k) - reach, y0 - 2.0, z0),
                                              (lay.lane_x(k) + reach, y1 + 2.0, lay.height + 1.0))
                                             for k in range(1, lay.tiles + 1)]))
-            return measure(lay, walls, tiles.get(n), n)
+            return measure(lay, walls, tiles.get(n), n, lift)
 
-        got = _memo("microswitch-seat", [prints, tile_print, n, _identity(lay)], measure_lane)
+        got = _memo("microswitch-seat", [prints, tile_print, n, lift, _identity(lay)], measure_lane)
         ok, text = verdict(lay, got)
         yield Finding("microswitch", f"lane {n}", ok, text)
 
 
 def _identity(lay: Layout) -> list[Any]:
-    return [LENGTH, WIDTH, HEIGHT, HOLE_UP, LEVER_LENGTH, LEVER_WIDTH, LEVER_THICKNESS, HINGE_INSET, PRESS, TIP_AT,
-            OPERATE, FREE, OVERTRAVEL, DIFFERENTIAL, body_top(lay), body_y(lay), lay.clearance]
+    return [LENGTH, WIDTH, HEIGHT, HOLE_UP, TAB_AT, TAB_LENGTH, LEVER_LENGTH, LEVER_WIDTH, LEVER_THICKNESS,
+            HINGE_INSET, PRESS, TIP_AT, OPERATE, FREE, OVERTRAVEL, DIFFERENTIAL, body_top(lay), body_y(lay),
+            lay.clearance]

@@ -81,16 +81,27 @@ def switch_pockets(lay: Layout) -> list[cq.Shape]:
     return [shaft_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
 
 
-def switch_columns(lay: Layout) -> list[tuple[tuple[float, float], cq.Shape]]:
-    """What stands round each lane's switch pocket in the hollow under the deck: its x range in the spine (a post
-    of its arches) and the solid: a tube round a reed's shaft, a wall round a microswitch's pocket."""
+def switch_columns(lay: Layout, supports: list[float]) -> list[tuple[tuple[float, float], cq.Shape]]:
+    """What stands round each lane's switch pocket in the hollow under the deck: an x range where the spine stands
+    solid (a post of its arches) and the solid: a tube round a reed's shaft, or a microswitch's shelf from one of
+    ``supports`` (x of the cross ribs and walls) to the next."""
     if lay.kit.sensors.lever:
         from shutbox.cad.microswitch import column
 
-        return [column(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
+        return [column(lay, n, supports) for n in range(1, lay.tiles + 1)]
     tube, tall, y = lay.shaft_radius + TUBE_WALL, lay.height + 2.0, lay.switch_y
     return [((x - tube, x + tube), cq.Solid.makeCylinder(tube, tall, cq.Vector(x, y, -1.0)))
             for x in (lay.lane_x(n) for n in range(1, lay.tiles + 1))]
+
+
+def switch_rib_posts(lay: Layout) -> list[tuple[float, float]]:
+    """The y ranges where the cross ribs under the deck stand solid for the switches (a microswitch's shelf rests on
+    them; none for reed switches)."""
+    if lay.kit.sensors.lever:
+        from shutbox.cad.microswitch import rib_posts
+
+        return rib_posts(lay)
+    return []
 
 
 # --- bodies ---------------------------------------------------------------------------------------
