@@ -374,7 +374,7 @@ def _microswitch_steps(lay: Layout, images: str, seated: bool) -> list[str]:
     return [
         f"Solder a wire to the C tab and one to the {second} tab of each of the {n} microswitches ({m.MODEL}; the "
         "letters C, NO and NC are moulded beside the tabs), about 15 cm each, and insulate the joints; the third "
-        "tab stays free.",
+        "tab stays free. "
         f"Before the tiles go in, lower one microswitch into each pocket under the lanes, from above through the "
         f"window in the lane floor ({m.LENGTH:g} x {m.WIDTH:g} mm, its long side along the lane): its two wires first, "
         "down through the gap between the pocket's ledges into the hollow under the deck, then the switch, lever up, "
@@ -382,13 +382,13 @@ def _microswitch_steps(lay: Layout, images: str, seated: bool) -> list[str]:
         "(the lever's push when its tile is shut keeps it there). "
         f"Seated so, a shut tile's cam holds the lever's tip {m.PRESS:g} mm over the mounting holes' centres, "
         f"{m.OPERATE - m.PRESS:g} mm past where it operates ({m.OPERATE:g} mm); an open tile lets it rise into the "
-        "channel under the tile, where it is released. Turn the box over and lead both wires down to the channel "
-        "along the spine and along it to the electronics bay. The map says which pocket is which tile's and where "
-        "its wire lands on the board."
+        "channel under the tile, where it is released."
         f"\n\n   {_image(images, 'microswitch.png', 'A microswitch on its ledges, released and pressed')}"
         + (f"\n\n   {_image(images, MICROSWITCH_VIEW, 'A microswitch seated under a shut tile, in section')}"
-           if seated else "")
-        + f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shelves, channel, bay')}"
+           if seated else ""),
+        "Turn the box over and lead each switch's two wires down to the channel along the spine and along it to the "
+        "electronics bay. The map says which pocket is which tile's and where its wire lands on the board."
+        f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shelves, channel, bay')}"
         f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile pocket, its wire and its pin')}",
     ]
 

@@ -305,8 +305,8 @@ def microswitch(lay: Layout, path: Path) -> None:
     panel = z_hi - z_lo
     s = Sheet(y_hi - y_lo + 30.0, 2 * panel + 12.0, 10.0, extra_top=70)
     s.title("Each microswitch on its ledges, lever up, its tip towards the tray",
-            f"it operates {m.OPERATE:g} mm over its mounting holes (overtravel {m.OVERTRAVEL:g} mm); a shut tile's cam "
-            f"holds the tip at {m.PRESS:g} mm; the wires go down between the ledges")
+            f"operates at {m.OPERATE:g} mm over its holes (overtravel {m.OVERTRAVEL:g}); a shut tile holds the tip at "
+            f"{m.PRESS:g} mm; wires down between the ledges")
     hinge = m.hinge_y(lay)
     y0, y1 = m.body_y(lay)
     for k, shut in enumerate((False, True)):
