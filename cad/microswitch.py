@@ -13,7 +13,8 @@ hinge at the back and its tip pointing at the player, in a pocket open to the la
 floor. It goes in from above before the tiles, tabs first (their wires fed down through the gap in the pocket's
 floor into the hollow under the deck), and rests on a ledge under each end of its body; the lever's reaction
 presses it there. The pocket is cut in a shelf across the hollow from the rib on one side of the lane to the rib on
-the other, its underside bridged between them, well above the controller bay. The tile has a channel along the
+the other, its underside rising from each rib at the hollow's roof slope to the ledges under the lane's middle, so it
+prints out from the ribs with no support and clears the controller bay. The tile has a channel along the
 middle of its underside, open at its front end: with the tile open the lever rises into it and rests under its
 roof, released; shutting the tile, a 45-degree ramp at the channel's end rides along the lever from its hinge to its
 tip and the tile's flat underside then holds the tip ``PRESS`` mm over the holes: past the operating position by
@@ -32,7 +33,7 @@ from typing import Any
 import cadquery as cq
 
 from shutbox.cad.findings import Finding
-from shutbox.cad.layout import SQRT2, Layout
+from shutbox.cad.layout import ROOF_SLOPE, SQRT2, Layout
 from shutbox.cad.shapes import shape_of
 from shutbox.errors import ShutboxError
 
@@ -62,7 +63,7 @@ CHANNEL_DEPTH = 2.4  # the channel's roof over the tile's underside: the open le
 CHANNEL_PLAY = 0.5  # channel beside the lever, per side
 POCKET_PLAY = 0.2  # the pocket round the body, per side
 LEDGE = 0.8  # the ledge under each end of the body it rests on (the solder tabs hang between them)
-SHELF_FLOOR = 1.2  # the ledges' thickness: the shelf's underside, a bridge from rib to rib
+SHELF_FLOOR = 1.2  # the ledges' thickness over the shelf's underside under the lane's middle
 SHELF_WALL = 1.2  # the shelf's plastic in front of and behind the pocket
 BAY_CLEAR = 2.0  # least room between the shelf and the controller bay's walls under it
 RELEASE_MARGIN = 0.5  # the open tile's channel lets the tip rise at least this far above the highest release point
@@ -106,13 +107,21 @@ def shelf_y(lay: Layout) -> tuple[float, float]:
 
 
 def shelf_bottom(lay: Layout) -> float:
-    """z of the shelf's underside: the ledges' bridge."""
+    """z of the shelf's underside under the lane's middle (the ledges' underside)."""
     return body_top(lay) - HEIGHT - SHELF_FLOOR
 
 
-def bay_top(lay: Layout) -> float:
-    """z of the top of the walls round the controller bay's gabled cavity (:func:`shutbox.cad.box._bay_walls`)."""
-    return lay.cavity_height + lay.cavity_width / 2 + lay.wall * SQRT2
+def bay_top(lay: Layout, y: float) -> float:
+    """z of the top of the walls round the controller bay's gabled cavity at ``y`` (:func:`shutbox.cad.box._bay_walls`:
+    the cavity's 45-degree roof grown by a wall)."""
+    _, _, y0, y1 = lay.cavity
+    return lay.cavity_height + lay.cavity_width / 2 + lay.wall * SQRT2 - abs(y - (y0 + y1) / 2)
+
+
+def gap_bottom(lay: Layout) -> float:
+    """z of the lowest point of the gap the tabs and wires hang through (it runs down through the shelf's sloping
+    underside beside the lane's middle)."""
+    return shelf_bottom(lay) - (WIDTH / 2 + POCKET_PLAY) * ROOF_SLOPE - 1.0
 
 
 def check_layout(lay: Layout) -> None:
@@ -124,7 +133,7 @@ def check_layout(lay: Layout) -> None:
     if c > widest + 1e-9:
         raise ShutboxError(f"--clearance {c:g}: with --sensors microswitch a shut tile's play would take its switch's "
                            f"lever out of its travel; allowed: <= {math.floor(widest * 100) / 100:g}")
-    room = shelf_bottom(lay) - BAY_CLEAR - bay_top(lay)
+    room = min(gap_bottom(lay), body_top(lay) - HEIGHT - TAB_LENGTH) - BAY_CLEAR - bay_top(lay, body_y(lay)[1])
     if room < 0:
         s = lay.kit.sensors
         tall = "--shift-board-height" if lay.shift_board else "--board-height"
@@ -158,8 +167,8 @@ def pocket_tool(lay: Layout, x: float) -> cq.Shape:
     p, foot = POCKET_PLAY, body_top(lay) - HEIGHT
     pocket = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH + 2 * p, lay.height + 1.0 - foot,
                               cq.Vector(x - WIDTH / 2 - p, y0 - p, foot))
-    gap = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH - 2 * LEDGE, SHELF_FLOOR + 2.0,
-                           cq.Vector(x - WIDTH / 2 - p, y0 + LEDGE, shelf_bottom(lay) - 1.0))
+    gap = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH - 2 * LEDGE, foot + 1.0 - gap_bottom(lay),
+                           cq.Vector(x - WIDTH / 2 - p, y0 + LEDGE, gap_bottom(lay)))
     return pocket.fuse(gap).clean()
 
 
@@ -171,23 +180,27 @@ def rib_posts(lay: Layout) -> list[tuple[float, float]]:
 def column(lay: Layout, number: int, supports: list[float]) -> tuple[tuple[float, float], cq.Shape]:
     """Lane ``number``'s shelf across the hollow, from the nearest of ``supports`` (x of the ribs and walls that stand
     under the deck) on its left to the nearest on its right, and where the spine under the lanes may stand solid
-    beside it (the spine's arch under the lane leaves room for the tabs and wires)."""
+    beside it. Its underside rises from each support at ``ROOF_SLOPE`` to the ledges' level under the lane's middle,
+    so it prints layer on layer out from the ribs (a flat shelf would have its edges over air), and the ribs stand
+    solid under its ends (:func:`rib_posts`)."""
     x = lay.lane_x(number)
     left = max(v for v in supports if v < x)
     right = min(v for v in supports if v > x)
     y0, y1 = shelf_y(lay)
-    z0 = shelf_bottom(lay)
-    solid = cq.Solid.makeBox(right - left, y1 - y0, lay.height + 1.0 - z0, cq.Vector(left, y0, z0))
+    z, top = shelf_bottom(lay), lay.height + 1.0
+    outline = [(left, top), (left, z - (x - left) * ROOF_SLOPE), (x, z), (right, z - (right - x) * ROOF_SLOPE),
+               (right, top)]
+    solid = shape_of(cq.Workplane("XZ").workplane(offset=-y0).polyline(outline).close().extrude(-(y1 - y0)))
     return (left - 0.6, left + 0.6), solid
 
 
 def channel_tool(lay: Layout, ramp: float | None = None) -> cq.Shape:
-    """The channel under a tile (tile frame): open at its front end (its mouth chamfered), its roof
-    ``CHANNEL_DEPTH`` over the foot, then a 45-degree ramp down to the underside at ``ramp`` (default
-    :func:`ramp_end`); the flat underside behind it is the cam."""
+    """The channel under a tile (tile frame): open at its front end, its roof ``CHANNEL_DEPTH`` over the foot, then a
+    45-degree ramp down to the underside at ``ramp`` (default :func:`ramp_end`); the flat underside behind it is the
+    cam. (A chamfer at its mouth got support from the slicer; the lever's sloping top slides under the square edge.)"""
     end = ramp_end(lay) if ramp is None else ramp
     d, half = CHANNEL_DEPTH, LEVER_WIDTH / 2 + CHANNEL_PLAY
-    profile = [(-1.0, -1.0), (end + 1.0, -1.0), (end - d, d), (0.8, d), (-0.2, d + 1.0), (-1.0, d + 1.0)]
+    profile = [(-1.0, -1.0), (end + 1.0, -1.0), (end - d, d), (-1.0, d)]
     return shape_of(cq.Workplane("YZ").workplane(offset=-half).polyline(profile).close().extrude(2 * half))
 
 
@@ -318,7 +331,7 @@ def check_switches(solids: list[tuple[str, str, Any]], lay: Layout, lift: float 
         def measure_lane(n: int = n) -> dict[str, float]:
             if not walls:  # the pieces round the row of pockets, once for every lane
                 y0, y1 = body_y(lay)
-                z0 = shelf_bottom(lay) - TAB_LENGTH - 1.0
+                z0 = gap_bottom(lay) - TAB_LENGTH - 1.0
                 reach = WIDTH / 2 + 2.0
                 walls.extend(_slim(pieces, [((lay.lane_x(k) - reach, y0 - 2.0, z0),
                                              (lay.lane_x(k) + reach, y1 + 2.0, lay.height + 1.0))

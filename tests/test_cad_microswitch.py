@@ -170,8 +170,9 @@ def test_a_switch_seated_too_low_or_too_high_fails(micro_kit, lift):
 
 @pytest.mark.slow
 def test_a_cam_too_short_leaves_the_lever_unpressed(micro_kit):
-    """A tile whose channel runs on past the lever's tip (the ramp 3 mm behind it): the shut tile no longer presses
-    the lever past its operating position."""
+    """A tile whose channel runs on past the lever's tip (its ramp ends 8 mm behind it, 1 mm from the tile's back
+    end): the flat underside behind the ramp meets the lever too near its hinge to press its tip past the operating
+    position. (3 mm behind still does: the lever is long.)"""
     import cadquery as cq
 
     from shutbox.cad import microswitch as m
@@ -183,7 +184,7 @@ def test_a_cam_too_short_leaves_the_lever_unpressed(micro_kit):
             bb = shape.BoundingBox()
             lane_x = lay.lane_x(1)
             front = lay.tile_y(False) if bb.ymin > lay.tile_y(True) + lay.travel / 2 else lay.tile_y(True)
-            channel = m.channel_tool(lay, ramp=m.TIP_AT + 3.0).translate(cq.Vector(lane_x, front, lay.tile_z))
+            channel = m.channel_tool(lay, ramp=m.TIP_AT + 8.0).translate(cq.Vector(lane_x, front, lay.tile_z))
             shape = shape.cut(channel)
         short.append((name, kind, shape))
     lane = next(m.check_switches(short, lay))
