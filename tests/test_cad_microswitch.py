@@ -217,3 +217,15 @@ def test_a_microswitch_kit_builds_watertight(tmp_path):
         for finding in check_mesh(tmp_path / part["files"]["stl"], bed):
             assert finding.ok, finding.line()
     assert math.isclose(len([p for p in manifest["parts"] if p["name"].startswith("tile-")]), kit.rules.tiles)
+
+
+@pytest.mark.slow
+def test_the_keyed_tiles_still_slide_over_the_windows(micro_kit):
+    """Each tile, with its channel, slides from open to shut keeping its clearance over the lane floor's window, and
+    still does not go in turned round or flipped (shutbox.cad.keys)."""
+    from shutbox.cad.keys import check_keys
+
+    solids, lay = micro_kit
+    found = list(check_keys(solids, lay))
+    assert len(found) == lay.tiles
+    assert all(f.ok for f in found), [f.line() for f in found if not f.ok]
