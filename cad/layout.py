@@ -499,7 +499,8 @@ def _check_sensors(lay: Layout) -> None:
     else:
         from shutbox.cad.microswitch import check_layout
 
-        check_layout(lay)
+        # pyright sees this module as cad.layout here and as shutbox.cad.layout there: the same Layout.
+        check_layout(lay)  # pyright: ignore[reportArgumentType]
     _check_bay(lay)
 
 
