@@ -45,13 +45,12 @@ from shutbox.cad.layout import (
     TAB_THICKNESS,
     TAB_WIDTH,
     TRAY_RADIUS,
-    TUBE_WALL,
     USB_WIDTH,
     Gate,
     Layout,
     gates,
 )
-from shutbox.cad.sensors import shaft_tool
+from shutbox.cad.sensors import switch_columns, switch_pockets, switch_rib_posts
 from shutbox.cad.shapes import cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.tiles import bump_outline
 
@@ -148,16 +147,14 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     tall = lay.height + 2.0
     sy = lay.switch_y
     spine = cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))
-    tube = lay.shaft_radius + TUBE_WALL
     posts = [(-1.0, lay.wall), (lay.length - lay.wall, lay.length + 1.0)]
     posts += [(x - lay.wall, x + lay.wall) for x in cuts]
-    if lay.sensors:
-        posts += [(lay.lane_x(n) - tube, lay.lane_x(n) + tube) for n in range(1, lay.tiles + 1)]
+    columns = switch_columns(lay, shelf_supports(lay, cuts)) if lay.sensors else []
+    posts += [span for span, _ in columns]
     arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof))
     keep: list[cq.Shape] = [spine.cut(*arches).clean() if arches else spine]
     if lay.sensors:
-        for n in range(1, lay.tiles + 1):
-            keep.append(cq.Solid.makeCylinder(tube, tall, cq.Vector(lay.lane_x(n), sy, -1.0)))
+        keep += [solid for _, solid in columns]
         x0, x1 = trunk_span(lay)
         rib = HOLLOW_RIB
         keep.append(gabled_channel_x(x0 - rib, x1 + rib, sy, GROOVE + 2 * rib, GROOVE + rib))
@@ -173,6 +170,13 @@ def _rib_xs(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
     return [x for x in xs if all(abs(x - c) > lay.wall for c in cuts)]
 
 
+def shelf_supports(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
+    """x of what stands under the deck across it, a shelf may rest on: the end walls, the cross ribs and each half of
+    a cut's doubled rib."""
+    return sorted([lay.wall / 2, lay.length - lay.wall / 2, *_rib_xs(lay, cuts),
+                   *(x + k * lay.wall / 2 for x in cuts for k in (-1, 1))])
+
+
 def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     """What keeps every bridge of the hollow's roofs short whichever way the slicer lays it: a rib across the
     hollow (along y) between every two lanes, and the gate wall along x under the lanes' back ends (where the
@@ -186,7 +190,7 @@ def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     for x in xs:
         shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk),
-                 (wall_y, wall_y + rib)]
+                 (wall_y, wall_y + rib), *(switch_rib_posts(lay) if lay.sensors else [])]
         arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
         keep.append(shape.cut(*arches).clean() if arches else shape)
     gate_wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
@@ -249,6 +253,7 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
         sy = lay.switch_y
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk)]
         posts += [(y - half, y + half) for kx, y, half, _ in spots if abs(kx - x) < 1e-6]
+        posts += switch_rib_posts(lay) if lay.sensors else []
         arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
         keep.append(rib.cut(*arches).clean() if arches else rib)
     return keep
@@ -286,7 +291,7 @@ def trunk_span(lay: Layout) -> tuple[float, float]:
 def sensor_tools(lay: Layout) -> list[cq.Shape]:
     """Reed switch shafts, wire channels, the controller cavity with its cover seat, USB opening, pilot holes."""
     tools: list[cq.Shape] = []
-    tools += [shaft_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
+    tools += switch_pockets(lay)
     cx0, cx1, cy0, cy1 = lay.cavity
     branch_x = cx0 + GROOVE
     trunk_x0, trunk_x1 = trunk_span(lay)

@@ -89,6 +89,15 @@ def shopping_list(kit: Kit, lay: Layout, specs: list[PartSpec]) -> list[Item]:
     return _merged(items)
 
 
+def m_second(kit: Kit) -> str:
+    """The microswitch tab the shared return goes on besides C (NO, or NC for normally-closed wiring)."""
+    from shutbox.cad.microswitch import contact
+    from shutbox.firmware.host.plan import pin_map
+    from shutbox.firmware.host.topology import topology
+
+    return contact(topology(pin_map(kit)).tiles.normally_closed)
+
+
 def glued_joints(specs: list[PartSpec], lay: Layout) -> str | None:
     """The joints of the box pieces that need glue, or None. Gates screwed across the cuts between lanes hold
     those, screwed tabs a cut at the tray's back wall; a cut across the tray itself has only floor keys, which
@@ -178,14 +187,15 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
     if lay.sensors:
         lines += [
             "- Soldering iron (fine tip, about 330 °C), solder with flux core, heat-shrink tubing or tape.",
-            "- Flat-nose pliers (to bend reed switch leads and to hold them as a heat sink), side cutters, "
-            "wire stripper.",
+            ("- Flat-nose pliers (to hold wires and tabs while soldering), side cutters, wire stripper."
+             if s.lever else "- Flat-nose pliers (to bend reed switch leads and to hold them as a heat sink), side "
+             "cutters, wire stripper."),
             "- The hex key that fits the screws (an M3 ISO 10642 screw takes a 2 mm hex key).",
             "- A multimeter (continuity) helps find a bad joint.",
             "- A computer with this project installed (the README says how) and a USB port.",
         ]
     joints = glued_joints(specs, lay)
-    glued = (["the magnets"] if lay.sensors else []) + ([joints] if joints else [])
+    glued = (["the magnets"] if lay.sensors and s.magnets else []) + ([joints] if joints else [])
     lines += ["- Scissors for the felt" + (f"; CA glue for {' and '.join(glued)}." if glued else ".")]
     lines += [
         "",
@@ -193,7 +203,8 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         "",
         "Every part prints without support material: all overhangs are 45 degrees or steeper, and the flat "
         f"ceilings of the hollow under the deck are bridges of at most {BRIDGE_SPAN:g} mm (from the tray wall to "
-        "the spine under the reed switches, and from the spine to the back wall) the slicer bridges unsupported; "
+        f"the spine under the {'switches' if s.lever else 'reed switches'}, and from the spine to the back wall) "
+        "the slicer bridges unsupported; "
         "with the part cooling fan on, as every PLA profile has it, they sag a little at most, out of sight. "
         "Use the orientation given (the files are already laid that way). The dice print solid, as the table "
         "says: with sparse infill the skins put the die's weight off its centre (about 0.3 mm at 15%) and it "
@@ -301,7 +312,9 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
         steps.append("Join the box pieces: lower each right (or back) piece onto its neighbour so the dovetail keys "
                      f"go up into their pockets, and stand the box on a flat table. {hold}"
                      f"\n\n   {_image(images, 'exploded.png', 'The box pieces and their dovetail keys')}")
-    if lay.sensors:
+    if lay.sensors and s.lever:
+        steps += _microswitch_steps(lay, images, seated)
+    elif lay.sensors:
         steps += [
             f"Press a {s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm magnet to the bottom of the pocket under "
             f"each of the {n} tiles with a drop of CA glue; either pole down (a reed switch closes for both)."
@@ -351,6 +364,35 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
     return [f"{i}. {text}" for i, text in enumerate(steps, 1)]
 
 
+def _microswitch_steps(lay: Layout, images: str, seated: bool) -> list[str]:
+    """Seating the microswitches (``--sensors microswitch``)."""
+    from shutbox.cad import microswitch as m
+    from shutbox.cad.figures import MICROSWITCH_VIEW
+
+    second = m_second(lay.kit)
+    n = lay.tiles
+    return [
+        f"Solder a wire to the C tab and one to the {second} tab of each of the {n} microswitches ({m.MODEL}; the "
+        "letters C, NO and NC are moulded beside the tabs), about 15 cm each, and insulate the joints; the third "
+        "tab stays free. "
+        f"Before the tiles go in, lower one microswitch into each pocket under the lanes, from above through the "
+        f"window in the lane floor ({m.LENGTH:g} x {m.WIDTH:g} mm, its long side along the lane): its two wires first, "
+        "down through the gap between the pocket's ledges into the hollow under the deck, then the switch, lever up, "
+        "the lever's hinge towards the back of the box and its tip towards the tray, until it rests on the ledges "
+        "(the lever's push when its tile is shut keeps it there). "
+        f"Seated so, a shut tile's cam holds the lever's tip {m.PRESS:g} mm over the mounting holes' centres, "
+        f"{m.OPERATE - m.PRESS:g} mm past where it operates ({m.OPERATE:g} mm); an open tile lets it rise into the "
+        "channel under the tile, where it is released."
+        f"\n\n   {_image(images, 'microswitch.png', 'A microswitch on its ledges, released and pressed')}"
+        + (f"\n\n   {_image(images, MICROSWITCH_VIEW, 'A microswitch seated under a shut tile, in section')}"
+           if seated else ""),
+        "Turn the box over and lead each switch's two wires down to the channel along the spine and along it to the "
+        "electronics bay. The map says which pocket is which tile's and where its wire lands on the board."
+        f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shelves, channel, bay')}"
+        f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile pocket, its wire and its pin')}",
+    ]
+
+
 def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seated: bool) -> list[str]:
     from shutbox.firmware.host.plan import BOARDS, pin_map
 
@@ -376,8 +418,10 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seat
                      f"{kit.sensors.shift_board_length_mm:g} x {kit.sensors.shift_board_width_mm:g} mm perfboard, "
                      "which rests on the two rails beside the controller on the cover (tape it down).")
     lines += [
-        f"- Solder a wire to each of the {n} reed switches' lower lead (pliers as a heat sink), insulate the "
-        "joint, and run it along the channel; join the other leads to the shared return wire.",
+        (f"- Join the wires from the {m_second(kit)} tabs of the {n} microswitches to the shared return wire; the "
+         "wires from their C tabs go to the board." if kit.sensors.lever else
+         f"- Solder a wire to each of the {n} reed switches' lower lead (pliers as a heat sink), insulate the "
+         "joint, and run it along the channel; join the other leads to the shared return wire."),
         f"- Solder the wires to the {board.title}'s header pins as wiring.md says; check each with a multimeter.",
     ]
     if pins.button is not None:
@@ -385,7 +429,8 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seat
             lines.append("- Push the button through the round (teardrop-topped) hole in the box's right end wall "
                          "near the tray, from outside, and screw its nut on from inside the hollow under the deck. "
                          "Run its two wires through that hollow to the wire channel (the groove along the spine "
-                         "under the reed switches) and on into the controller bay beside the switch wires.")
+                         f"under the {'switches' if kit.sensors.lever else 'reed switches'}) and on into the "
+                         "controller bay beside the switch wires.")
         lines.append(f"- Wire the push button to GP{pins.button} (header pin {board.header_pin(pins.button)}) "
                      "and its other side as wiring.md says.")
     lines += [
@@ -444,9 +489,12 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seat
         + "), and reports every switch that is **stuck** (reads shut while open), **noisy** (flickers), "
         "**swapped** (reads as another tile) or **dead** (never reads shut), naming the GPIO and header pin "
         + ("(or the 74HC165 input) " if pins.chips else "")
-        + "to check; it exits with status 1 when it found a fault. A dead tile is a broken joint or a magnet "
-        "that does not sit over its switch when shut (check the joint with a multimeter, and the magnet's "
-        "pole). Without `--test` it prints a line for every change, listing the shut tiles, until Ctrl-C:",
+        + "to check; it exits with status 1 when it found a fault. A dead tile is a broken joint or "
+        + ("a switch not pushed up to its pocket's roof, so the tile's cam does not press its lever far enough "
+           "(check the joint with a multimeter, and the seat)." if kit.sensors.lever else
+           "a magnet that does not sit over its switch when shut (check the joint with a multimeter, and the magnet's "
+           "pole).")
+        + " Without `--test` it prints a line for every change, listing the shut tiles, until Ctrl-C:",
         "",
         shell("shutbox monitor"),
     ]

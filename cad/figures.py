@@ -114,7 +114,8 @@ def reed_map(lay: Layout, path: Path) -> None:
     lands, the wire channel to the bay, the bay with the board, the button in the end wall."""
     s = Sheet(lay.length + 34.0, lay.width, 3.6, extra_top=70, extra_bottom=10)
     pins = _pins(lay)
-    s.title("Underside: where each reed switch goes, and where its wire lands",
+    lever = lay.kit.sensors.lever
+    s.title(f"Underside: where each {'microswitch' if lever else 'reed switch'} goes, and where its wire lands",
             "box turned over about its long side (tray edge away from you, tile 1 still on the left); "
             + ("GPn: the Pico's GPIO" if pins.tile_input == "gpio" else "#k X: 74HC165 k, input X"))
     # Turned over about its long side, the box's y runs down the picture (the tray's front edge at the top) and x
@@ -158,10 +159,18 @@ def reed_map(lay: Layout, path: Path) -> None:
         s.text(lay.length + 2, y(by_) + 5.0, f"GP{pins.button}", anchor="lm", font=s.small)
     for n in range(1, lay.tiles + 1):
         x = lay.lane_x(n)
-        s.circle(x, y(sy), lay.shaft_radius + 0.6, fill=(255, 255, 255), outline=COPPER, width=3)
+        if lever:  # the pocket, and the slot the lever rises through
+            from shutbox.cad.microswitch import POCKET_PLAY, WIDTH, body_y
+
+            y0, y1 = body_y(lay)
+            half = WIDTH / 2 + POCKET_PLAY
+            s.rect(x - half, y(y0 - POCKET_PLAY), x + half, y(y1 + POCKET_PLAY), fill=(255, 255, 255), outline=COPPER,
+                   width=3)
+        else:
+            s.circle(x, y(sy), lay.shaft_radius + 0.6, fill=(255, 255, 255), outline=COPPER, width=3)
         s.text(x, y(sy) - 6.5, str(n), font=s.bold)
         s.text(x, y(sy) + 7.0, _landing(lay, n), font=s.small, fill=COPPER)
-    s.text(branch - half - 2.0, y(sy + 14.0), "wire channel to the bay", anchor="rm", font=s.small,
+    s.text(branch - GROOVE / 2 - 2.0, y(sy + 14.0), "wire channel to the bay", anchor="rm", font=s.small,
            fill=PLASTIC_EDGE)
     s.save(path)
 
@@ -284,24 +293,97 @@ def bootsel(lay: Layout, path: Path) -> None:
     s.save(path)
 
 
+def microswitch(lay: Layout, path: Path) -> None:
+    """A section along a lane through its microswitch: the switch in its pocket under the lane floor, the lever
+    risen into the open tile's channel (released), and held down by the shut tile's cam, with the figures."""
+    from shutbox.cad import microswitch as m
+
+    shut_z = m.body_top(lay) - m.TOP_OVER_HOLES + m.PRESS
+    open_z = min(lay.tile_z + m.CHANNEL_DEPTH, m.holes_z(lay) + m.FREE)
+    y_lo, y_hi = lay.deck_front - 4.0, lay.deck_front + lay.travel + lay.tile_length + 4.0
+    z_lo, z_hi = m.shelf_bottom(lay) - m.TAB_LENGTH - 2.0, lay.height + 2.0
+    panel = z_hi - z_lo
+    s = Sheet(y_hi - y_lo + 30.0, 2 * panel + 12.0, 10.0, extra_top=70)
+    s.title("Each microswitch on its ledges, lever up, its tip towards the tray",
+            f"operates at {m.OPERATE:g} mm over its holes (overtravel {m.OVERTRAVEL:g}); a shut tile holds the tip at "
+            f"{m.PRESS:g} mm; wires down between the ledges")
+    hinge = m.hinge_y(lay)
+    y0, y1 = m.body_y(lay)
+    for k, shut in enumerate((False, True)):
+        top = k * (panel + 12.0)
+
+        def at(y: float, z: float, top: float = top) -> tuple[float, float]:
+            return (y - y_lo, top + z_hi - z)
+
+        def box(a: float, b: float, c: float, d: float, **kw) -> None:
+            (p, q), (r, t) = at(a, b), at(c, d)
+            s.rect(p, min(q, t), r, max(q, t), **kw)
+
+        box(y_lo, lay.lane_floor - 3.0, y_hi, lay.lane_floor, fill=PLASTIC, outline=PLASTIC_EDGE, width=1)
+        sy0, sy1 = m.shelf_y(lay)
+        box(sy0, m.shelf_bottom(lay), sy1, lay.lane_floor, fill=PLASTIC, outline=PLASTIC_EDGE, width=1)
+        box(y0 - m.POCKET_PLAY, m.body_top(lay) - m.HEIGHT, y1 + m.POCKET_PLAY, lay.lane_floor + 0.1, fill=HOLLOW,
+            outline=None)
+        box(y0 + m.LEDGE, m.shelf_bottom(lay) - 0.1, y1 - m.LEDGE, m.body_top(lay) - m.HEIGHT, fill=HOLLOW,
+            outline=None)
+        box(y0, m.body_top(lay) - m.HEIGHT, y1, m.body_top(lay), fill=(40, 40, 45), outline=INK)
+        for a in m.TAB_AT:
+            box(y0 + a - m.TAB_WIDTH / 2, m.body_top(lay) - m.HEIGHT - m.TAB_LENGTH, y0 + a + m.TAB_WIDTH / 2,
+                m.body_top(lay) - m.HEIGHT, fill=METAL, outline=None)
+        ty = lay.tile_y(shut)
+        box(ty, lay.tile_z, ty + lay.tile_length, lay.tile_z + lay.tile_thickness, fill=(240, 228, 200),
+            outline=PLASTIC_EDGE)
+        end = ty + m.ramp_end(lay)
+        s.line([at(ty, lay.tile_z + m.CHANNEL_DEPTH), at(end - m.CHANNEL_DEPTH, lay.tile_z + m.CHANNEL_DEPTH),
+                at(end, lay.tile_z)], fill=PLASTIC_EDGE, width=2)
+        box(ty + 0.1, lay.tile_z + 0.05, end - m.CHANNEL_DEPTH, lay.tile_z + m.CHANNEL_DEPTH - 0.1, fill=HOLLOW,
+            outline=None)
+        tip = shut_z if shut else open_z
+        span = (tip - m.body_top(lay)) / m.LEVER_LENGTH
+        reach = m.LEVER_LENGTH * (1 - span * span) ** 0.5
+        s.line([at(hinge, m.body_top(lay)), at(hinge - reach, tip)], fill=ACCENT, width=4)
+        s.text(*at(y_lo + 1.0, lay.height + 1.0), "tile shut: pressed" if shut else "tile open: released",
+               anchor="lm", font=s.bold)
+        zh = m.holes_z(lay)
+        s.dimension(*at(hinge - reach, zh), *at(hinge - reach, tip), f"tip {tip - zh:.1f} mm over the holes",
+                    hinge - reach - y_lo + 12.0 - (hinge - reach - y_lo))
+        s.line([at(y0 + m.LENGTH / 2 - m.HOLE_PITCH / 2, zh), at(hinge - reach + 12.0, zh)], fill=ACCENT, width=1)
+    s.save(path)
+
+
 #: The pictures :mod:`shutbox.cad.sensorviews` renders from the model for the repository's guide (a box build each,
 #: so not in every kit build): a reed switch seated under a shut tile, the 74HC165 board in the bay.
 REED_VIEW = "reed-seated.png"
 BAY_VIEW = "shift-board-bay.png"
+MICROSWITCH_VIEW = "microswitch-seated.png"
 
-#: Figure file name -> (drawn only with sensors?, the function drawing it).
-FIGURES: dict[str, tuple[bool, Callable[[Layout, Path], None]]] = {
-    "reed-map.png": (True, reed_map),
-    "magnets.png": (True, magnets),
-    "felt.png": (False, felt),
-    "cover.png": (True, cover),
-    "bootsel.png": (True, bootsel),
+
+def _sensed(lay: Layout) -> bool:
+    return lay.sensors
+
+
+def _magnets(lay: Layout) -> bool:
+    return lay.sensors and lay.kit.sensors.magnets
+
+
+def _levers(lay: Layout) -> bool:
+    return lay.sensors and lay.kit.sensors.lever
+
+
+#: Figure file name -> (whether a kit's guide has it, the function drawing it).
+FIGURES: dict[str, tuple[Callable[[Layout], bool], Callable[[Layout, Path], None]]] = {
+    "reed-map.png": (_sensed, reed_map),
+    "magnets.png": (_magnets, magnets),
+    "microswitch.png": (_levers, microswitch),
+    "felt.png": (lambda lay: True, felt),
+    "cover.png": (_sensed, cover),
+    "bootsel.png": (_sensed, bootsel),
 }
 
 
 def figure_names(lay: Layout) -> list[str]:
     """The figures this kit's guide has."""
-    return [name for name, (sensors, _) in FIGURES.items() if lay.sensors or not sensors]
+    return [name for name, (wanted, _) in FIGURES.items() if wanted(lay)]
 
 
 def draw_figures(lay: Layout, folder: Path) -> list[str]:

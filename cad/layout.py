@@ -494,6 +494,18 @@ def layout(kit: Kit) -> Layout:
 
 def _check_sensors(lay: Layout) -> None:
     s = lay.kit.sensors
+    if s.magnets:
+        _check_magnets(lay)
+    else:
+        from shutbox.cad.microswitch import check_layout
+
+        # pyright sees this module as cad.layout here and as shutbox.cad.layout there: the same Layout.
+        check_layout(lay)  # pyright: ignore[reportArgumentType]
+    _check_bay(lay)
+
+
+def _check_magnets(lay: Layout) -> None:
+    s = lay.kit.sensors
     d, depth = lay.magnet_pocket
     widest = lay.tile_width - 2 * (ARM_THICKNESS + SLIT) - 2.0  # widest pocket beside the detent arm
     if d > widest:
@@ -515,16 +527,6 @@ def _check_sensors(lay: Layout) -> None:
             f"--magnet-height {s.magnet_height_mm:g}: leaves too little plastic over the magnet in a "
             f"{TILE_THICKNESS:g} mm tile; allowed: <= {deepest - s.magnet_slack_mm:.1f}"
         )
-    x0, x1, y0, y1 = lay.cavity
-    spare = (y0 - COVER_FLANGE_Y - COVER_GAP) - (lay.switch_y + GROOVE / 2 + 1.5)
-    if spare < 0:
-        raise ShutboxError(
-            f"--board-width {s.board_width_mm:g}: the controller cavity would cut the wire channel; "
-            f"allowed: <= {math.floor((s.board_width_mm + spare) * 10) / 10:g}"
-        )
-    ox = lay.cover_origin[0]
-    if ox < lay.wall + 2.0:
-        raise ShutboxError(f"--board-length {s.board_length_mm:g}: the controller cavity does not fit the box")
     if lay.reed_top - s.reed_length_mm < GROOVE + 2.0:
         raise ShutboxError(f"--reed-length {s.reed_length_mm:g}: the switch shaft is too short for it")
     least = s.reed_gap_mm + (lay.shaft_ceiling - (lay.lane_floor - FLOOR_SKIN))
@@ -536,6 +538,20 @@ def _check_sensors(lay: Layout) -> None:
     if s.reed_release_mm <= s.reed_operate_mm:
         raise ShutboxError(f"--reed-release {s.reed_release_mm:g}: a reed switch releases farther out than it "
                            f"operates; allowed: > --reed-operate {s.reed_operate_mm:g}")
+
+
+def _check_bay(lay: Layout) -> None:
+    s = lay.kit.sensors
+    x0, x1, y0, y1 = lay.cavity
+    spare = (y0 - COVER_FLANGE_Y - COVER_GAP) - (lay.switch_y + GROOVE / 2 + 1.5)
+    if spare < 0:
+        raise ShutboxError(
+            f"--board-width {s.board_width_mm:g}: the controller cavity would cut the wire channel; "
+            f"allowed: <= {math.floor((s.board_width_mm + spare) * 10) / 10:g}"
+        )
+    ox = lay.cover_origin[0]
+    if ox < lay.wall + 2.0:
+        raise ShutboxError(f"--board-length {s.board_length_mm:g}: the controller cavity does not fit the box")
 
 
 @dataclass(frozen=True)

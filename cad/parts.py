@@ -154,12 +154,17 @@ class BoxPieceSpec(PartSpec):
         wiring = topology(pin_map(kit))
         contact = "normally closed" if wiring.tiles.normally_closed else "normally open"
         s = kit.sensors
-        items = [Item(f"reed switch, {contact}, glass body", lanes,
-                      f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; rated to close at "
-                      f"{s.reed_operate_mm:g} mm and open by {s.reed_release_mm:g} mm from a "
-                      f"{REFERENCE_MAGNET[0]:g} x {REFERENCE_MAGNET[1]:g} mm NdFeB rod magnet, end on (a 10-20 AT "
-                      "reed); one under each lane")
-                 ] if lanes else []
+        if s.lever:
+            from shutbox.cad.microswitch import switch_item
+
+            items = [switch_item(lanes, wiring.tiles.normally_closed)] if lanes else []
+        else:
+            items = [Item(f"reed switch, {contact}, glass body", lanes,
+                          f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; rated to close at "
+                          f"{s.reed_operate_mm:g} mm and open by {s.reed_release_mm:g} mm from a "
+                          f"{REFERENCE_MAGNET[0]:g} x {REFERENCE_MAGNET[1]:g} mm NdFeB rod magnet, end on (a 10-20 AT "
+                          "reed); one under each lane")
+                     ] if lanes else []
         if wiring.button is not None and x1 >= lay.length - 1e-6 and y0 <= lay.button_at[0] <= y1:
             items.append(Item(button_name(wiring.button.normally_closed), 1,
                               "ends the turn; in the right end wall, wired to the controller bay"))
@@ -198,7 +203,7 @@ class TileSpec(PartSpec):
         return [place_tile(builder.lay, printed, self.inputs["number"])]
 
     def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
-        if not lay.sensors:
+        if not lay.sensors or not kit.sensors.magnets:
             return []
         s = kit.sensors
         return [Item(f"disc magnet, axially magnetised, {s.magnet_grade} or stronger", 1,

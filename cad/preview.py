@@ -328,12 +328,13 @@ VIEWS = {
 
 def kit_preview_names(lay: Layout, split: bool) -> list[str]:
     """The file names :func:`kit_previews` writes for a kit (the exploded view only for a split box; with sensors,
-    the underside, the wiring diagram and how to bend a reed switch), then the guide's plan drawings."""
+    the underside and the wiring diagram, with reed switches how to bend one), then the guide's plan drawings."""
     from shutbox.cad.figures import figure_names
 
     views = [name for name in VIEWS if not ((name == "exploded.png" and not split)
                                             or (name == "underside.png" and not lay.sensors))]
-    return views + (["wiring.png", "reed-leads.png"] if lay.sensors else []) + figure_names(lay)
+    reeds = lay.sensors and lay.kit.sensors.magnets
+    return views + (["wiring.png"] if lay.sensors else []) + (["reed-leads.png"] if reeds else []) + figure_names(lay)
 
 
 def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool) -> list[str]:
@@ -349,7 +350,8 @@ def kit_previews(placed: Placed, lay: Layout, folder: Path, split: bool) -> list
         from shutbox.firmware.host.wiring_drawing import draw_wiring
 
         draw_wiring(pin_map(lay.kit)).save(folder / "wiring.png")
-        reed_bending(lay, folder / "reed-leads.png")
+        if "reed-leads.png" in names:
+            reed_bending(lay, folder / "reed-leads.png")
     from shutbox.cad.figures import draw_figures
 
     draw_figures(lay, folder)

@@ -42,6 +42,7 @@ from shutbox.cad.layout import (
     SHIFT_GAP,
     SHIFT_RAIL,
     STANDOFF,
+    TUBE_WALL,
     Layout,
 )
 from shutbox.cad.shapes import shape_of
@@ -69,6 +70,38 @@ def shaft_tool(lay: Layout, x: float) -> cq.Shape:
     taper = cq.Solid.makeCone(r, lay.ceiling_radius, lay.shaft_ceiling - lay.shaft_top,
                               cq.Vector(x, y, lay.shaft_top - 1e-3))
     return straight.fuse(taper).clean()
+
+
+def switch_pockets(lay: Layout) -> list[cq.Shape]:
+    """Each lane's switch pocket: the reed switch's shaft or the microswitch's pocket and lever slot."""
+    if lay.kit.sensors.lever:
+        from shutbox.cad.microswitch import pocket_tool
+
+        return [pocket_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
+    return [shaft_tool(lay, lay.lane_x(n)) for n in range(1, lay.tiles + 1)]
+
+
+def switch_columns(lay: Layout, supports: list[float]) -> list[tuple[tuple[float, float], cq.Shape]]:
+    """What stands round each lane's switch pocket in the hollow under the deck: an x range where the spine stands
+    solid (a post of its arches) and the solid: a tube round a reed's shaft, or a microswitch's shelf from one of
+    ``supports`` (x of the cross ribs and walls) to the next."""
+    if lay.kit.sensors.lever:
+        from shutbox.cad.microswitch import column
+
+        return [column(lay, n, supports) for n in range(1, lay.tiles + 1)]
+    tube, tall, y = lay.shaft_radius + TUBE_WALL, lay.height + 2.0, lay.switch_y
+    return [((x - tube, x + tube), cq.Solid.makeCylinder(tube, tall, cq.Vector(x, y, -1.0)))
+            for x in (lay.lane_x(n) for n in range(1, lay.tiles + 1))]
+
+
+def switch_rib_posts(lay: Layout) -> list[tuple[float, float]]:
+    """The y ranges where the cross ribs under the deck stand solid for the switches (a microswitch's shelf rests on
+    them; none for reed switches)."""
+    if lay.kit.sensors.lever:
+        from shutbox.cad.microswitch import rib_posts
+
+        return rib_posts(lay)
+    return []
 
 
 # --- bodies ---------------------------------------------------------------------------------------
@@ -417,11 +450,17 @@ def wire_ways(lay: Layout) -> list[tuple[str, cq.Shape]]:
 
 
 def check_sensors(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Finding]:
-    """The sensor findings on an assembly: reeds seated, the magnet's pull, the bay (nothing without sensors)."""
+    """The sensor findings on an assembly: reeds seated and the magnet's pull, or the microswitches seated and worked
+    by their tiles; the bay (nothing without sensors)."""
     if not lay.sensors:
         return
-    yield from check_reeds(solids, lay)
-    yield from check_pull(lay)
+    if lay.kit.sensors.lever:
+        from shutbox.cad.microswitch import check_switches
+
+        yield from check_switches(solids, lay)
+    else:
+        yield from check_reeds(solids, lay)
+        yield from check_pull(lay)
     yield from check_bay(solids, lay)
 
 

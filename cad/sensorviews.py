@@ -1,9 +1,11 @@
 """Pictures of the sensors seated as drawn, rendered from the model like the kit's previews: a reed switch with its
-folded leads in its shaft under a shut tile (a section through the shaft), and the 74HC165 board beside the
-controller in the bay (the box turned over, the cover with both boards lifted out beside it).
+folded leads in its shaft under a shut tile (a section through the shaft), a microswitch on its ledges with its
+lever held down by a shut tile (a section along the lane), and the 74HC165 board beside the controller in the bay
+(the box turned over, the cover with both boards lifted out beside it).
 
 They take a box build each, so they are not part of every ``shutbox cad`` build: ``python -m
-shutbox.cad.buildnotes`` writes them into ``docs/img/`` (``cad-reed-seated.png``, ``cad-shift-board-bay.png``);
+shutbox.cad.buildnotes`` writes them into ``docs/img/`` (``cad-reed-seated.png``, ``cad-microswitch-seated.png``,
+``cad-shift-board-bay.png``);
 ``python -m shutbox.cad.sensorviews DIR`` into any folder.
 """
 
@@ -15,7 +17,7 @@ from pathlib import Path
 import cadquery as cq
 import numpy as np
 
-from shutbox.cad.figures import BAY_VIEW, REED_VIEW
+from shutbox.cad.figures import BAY_VIEW, MICROSWITCH_VIEW, REED_VIEW
 from shutbox.cad.layout import Layout, layout
 from shutbox.cad.preview import CLOSE_CHORD, VIEW_CHORD, _mesh, render
 from shutbox.model import Kit, build_kit
@@ -49,6 +51,24 @@ def reed_view(lay: Layout, box: cq.Shape, path: Path) -> None:
     render(meshes, path, (700, 1000), azimuth=-12, elevation=8, margin=0.03, focus=focus)
 
 
+def microswitch_view(lay: Layout, box: cq.Shape, path: Path) -> None:
+    """Lane 1 cut along its middle (the half to its left kept): the microswitch on its ledges in the shelf, its lever
+    held down by tile 1 shut over it, seen from the right."""
+    from shutbox.cad import microswitch as m
+    from shutbox.cad.tiles import build_tile, place_tile
+
+    x = lay.lane_x(1)
+    y0, y1 = m.shelf_y(lay)
+    z0 = m.shelf_bottom(lay) - m.TAB_LENGTH - 3.0
+    window = cq.Solid.makeBox(14.0, y1 - y0 + 16.0, lay.height + 1.0 - z0, cq.Vector(x - 14.0, y0 - 8.0, z0))
+    tile = place_tile(lay, build_tile(lay, 1), 1, shut=True)
+    switch = m.switch(lay, 1)
+    meshes = [(_mesh(box.intersect(window), CLOSE_CHORD), BOX), (_mesh(tile.intersect(window), CLOSE_CHORD), TILE),
+              (_mesh(switch.body, 0.02), CHIP), (_mesh(switch.lever, 0.02), LEAD)]
+    focus = ((x - 14.0, y0 - 8.0, z0), (x + 4.0, y1 + 8.0, lay.height))
+    render(meshes, path, (1100, 700), azimuth=75, elevation=12, margin=0.03, focus=focus)
+
+
 def bay_view(lay: Layout, box: cq.Shape, path: Path) -> None:
     """The bay with the box turned over (about its long axis), the cover lifted out beside it with the controller
     and the 74HC165 board on it, their wire ways between."""
@@ -77,19 +97,24 @@ def bay_view(lay: Layout, box: cq.Shape, path: Path) -> None:
 
 
 def sensor_views(folder: Path, kit: Kit | None = None) -> list[str]:
-    """Write both pictures into ``folder`` for ``kit`` (default: the default kit; the bay for the same kit read
-    through a 74HC165 chain when it has no such board); their file names."""
+    """Write the pictures into ``folder`` for ``kit`` (default: the default kit): a reed switch and a microswitch
+    seated, each in the same kit with that sensor, and the bay of the same kit read through a 74HC165 chain when it
+    has no such board; their file names."""
     from shutbox.cad.box import build_box
+    from shutbox.model import kit_as_flat
 
     kit = kit or Kit()
+    names = []
+    for kind, view, name in (("reed", reed_view, REED_VIEW), ("microswitch", microswitch_view, MICROSWITCH_VIEW)):
+        lay = layout(kit if kit.sensors.kind == kind else build_kit({**kit_as_flat(kit), "sensors.kind": kind}))
+        view(lay, build_box(lay), folder / name)
+        names.append(name)
     lay = layout(kit)
-    reed_view(lay, build_box(lay), folder / REED_VIEW)
-    if not lay.shift_board:
-        from shutbox.model import kit_as_flat
-
-        lay = layout(build_kit({**kit_as_flat(kit), "firmware.tile_input": "74hc165"}))
+    if not lay.shift_board or not lay.sensors:
+        lay = layout(build_kit({**kit_as_flat(kit), "firmware.tile_input": "74hc165",
+                                "sensors.kind": kit.sensors.kind if lay.sensors else "reed"}))
     bay_view(lay, build_box(lay), folder / BAY_VIEW)
-    return [REED_VIEW, BAY_VIEW]
+    return [*names, BAY_VIEW]
 
 
 if __name__ == "__main__":

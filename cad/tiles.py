@@ -1,4 +1,5 @@
-"""The sliding tiles: a dovetailed slider with its number, a detent arm, a key groove and a magnet pocket underneath.
+"""The sliding tiles: a dovetailed slider with its number, a detent arm, a key groove and a magnet pocket (or, with
+microswitches, the channel and cam that work the switch's lever) underneath.
 
 Tile frame: x across the tile (centred), y from its front end (0, towards the player) to its back
 end, z from its foot (0, the print bed) to its top. Printed as modelled: foot down, number up.
@@ -70,9 +71,13 @@ def build_tile(lay: Layout, number: int) -> cq.Shape:
         text_solid(str(number), lay.number_size, lay.engrave, 0.0, number_centre_y(lay), tp),
     ]
     tools += [scoop_tool(lay), groove_tool(lay)]  # the key: see shutbox.cad.keys
-    if lay.sensors:
+    if lay.sensors and lay.kit.sensors.magnets:
         d, depth = lay.magnet_pocket  # flat-roofed: the slicer bridges its roof, and the tile can be thin
         tools.append(cq.Solid.makeCylinder(d / 2, depth + 1.0, cq.Vector(0.0, MAGNET_AT, -1.0)))
+    elif lay.sensors:
+        from shutbox.cad.microswitch import channel_tool
+
+        tools.append(channel_tool(lay))  # the microswitch's lever rises into it; the underside behind is the cam
     return cut_all(body, tools)
 
 

@@ -39,7 +39,7 @@ DIGITS_MAX_TILES = 12
 MATCHES = ("round", "drop-out", "tournament", "long-game")
 DEFAULT_LIMITS = {"drop-out": 45, "tournament": 100}
 MAX_TILES_CHOICES = (None, 2)
-SENSOR_KINDS = ("reed", "none")
+SENSOR_KINDS = ("reed", "microswitch", "none")
 #: Sintered NdFeB grades a tile magnet may have, with the least remanence each grade guarantees, tesla
 #: (the grade tables of IEC 60404-8-1 / the magnet makers': N35 1.17-1.21 T ... N52 1.42-1.47 T).
 MAGNET_GRADES: dict[str, float] = {"N35": 1.17, "N38": 1.21, "N42": 1.28, "N45": 1.32, "N48": 1.37, "N52": 1.42}
@@ -362,7 +362,9 @@ class Printer:
 class Sensors:
     """Tile sensing hardware."""
 
-    kind: str = param("reed", "tile sensors: reed switches or none", flag="--sensors", choices=SENSOR_KINDS)
+    kind: str = param("reed", "tile sensors: a reed switch under each lane and a magnet in each tile, a lever "
+                      "microswitch under each lane pressed by a cam on its tile, or none", flag="--sensors",
+                      choices=SENSOR_KINDS)
     reed_length_mm: float = param(14.0, "reed switch glass body length, mm", flag="--reed-length", minimum=5,
                                   maximum=30, parse=_parse_float)
     reed_diameter_mm: float = param(2.5, "reed switch glass body diameter, mm", flag="--reed-diameter",
@@ -398,6 +400,16 @@ class Sensors:
     shift_board_height_mm: float = param(10.0, "the 74HC165 board's height incl. chips on top and solder joints "
                                          "under it, mm", flag="--shift-board-height", minimum=3, maximum=20,
                                          parse=_parse_float)
+
+    @property
+    def magnets(self) -> bool:
+        """Whether each tile carries a magnet (for the reed switches; a microswitch is pressed by its tile's cam)."""
+        return self.kind == "reed"
+
+    @property
+    def lever(self) -> bool:
+        """Whether each lane's switch is a lever microswitch."""
+        return self.kind == "microswitch"
 
 
 @dataclass(frozen=True)

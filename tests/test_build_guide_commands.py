@@ -38,9 +38,10 @@ from shutbox.firmware.host.serialport import PORT_GROUP, group_command, open_fai
 from shutbox.model import Kit, build_kit
 from tests.conftest import ctrl_c_as_at_a_terminal, first_fast
 
-#: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, and one without sensors.
-KITS = {"default": {}, "74hc165": {"rules.tiles": 12, "firmware.tile_input": "74hc165"}, "no sensors":
-        {"sensors.kind": "none"}}
+#: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, one with microswitches and one
+#: without sensors.
+KITS = {"default": {}, "74hc165": {"rules.tiles": 12, "firmware.tile_input": "74hc165"},
+        "microswitches": {"sensors.kind": "microswitch"}, "no sensors": {"sensors.kind": "none"}}
 
 
 def guide(settings: dict) -> tuple[Kit, str]:

@@ -26,6 +26,7 @@ KITS = {
     "mini bed, cut in four": {"printer.bed": "mini"},
     "xl bed, one piece": {"printer.bed": "xl", "rules.tiles": 10},
     "no sensors": {"sensors.kind": "none"},
+    "microswitches": {"sensors.kind": "microswitch"},
 }
 IMAGE = re.compile(r"!\[[^\]]+\]\(preview/([^)]+)\)")
 
@@ -62,7 +63,8 @@ def test_every_step_has_a_picture_the_build_writes(name):
     referenced = set(IMAGE.findall(notes))
     assert referenced <= written, f"linked but not written: {referenced - written}"
     if lay.sensors:
-        assert {"reed-map.png", "magnets.png", "reed-leads.png", "wiring.png", "bootsel.png"} <= referenced
+        switch = {"magnets.png", "reed-leads.png"} if kit.sensors.magnets else {"microswitch.png"}
+        assert {"reed-map.png", "wiring.png", "bootsel.png", *switch} <= referenced
     assert "felt.png" in referenced and "tiles.png" in referenced
 
 

@@ -119,7 +119,7 @@ def test_a_reed_that_does_not_sit_as_drawn_fails(default_kit, gap):
 def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
     """The shaft as it was (a 45-degree cone straight over the glass's top end, 1 mm under the lane floor): the folded
     lead runs into the cone, as the issue found."""
-    from shutbox.cad import box
+    from shutbox.cad import sensors
     from shutbox.cad.sensors import check_reeds
     from shutbox.cad.shapes import coned_hole
 
@@ -127,7 +127,7 @@ def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
         r = lay.kit.sensors.reed_diameter_mm / 2 + 0.75
         return coned_hole(x, lay.switch_y, r, -1.0, lay.lane_floor - FLOOR_SKIN - r)
 
-    monkeypatch.setattr(box, "shaft_tool", old_shaft)
+    monkeypatch.setattr(sensors, "shaft_tool", old_shaft)  # what sensors.switch_pockets cuts for each lane
     solids, lay = _solids({"rules.tiles": 10})
     lane = next(check_reeds(solids, lay))
     assert not lane.ok and "0.000 mm3 in the box" not in lane.detail, lane.line()

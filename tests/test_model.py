@@ -30,7 +30,7 @@ GOOD = {
     "tile_fit.clearance_mm": [0.25, "0.3"],
     "tile_fit.detent_mm": [0.2, "0.5", 1.5],
     "printer.bed": ["mk4", "core-one", "mini", "xl", "ender3", "bambu", "250x210x220"],
-    "sensors.kind": ["reed", "none"],
+    "sensors.kind": ["reed", "microswitch", "none"],
     "sensors.reed_length_mm": [5, 14, "30"],
     "sensors.reed_diameter_mm": [1, "2.5", 5],
     "sensors.magnet_diameter_mm": [2, 6, "10"],

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from shutbox import __version__
 from shutbox.firmware.host.protocol import MAX_TILES
 from shutbox.errors import ShutboxError
-from shutbox.model import LEVELS, Kit
+from shutbox.model import LEVELS, SENSOR_KINDS, Kit
 
 CHAIN_INPUTS = "HGFEDCBA"  # order in which a 74HC165 shifts its inputs out
 #: 74HC165 (DIP/SOIC-16) pin numbers.
@@ -80,6 +80,7 @@ class PinMap:
     shut_level: int
     debounce_ms: int
     scan_ms: int
+    sensor: str = SENSOR_KINDS[0]  # the kind of tile switch (``--sensors``): what the wiring sheet tells to solder
     firmware: str = __version__
 
     @property
@@ -119,7 +120,7 @@ def pin_map(kit: Kit) -> PinMap:
     tiles = kit.rules.tiles
     if kit.sensors.kind == "none":
         raise ShutboxError("--sensors none: the kit has no tile sensors, so there is no firmware to build; "
-                           "allowed: --sensors reed")
+                           f"allowed: --sensors {', '.join(k for k in SENSOR_KINDS if k != 'none')}")
     if not 1 <= tiles <= MAX_TILES:
         raise ShutboxError(f"--tiles {tiles}: the firmware reads 1 to {MAX_TILES} tiles")
     board = BOARDS[fw.board]
@@ -163,6 +164,7 @@ def pin_map(kit: Kit) -> PinMap:
         shut_level=LEVELS.index(fw.shut_level),
         debounce_ms=fw.debounce_ms,
         scan_ms=fw.scan_ms,
+        sensor=kit.sensors.kind,
     )
 
 

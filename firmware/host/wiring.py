@@ -18,6 +18,16 @@ def other_side(link: Link, pins: PinMap) -> str:
     return net
 
 
+def switch_tabs(link: Link, pins: PinMap) -> list[str]:
+    """What to solder to a lever microswitch's three tabs (C, NO, NC, moulded beside them): nothing for other
+    switches."""
+    if pins.sensor != "microswitch":
+        return []
+    second, spare, when = ("NC", "NO", "opens") if link.normally_closed else ("NO", "NC", "closes")
+    return [f"On each microswitch the tile's wire goes on the C (common) tab and the other side on the {second} tab "
+            f"(C to {second} {when} when the tile's cam presses the lever); the {spare} tab stays free.", ""]
+
+
 def _power_pin(pins: PinMap) -> int:
     """The header pin of the board's 3.3 V output."""
     return pins.board.pins_labelled("3V3(OUT)")[0]
@@ -43,6 +53,7 @@ def wiring_markdown(pins: PinMap) -> str:
             f"Each tile switch (reed switch, microswitch or open-collector hall sensor) has its own GPIO "
             f"({pull[pins.pull]}).",
             "",
+            *switch_tabs(wiring.tiles, pins),
             "| tile | GPIO | header pin | other side of the switch |",
             "|---:|---|---:|---|",
         ]
@@ -76,6 +87,7 @@ def wiring_markdown(pins: PinMap) -> str:
             f"- SER (pin {HC165_PINS['SER']}) of chip {pins.chips} → {inactive}.",
             f"- Every tile input: {resistor}. Unused inputs → {inactive}.",
             "",
+            *switch_tabs(wiring.tiles, pins),
             "| tile | chip | input | chip pin |",
             "|---:|---:|---|---:|",
         ]
