@@ -33,6 +33,8 @@ SIDE_SHADE = 8.0
 SIDE_CHROMA_RATIO = 0.3
 SIDE_HUE = 30.0
 GREY_CHROMA = 18.0
+#: A read face as far as this (in its top's sides) from a top read beside it is not that die's side face.
+NEIGHBOUR_SIDES = 1.0
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
 SIDE_PIP_FLATTER = 0.15
 
@@ -133,6 +135,9 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         roundest = max(f.aspect for f in good)
         for f in good:
             (top if _is_top(f, roundest, faces, pips) else bad).append(f)
+        promoted = [f for f in bad if _neighbour_top(f, top, pips)]
+        top += promoted
+        bad = [f for f in bad if f not in promoted]
     unsure: list[Face] = []
     for f in sorted(bad, key=lambda f: -f.side):
         if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
@@ -158,6 +163,19 @@ def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> boo
         return False
     return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
                    and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g)) for g in faces)
+
+
+def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
+    """Is a read face not taken as a top the top of another die beside a top read: its pips as round as the top's,
+    lit alike, and a whole die away (a side face's middle is less than a side below its top's)?
+
+    Seen from above at an angle, a side face is under its top, nearer than a side; its pips are flatter, and
+    it is lit otherwise. A face with all three unlike is another die's top face."""
+    if f.value is None or f.leaked or not f.pips:
+        return False
+    near = [t for t in top if _beside(f, t) and _one_die(f, t, pips)]
+    return bool(near) and all(_unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
+                              for t in near)
 
 
 def _one_die(f: Face, g: Face, pips: list[Pip]) -> bool:
