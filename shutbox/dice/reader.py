@@ -33,8 +33,10 @@ SIDE_SHADE = 8.0
 SIDE_CHROMA_RATIO = 0.3
 SIDE_HUE = 30.0
 GREY_CHROMA = 18.0
+#: A side face's top is above it, its pips nearer than this many sides.
+LONE_TOP_REACH = 1.5
 #: A read face as far as this (in its top's sides) from a top read beside it is not that die's side face.
-NEIGHBOUR_SIDES = 1.0
+NEIGHBOUR_SIDES = 0.93
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
 SIDE_PIP_FLATTER = 0.15
 
@@ -135,7 +137,7 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         roundest = max(f.aspect for f in good)
         for f in good:
             (top if _is_top(f, roundest, faces, pips) else bad).append(f)
-        promoted = [f for f in bad if _neighbour_top(f, top, pips)]
+        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, pips)]
         top += promoted
         bad = [f for f in bad if f not in promoted]
     unsure: list[Face] = []
@@ -176,6 +178,23 @@ def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     near = [t for t in top if _beside(f, t) and _one_die(f, t, pips)]
     return bool(near) and all(_unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
                               for t in near)
+
+
+def _lone_top(f: Face, pips: list[Pip]) -> bool:
+    """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, and
+    no pip of its kind above it (a side face's top is above it, nearer than a side and a half, and has pips)?"""
+    if f.value is None or f.leaked or not f.pips or f.seed < 0:
+        return False
+    if min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
+        return False
+    dark = pips[f.seed].dark
+    for i, q in enumerate(pips):
+        if i in f.pips or q.dark != dark:
+            continue
+        up, across = f.centre[1] - q.y, abs(q.x - f.centre[0])
+        if 0 < up < LONE_TOP_REACH * f.side and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
+            return False
+    return True
 
 
 def _one_die(f: Face, g: Face, pips: list[Pip]) -> bool:
