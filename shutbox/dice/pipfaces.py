@@ -73,9 +73,11 @@ class PipFace:
         return int(x0), int(y0), int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0))
 
 
-def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray) -> list[PipFace]:
+def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
+                   explained: frozenset[int] = frozenset()) -> list[PipFace]:
     """The faces read from the ``candidates`` pips alone (each pip in one face at most; a pip two readings
-    disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others)."""
+    disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others). ``explained``:
+    pips of faces read already (a lone pip near them is not a part of their face)."""
     found: dict[frozenset[int], PipFace] = {}
     for i in candidates:
         for j in candidates:
@@ -85,7 +87,7 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray) -> 
                 found.setdefault(frozenset(face.pips), face)
     lone = [i for i in candidates if all(i not in key for key in found)]
     for i in lone:
-        face = _lone_pip(i, pips, gray)
+        face = _lone_pip(i, pips, gray, explained)
         if face is not None:
             found[frozenset(face.pips)] = face
     faces = list(found.values())
@@ -255,9 +257,10 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
     return gray[ys, xs].astype(np.float32)
 
 
-def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
+def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
-    read) when a pip of its kind is as near as a 2's other pip could be."""
+    read) when a pip of its kind is as near as a 2's other pip could be, unless that pip is of a face read already
+    (``explained``): then it is a neighbour's, not this face's."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
@@ -267,7 +270,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
             d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
             if d < LONE_REACH:
                 return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
-            if d < LONE_CLEAR and q.dark == p.dark:
+            if d < LONE_CLEAR and q.dark == p.dark and k not in explained:
                 value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
     reach = LONE_REACH
     disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))

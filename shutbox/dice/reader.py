@@ -111,7 +111,7 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray:
     took, and goes when its own seed pip was taken."""
     if not unread:
         return faces
-    found = read_pip_faces(pips, unread, gray)
+    found = read_pip_faces(pips, unread, gray, frozenset(_read_pips(faces)))
     if not found:
         return faces
     used = {i for f in found for i in f.pips}
