@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from shutbox.dice.faces import Face, Scales, face_colours, grow_face
+from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
 from shutbox.dice.pipfaces import read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
 
@@ -137,7 +137,7 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         roundest = max(f.aspect for f in good)
         for f in good:
             (top if _is_top(f, roundest, faces, pips) else bad).append(f)
-        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, pips)]
+        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
         top += promoted
         bad = [f for f in bad if f not in promoted]
     unsure: list[Face] = []
@@ -173,26 +173,30 @@ def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
 
     Seen from above at an angle, a side face is under its top, nearer than a side; its pips are flatter, and
     it is lit otherwise. A face with all three unlike is another die's top face."""
-    if f.value is None or f.leaked or not f.pips:
+    if f.value is None or f.leaked or not f.pips or min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
         return False
     near = [t for t in top if _beside(f, t) and _one_die(f, t, pips)]
     return bool(near) and all(_unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
                               for t in near)
 
 
-def _lone_top(f: Face, pips: list[Pip]) -> bool:
-    """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, and
-    no pip of its kind above it (a side face's top is above it, nearer than a side and a half, and has pips)?"""
+def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
+    """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, lit as
+    the tops of its colour (every top face has one normal, so one light), and no pip of its kind above it (a side
+    face's top is above it, nearer than a side and a half, and has pips)?"""
     if f.value is None or f.leaked or not f.pips or f.seed < 0:
         return False
     if min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
         return False
+    if any(_one_die(f, t, pips) and abs(f.colour[0] - t.colour[0]) > SIDE_SHADE for t in top):
+        return False
     dark = pips[f.seed].dark
+    reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
     for i, q in enumerate(pips):
         if i in f.pips or q.dark != dark:
             continue
         up, across = f.centre[1] - q.y, abs(q.x - f.centre[0])
-        if 0 < up < LONE_TOP_REACH * f.side and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
+        if 0 < up < reach and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
             return False
     return True
 
