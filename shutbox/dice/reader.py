@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import median
 
 import cv2
 import numpy as np
@@ -246,7 +247,7 @@ def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
 def _pip_aspect(f: Face, pips: list[Pip]) -> float:
     """The median roundness (minor over major axis) of a face's pips (its seed's when it has none)."""
     own = f.pips or ([f.seed] if f.seed >= 0 else [])
-    return float(np.median([pips[i].minor / pips[i].major for i in own])) if own else 0.0
+    return float(median([pips[i].minor / pips[i].major for i in own])) if own else 0.0
 
 
 def _like_top(f: Face, top: list[Face]) -> bool:
