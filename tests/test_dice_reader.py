@@ -39,7 +39,7 @@ def test_the_sample_reads_with_no_die_wrong_and_most_pictures_right():
         right += reading.values == want and not reading.unsure
         dice += len(want)
     assert wrong <= 0.005 * dice, f"{wrong} of {dice} dice read wrong"
-    assert right >= 0.84 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
+    assert right >= 0.96 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
 
 
 def test_an_empty_table_reads_as_no_dice():
@@ -102,3 +102,23 @@ def test_pips_alone_with_a_faint_pip_or_off_the_grid_are_not_read():
     assert half.values == []
     broken = read_dice(_pips_on_cloth([(-1, -1), (-1, 1), (0.5, 0.1), (1, -1), (1, 1)]))
     assert broken.values == [] and len(broken.unsure) >= 1
+
+
+def _top_over_a_flatter_face(lower: tuple[int, int, int]) -> np.ndarray:
+    """A white 5 drawn flat, and under it, touching, a flatter face of colour ``lower`` with two flattened pips:
+    seen from above at an angle, the look of a die's top over its side face."""
+    image = np.full((400, 400, 3), (40, 120, 30), np.uint8)
+    cv2.rectangle(image, (140, 100), (260, 220), (245, 245, 245), cv2.FILLED)
+    for u, v in [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)]:
+        cv2.circle(image, (200 + u * 32, 160 + v * 32), 10, (20, 20, 20), cv2.FILLED, cv2.LINE_AA)
+    cv2.rectangle(image, (140, 226), (260, 296), lower, cv2.FILLED)
+    for u, v in [(-1, -1), (1, 1)]:
+        cv2.ellipse(image, ((200 + u * 32, 261 + v * 19), (20, 12), 0), (20, 20, 20), cv2.FILLED, cv2.LINE_AA)
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def test_a_side_face_is_its_tops_colour_and_a_face_of_another_colour_is_another_die():
+    """Under a white top, a dimmer white face is that die's side face (left out); an orange face there is another
+    die's (it stays unsure, never dropped as a side face: a throw of too few dice)."""
+    assert read_dice(_top_over_a_flatter_face((170, 170, 170))).as_dict() == {"dice": [5], "unsure": 0}
+    assert read_dice(_top_over_a_flatter_face((30, 120, 235))).as_dict() == {"dice": [5], "unsure": 1}

@@ -245,18 +245,98 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     if not 0.035 <= float(radii.mean()) <= biggest:
         face.why = "pips out of proportion to the face"
         return
-    middle = z.mean(axis=0)
-    if float(np.hypot(*middle)) > 0.16:
-        face.why = "pips off the face's middle"
-        return
-    value = _pattern(z - middle)
+    value, why = _value(z, [pips[i] for i in face.pips], filled, region, origin, face.side)
+    if value is None:  # a pip missed (faint, or under a glint) leaves a hole of a pip's size where it should be
+        value = _completed(z, float(radii.mean()), region, filled, np.linalg.inv(turn @ whiten), centre)
     if value is None:
-        face.why = "pips not on a die's pattern " + " ".join(f"({u:.2f},{v:.2f})" for u, v in z)
-        return
-    if _stray_holes(filled, region, [pips[i] for i in face.pips], origin, face.side):
-        face.why = "a mark on the face that is not a pip"
+        face.why = why
         return
     face.value = value
+
+
+def _value(z: np.ndarray, ps: list[Pip], filled: np.ndarray, region: np.ndarray, origin: tuple[int, int],
+           side: float) -> tuple[int | None, str]:
+    """The value the found pips (``z``: in the face square) read as, or None and why not."""
+    middle = z.mean(axis=0)
+    if float(np.hypot(*middle)) > 0.16:
+        return None, "pips off the face's middle"
+    value = _pattern(z - middle)
+    if value is None:
+        return None, "pips not on a die's pattern " + " ".join(f"({u:.2f},{v:.2f})" for u, v in z)
+    if _stray_holes(filled, region, ps, origin, side):
+        return None, "a mark on the face that is not a pip"
+    return value, ""
+
+
+#: A grid point holds a pip missed by the pip finder when this share of a pip-sized disk there is not the face's
+#: colour (and the ring around it is); it is empty when at most ``EMPTY_SHARE`` is.
+HOLE_SHARE = 0.8
+EMPTY_SHARE = 0.12
+#: The disk probed at a grid point, and the ring around it, in pip radii.
+_DISK = np.array([[0.0, 0.0]] + [[r * math.cos(a), r * math.sin(a)] for r in (0.35, 0.7)
+                                 for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)])
+_RING = np.array([[r * math.cos(a), r * math.sin(a)] for r in (1.6, 2.0)
+                  for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)])
+
+
+def _completed(z: np.ndarray, radius: float, region: np.ndarray, filled: np.ndarray, back: np.ndarray,
+               centre: np.ndarray) -> int | None:
+    """The value of a face whose pips were not all found: its 3 x 3 grid (centred on the face, with a spacing its
+    found pips fix, or each spacing when they are all in the middle) probed for pips the pip finder missed, as holes
+    in the face's colour. Every grid point must be clearly a pip or clearly empty, the found pips on the grid, and
+    every spacing tried give the same value; otherwise None."""
+    off = np.abs(z).ravel()
+    off = off[off > 0.1]  # the found pips' coordinates off the middle: each is about one spacing
+    steps = [float(np.mean(off))] if len(off) else list(np.arange(SPACING_RANGE[0], SPACING_RANGE[1], 0.02))
+    found: set[int] = set()
+    for step in steps:
+        if not SPACING_RANGE[0] <= step <= SPACING_RANGE[1]:
+            return None
+        grid = np.rint(z / step)
+        if np.abs(grid).max() > 1 or float(np.hypot(*(z - grid * step).T).max()) > MAX_OFFSET * 1.3:
+            return None
+        shift = (z - grid * step).mean(axis=0)  # the grid through the found pips
+        points: set[tuple[int, int]] = set()
+        for u in (-1, 0, 1):
+            for v in (-1, 0, 1):
+                hole = _hole(np.array([u, v]) * step + shift, radius, region, filled, back, centre)
+                if hole is None:
+                    return None
+                if hole:
+                    points.add((u, v))
+        if not {(int(u), int(v)) for u, v in grid} <= points or len(points) <= len(z):
+            return None  # a found pip where the probe sees none, or nothing missed after all
+        value = next((n for n, shapes in PATTERNS.items() if frozenset(points) in shapes), None)
+        if value is None:
+            return None
+        found.add(value)
+    return found.pop() if len(found) == 1 else None
+
+
+def _hole(point: np.ndarray, radius: float, region: np.ndarray, filled: np.ndarray, back: np.ndarray,
+          centre: np.ndarray) -> bool | None:
+    """Is there a pip at a point of the face square (a pip-sized hole in the face's colour, ringed by it): True, False
+    (the face's colour), or None (neither clearly)."""
+    def share(offsets: np.ndarray) -> tuple[float, float] | None:
+        xy = (point + offsets * radius) @ back.T + centre
+        xs, ys = np.rint(xy[:, 0]).astype(np.intp), np.rint(xy[:, 1]).astype(np.intp)
+        if xs.min() < 0 or ys.min() < 0 or xs.max() >= region.shape[1] or ys.max() >= region.shape[0]:
+            return None
+        inside = filled[ys, xs] > 0
+        return float(np.mean(region[ys, xs] == 0)), float(np.mean(inside))
+
+    disk = share(_DISK)
+    if disk is None or disk[1] < 1:
+        return None
+    if disk[0] <= EMPTY_SHARE:
+        return False
+    if disk[0] < HOLE_SHARE:
+        return None
+    xy = (point + _RING * radius) @ back.T + centre
+    xs = np.clip(np.rint(xy[:, 0]).astype(np.intp), 0, region.shape[1] - 1)
+    ys = np.clip(np.rint(xy[:, 1]).astype(np.intp), 0, region.shape[0] - 1)
+    inside = filled[ys, xs] > 0
+    return bool(inside.sum() >= 6 and float(np.mean(region[ys, xs][inside] > 0)) >= 0.6)
 
 
 def _pattern(z: np.ndarray) -> int | None:

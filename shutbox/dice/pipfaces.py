@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import median  # small lists: much quicker than numpy's, the same value
 
 import numpy as np
 
@@ -73,9 +74,11 @@ class PipFace:
         return int(x0), int(y0), int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0))
 
 
-def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray) -> list[PipFace]:
+def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
+                   explained: frozenset[int] = frozenset()) -> list[PipFace]:
     """The faces read from the ``candidates`` pips alone (each pip in one face at most; a pip two readings
-    disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others)."""
+    disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others). ``explained``:
+    pips of faces read already (a lone pip near them is not a part of their face)."""
     found: dict[frozenset[int], PipFace] = {}
     for i in candidates:
         for j in candidates:
@@ -85,7 +88,7 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray) -> 
                 found.setdefault(frozenset(face.pips), face)
     lone = [i for i in candidates if all(i not in key for key in found)]
     for i in lone:
-        face = _lone_pip(i, pips, gray)
+        face = _lone_pip(i, pips, gray, explained)
         if face is not None:
             found[frozenset(face.pips)] = face
     faces = list(found.values())
@@ -162,11 +165,11 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members]).reshape(-1, 2)
     if len(others) and float(np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1).min()) <= FACE_REACH:
         return None  # another spot on the face (of the other kind, or unlike its pips): not a clean face
-    contrast = float(np.median([q.contrast for q in ps]))
+    contrast = float(median([q.contrast for q in ps]))
     if not _even(gray, centre, axes, ps, cells, contrast, step):
         return None
-    aspect = float(np.median([q.minor / q.major for q in ps]))
-    colour = tuple(float(np.median([q.face_lab[c] for q in ps])) for c in range(3))
+    aspect = float(median([q.minor / q.major for q in ps]))
+    colour = tuple(float(median([q.face_lab[c] for q in ps])) for c in range(3))
     return PipFace(n, members, centre, axes, aspect, (colour[0], colour[1], colour[2]))
 
 
@@ -223,7 +226,7 @@ def _spot(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, step:
     ring = _sample(gray, centre, axes * SPOT_RING, _AROUND)
     if disk is None or ring is None:
         return None
-    return abs(float(np.mean(disk)) - float(np.median(ring)))
+    return abs(float(np.mean(disk)) - float(median(ring.tolist())))
 
 
 def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
@@ -233,7 +236,7 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
     own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in cells]
     if any(o is None for o in own):
         return False
-    least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(np.median([o for o in own if o is not None]))))
+    least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(median([o for o in own if o is not None]))))
     for c in [c for c in _CELLS if c not in cells]:
         spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step)
         if spot is None or spot > least:
@@ -255,9 +258,10 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
     return gray[ys, xs].astype(np.float32)
 
 
-def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
+def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
-    read) when a pip of its kind is as near as a 2's other pip could be."""
+    read) when a pip of its kind is as near as a 2's other pip could be, unless that pip is of a face read already
+    (``explained``): then it is a neighbour's, not this face's."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
@@ -267,7 +271,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray) -> PipFace | None:
             d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
             if d < LONE_REACH:
                 return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
-            if d < LONE_CLEAR and q.dark == p.dark:
+            if d < LONE_CLEAR and q.dark == p.dark and k not in explained:
                 value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
     reach = LONE_REACH
     disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import median
 
 import cv2
 import numpy as np
 
-from shutbox.dice.faces import Face, Scales, face_colours, grow_face
+from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
 from shutbox.dice.pipfaces import read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
 
@@ -28,6 +29,15 @@ SIDE_ASPECT = 0.72
 MIN_TOP_ASPECT = 0.6
 #: A side face's lightness differs from its top's by more than this (``face_colours``: 8 is about 10 %).
 SIDE_SHADE = 8.0
+#: A die's faces are of one colour, only lit otherwise: a side face's chroma (``face_colours`` a and b) is at least
+#: this share of its top's, and its hue within this many degrees; faces this grey (chroma) are any grey.
+SIDE_CHROMA_RATIO = 0.3
+SIDE_HUE = 30.0
+GREY_CHROMA = 18.0
+#: A side face's top is above it, its pips nearer than this many sides.
+LONE_TOP_REACH = 1.5
+#: A read face as far as this (in its top's sides) from a top read beside it is not that die's side face.
+NEIGHBOUR_SIDES = 0.93
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
 SIDE_PIP_FLATTER = 0.15
 
@@ -71,17 +81,19 @@ def read_dice(image: np.ndarray) -> Reading:
     faces: list[Face] = []
     taken: set[int] = set()
     unread: list[int] = []
+    faceless: list[int] = []
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
         if seed in taken:
             continue
         face = grow_face(seed, scales)
         if face is None:
+            faceless.append(seed)
             continue
         taken.update(face.pips if face.value is not None else [seed])
         faces.append(face)
         if face.value is None:
             unread.append(seed)
-    faces = _with_pip_faces(faces, pips, [i for i in unread if i not in _read_pips(faces)], gray)
+    faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray)
     read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -100,7 +112,7 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray:
     took, and goes when its own seed pip was taken."""
     if not unread:
         return faces
-    found = read_pip_faces(pips, unread, gray)
+    found = read_pip_faces(pips, unread, gray, frozenset(_read_pips(faces)))
     if not found:
         return faces
     used = {i for f in found for i in f.pips}
@@ -125,14 +137,17 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
     if good:
         roundest = max(f.aspect for f in good)
         for f in good:
-            (top if _is_top(f, roundest, faces) else bad).append(f)
+            (top if _is_top(f, roundest, faces, pips) else bad).append(f)
+        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
+        top += promoted
+        bad = [f for f in bad if f not in promoted]
     unsure: list[Face] = []
     for f in sorted(bad, key=lambda f: -f.side):
         if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
             continue  # grown over a die already read (its top and a side together; a face that ran into its
             # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
-        if any(_beside(f, t) and (_under(f, t) or not _like_top(f, top)) and not _unlike_side(f, t, pips)
-               for t in top):
+        if any(_beside(f, t) and _one_die(f, t, pips) and (_under(f, t) or not _like_top(f, top))
+               and not _unlike_side(f, t, pips) for t in top):
             continue  # a side face of a die already read
         if any(_beside(f, u, 0.8) for u in unsure):
             continue  # another face of a die already counted
@@ -140,7 +155,7 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
     return top, [_die_box(f) for f in unsure]
 
 
-def _is_top(f: Face, roundest: float, faces: list[Face]) -> bool:
+def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> bool:
     """Is a read face a top face: about as round as the roundest, and no rounder face beside it (its die's top)?
 
     Seen from 50 degrees up or more a side face is at most about 0.7 as high as wide; a top face is rounder.
@@ -150,7 +165,65 @@ def _is_top(f: Face, roundest: float, faces: list[Face]) -> bool:
     if f.aspect < SIDE_ASPECT and roundest >= SIDE_ASPECT + 0.1:
         return False
     return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
-                   and (g.aspect > f.aspect + 0.1 or _under(f, g)) for g in faces)
+                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g)) for g in faces)
+
+
+def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
+    """Is a read face not taken as a top the top of another die beside a top read: its pips as round as the top's,
+    lit alike, and a whole die away (a side face's middle is less than a side below its top's)?
+
+    Seen from above at an angle, a side face is under its top, nearer than a side; its pips are flatter, and
+    it is lit otherwise. A face with all three unlike is another die's top face."""
+    if f.value is None or f.leaked or not f.pips or min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
+        return False
+    near = [t for t in top if _beside(f, t) and _one_die(f, t, pips)]
+    return bool(near) and all(_unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
+                              for t in near)
+
+
+def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
+    """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, lit as
+    the tops of its colour (every top face has one normal, so one light), and no pip of its kind above it (a side
+    face's top is above it, nearer than a side and a half, and has pips)?"""
+    if f.value is None or f.leaked or not f.pips or f.seed < 0:
+        return False
+    if min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
+        return False
+    if any(_one_die(f, t, pips) and abs(f.colour[0] - t.colour[0]) > SIDE_SHADE for t in top):
+        return False
+    dark = pips[f.seed].dark
+    reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
+    for i, q in enumerate(pips):
+        if i in f.pips or q.dark != dark:
+            continue
+        up, across = f.centre[1] - q.y, abs(q.x - f.centre[0])
+        if 0 < up < reach and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
+            return False
+    return True
+
+
+def _one_die(f: Face, g: Face, pips: list[Pip]) -> bool:
+    """Could two faces be of one die: pips of one kind (dark on light, or light on dark) and the same chroma? A
+    die's side face is its top's colour, only lit otherwise; a die of another colour beside it is another die. (A
+    face that ran into its surroundings may be a whole die seen as a spot, its colour the table's, and a lone spot
+    may be a glint between a side face's pips: they could be.)"""
+    if not _plain(f) or not _plain(g):
+        return True
+    if f.seed >= 0 and g.seed >= 0 and pips[f.seed].dark != pips[g.seed].dark:
+        return False
+    fc, gc = np.subtract(f.colour[1:], 128.0), np.subtract(g.colour[1:], 128.0)
+    cf, cg = math.hypot(*fc), math.hypot(*gc)
+    if max(cf, cg) < GREY_CHROMA:
+        return True  # white, ivory, black or grey: their lightness alone cannot tell a side face from another die
+    if min(cf, cg) < SIDE_CHROMA_RATIO * max(cf, cg):
+        return False  # a coloured die beside a grey one, or much more colourful (a dim side keeps most of it)
+    turn = abs(math.atan2(fc[1], fc[0]) - math.atan2(gc[1], gc[0]))
+    return min(turn, 2 * math.pi - turn) <= math.radians(SIDE_HUE)
+
+
+def _plain(f: Face) -> bool:
+    """Is a face's colour and kind of pip its own: an outlined face, read or with two pips or more?"""
+    return not f.leaked and (f.value is not None or len(f.pips) >= 2)
 
 
 def _under(f: Face, g: Face) -> bool:
@@ -174,7 +247,7 @@ def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
 def _pip_aspect(f: Face, pips: list[Pip]) -> float:
     """The median roundness (minor over major axis) of a face's pips (its seed's when it has none)."""
     own = f.pips or ([f.seed] if f.seed >= 0 else [])
-    return float(np.median([pips[i].minor / pips[i].major for i in own])) if own else 0.0
+    return float(median([pips[i].minor / pips[i].major for i in own])) if own else 0.0
 
 
 def _like_top(f: Face, top: list[Face]) -> bool:
