@@ -37,6 +37,7 @@ from shutbox.cad.layout import (
     SCREW_CLEAR,
     SCREW_HEAD,
     SCREW_PILOT,
+    SEAT_TOOTH,
     SILL_DEPTH,
     SILL_HEIGHT,
     SPINE_BAND,
@@ -301,6 +302,8 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     w, h = lay.cover_size
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
+    seat = seat.cut(*[cq.Solid.makeCylinder(SEAT_TOOTH, COVER_THICKNESS + 1.0, cq.Vector(ox + x, oy + y, -1.0))
+                      for x, y in lay.seat_teeth()])
     rise = COVER_FLANGE_X + g
     taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)

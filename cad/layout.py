@@ -51,6 +51,11 @@ COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screw
 COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 FLANGE_SLAB = 2.0  # the slab over each end flange of the cover (a bridge across the seat) the screws go into
+# A tooth of the seat's side wall under each corner where a flange slab's free edge meets it: a round post centred on
+# that corner, in a round notch of the cover's edge. PrusaSlicer rounds a slab's inner perimeters where they turn at
+# that corner and supports whatever of the turn is over air, even inside a bridge; the tooth puts plastic under it.
+# Round, so the notch keeps its distance from the plastic round the cover screw's countersink.
+SEAT_TOOTH = 1.8  # radius (mm): 1.6 still left 0.09 g of support; the notch keeps 0.2 mm clear of that plastic
 MEMBRANE = 0.6  # plastic a screw pierces at the foot of a pilot hole that starts over a bridge
 BAY_CORNER = 3.0  # the cover's seat this far in from the end wall: a whole wall round the box's rounded corner
 STANDOFF = 3.0  # board standoff height on the cover
@@ -357,6 +362,12 @@ class Layout:
     def usb_height(self) -> float:
         """Straight height of the USB opening above the table."""
         return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
+
+    def seat_teeth(self) -> list[tuple[float, float]]:
+        """Cover-frame x, y of the centres of the seat wall's teeth (``SEAT_TOOTH``): where each flange slab's free
+        edge meets the seat's side walls."""
+        w, h = self.cover_size
+        return [(x, y) for x in (COVER_FLANGE_X, w - COVER_FLANGE_X) for y in (-COVER_GAP, h + COVER_GAP)]
 
     def screw_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the four cover screws (in the corners of the end flanges, clear of the USB opening)."""
