@@ -302,15 +302,15 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     w, h = lay.cover_size
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
-    seat = seat.cut(*[cq.Solid.makeCylinder(SEAT_TOOTH, COVER_THICKNESS + 1.0, cq.Vector(ox + x, oy + y, -1.0))
-                      for x, y in lay.seat_teeth()])
+    seat = seat.cut(*seat_teeth(lay, -2.0, COVER_THICKNESS + 1.0))
     rise = COVER_FLANGE_X + g
     taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
         .rect(w + 2 * g, h + 2 * g).workplane(offset=rise).rect(cx1 - cx0, cy1 - cy0).loft()
     )
     # The screws go into the slabs and columns the taper spares, with WALL_MIN of plastic round the pilot holes.
-    tools += [seat, taper.cut(*flange_beams(lay)).clean()]
+    # The teeth stand up to the slabs: the taper starts a hair under the seat's top, so it spares them there too.
+    tools += [seat, taper.cut(*flange_beams(lay), *seat_teeth(lay, COVER_THICKNESS - 0.01, COVER_THICKNESS)).clean()]
     tools.append(usb_opening(lay, lay.length + 1.0))
     for sx, sy in lay.screw_points():
         # From over the slab's bridge (the screw pierces its first layers: a hole in a bridge would hang in the air)
@@ -319,6 +319,13 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         hole = cq.Solid.makeCylinder(SCREW_PILOT / 2, column_top(lay) + 1.0 - z0, cq.Vector(ox + sx, oy + sy, z0))
         tools.append(hole)
     return tools
+
+
+def seat_teeth(lay: Layout, z0: float, z1: float) -> list[cq.Shape]:
+    """The seat wall's teeth (``SEAT_TOOTH``, box frame) from ``z0`` to ``z1``: round posts centred where the flange
+    slabs' free edges meet the seat's side walls."""
+    ox, oy = lay.cover_origin
+    return [cq.Solid.makeCylinder(SEAT_TOOTH, z1 - z0, cq.Vector(ox + x, oy + y, z0)) for x, y in lay.seat_teeth()]
 
 
 def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:
