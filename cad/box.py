@@ -119,11 +119,11 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
     """The open-bottomed hollow under the deck, less what stays solid.
 
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y (front wall
-    to spine, spine to back wall), so there is no rib per lane: fewer full-height walls to print. In front of
-    the spine the roof is a skin under the engraved numbers, behind it a skin under the lane floor, sloping
-    down to a skin under the gate pockets. Solid: the spine's arches with the tubes round the reed shafts and
-    the plinth over the wire trunk, the gate screws' bosses, the walls round the controller bay, the button
-    panel, the doubled rib at each cut and the blocks round the split keys' pockets.
+    to spine, spine to back wall); the arched cross ribs under the lanes (``_cross_ribs``) keep the slicer from
+    laying them along x. In front of the spine the roof is a skin under the engraved numbers, behind it a skin
+    under the lane floor, sloping down to a skin under the gate pockets. Solid: the spine's arches with the tubes
+    round the reed shafts and the plinth over the wire trunk, the gate screws' bosses, the walls round the
+    controller bay, the button panel, the doubled rib at each cut and the blocks round the split keys' pockets.
     """
     y0, y1 = lay.tray[3] + lay.wall, lay.width - lay.wall
     sy, x0, x1 = lay.switch_y, lay.wall, lay.length - lay.wall
@@ -166,8 +166,8 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
 
 
 def _rib_xs(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
-    """x of the cross ribs under the deck: between every two lanes (a cut's doubled rib stands in for its own)."""
-    xs = [lay.wall + lay.pitch * k for k in range(1, lay.tiles)]
+    """x of the cross ribs under the deck: one under every lane's centre line, through its reed shaft's tube."""
+    xs = [lay.lane_x(n) for n in range(1, lay.tiles + 1)]
     if lay.sensors:  # beside the wire channel to the bay, never in it
         branch, clear = lay.cavity[0] + GROOVE, GROOVE / 2 + HOLLOW_RIB
         xs = [branch - clear if abs(x - branch) < clear else x for x in xs]
@@ -176,17 +176,18 @@ def _rib_xs(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
 
 def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     """What keeps every bridge of the hollow's roofs short whichever way the slicer lays it: a rib across the
-    hollow (along y) between every two lanes, and the gate wall along x under the lanes' back ends (where the
-    roof steps down to the gate pockets'), each arched between the others and the walls."""
+    hollow (along y) under every lane, and the gate wall along x under the lanes' back ends (where the roof steps
+    down to the gate pockets'), each arched between the others and the walls. A rib's post at the spine is the tube
+    round its lane's reed shaft (without sensors, the spine itself, a whole wall then): no post of its own there."""
     tall = lay.height + 2.0
     w, rib, sy = lay.wall, HOLLOW_RIB, lay.switch_y
-    trunk = GROOVE / 2 + 2 * HOLLOW_RIB
+    spine = lay.shaft_radius + TUBE_WALL if lay.sensors else rib / 2
     wall_y = lay.lane_end - rib
     keep: list[cq.Shape] = []
     xs = _rib_xs(lay, cuts)
     for x in xs:
         shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
-        posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk),
+        posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - spine, sy + spine),
                  (wall_y, wall_y + rib)]
         arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
         keep.append(shape.cut(*arches).clean() if arches else shape)
