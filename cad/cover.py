@@ -34,8 +34,9 @@ def build_cover(lay: Layout) -> cq.Shape:
 
         body = body.fuse(*shift_rails(lay))
     # The seat's teeth (cad/layout.py, SEAT_TOOTH), the cover's gap in its seat round each.
-    tools = [cq.Solid.makeCylinder(SEAT_TOOTH + COVER_GAP, COVER_THICKNESS + 2.0, cq.Vector(x, y, -1.0))
-             for x, y in lay.seat_teeth()]
+    tools: list[cq.Shape] = [
+        cq.Solid.makeCylinder(SEAT_TOOTH + COVER_GAP, COVER_THICKNESS + 2.0, cq.Vector(x, y, -1.0))
+        for x, y in lay.seat_teeth()]
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():
         tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, COVER_THICKNESS + 2, cq.Vector(x, y, -1)))
