@@ -37,6 +37,7 @@ from shutbox.cad.layout import (
     SCREW_CLEAR,
     SCREW_HEAD,
     SCREW_PILOT,
+    SEAT_TOOTH,
     SILL_DEPTH,
     SILL_HEIGHT,
     SPINE_BAND,
@@ -45,6 +46,7 @@ from shutbox.cad.layout import (
     TAB_THICKNESS,
     TAB_WIDTH,
     TRAY_RADIUS,
+    TUBE_WALL,
     USB_WIDTH,
     Gate,
     Layout,
@@ -117,11 +119,11 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
     """The open-bottomed hollow under the deck, less what stays solid.
 
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y (front wall
-    to spine, spine to back wall), so there is no rib per lane: fewer full-height walls to print. In front of
-    the spine the roof is a skin under the engraved numbers, behind it a skin under the lane floor, sloping
-    down to a skin under the gate pockets. Solid: the spine's arches with the tubes round the reed shafts and
-    the plinth over the wire trunk, the gate screws' bosses, the walls round the controller bay, the button
-    panel, the doubled rib at each cut and the blocks round the split keys' pockets.
+    to spine, spine to back wall); the arched cross ribs under the lanes (``_cross_ribs``) keep the slicer from
+    laying them along x. In front of the spine the roof is a skin under the engraved numbers, behind it a skin
+    under the lane floor, sloping down to a skin under the gate pockets. Solid: the spine's arches with the tubes
+    round the reed shafts and the plinth over the wire trunk, the gate screws' bosses, the walls round the
+    controller bay, the button panel, the doubled rib at each cut and the blocks round the split keys' pockets.
     """
     y0, y1 = lay.tray[3] + lay.wall, lay.width - lay.wall
     sy, x0, x1 = lay.switch_y, lay.wall, lay.length - lay.wall
@@ -162,8 +164,12 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
 
 
 def _rib_xs(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
-    """x of the cross ribs under the deck: between every two lanes (a cut's doubled rib stands in for its own)."""
-    xs = [lay.wall + lay.pitch * k for k in range(1, lay.tiles)]
+    """x of the cross ribs under the deck: one under every lane's centre line, through its reed shaft's tube; with
+    microswitches, whose shelves rest on the ribs either side of their lane, one between every two lanes."""
+    if lay.kit.sensors.lever:
+        xs = [lay.wall + lay.pitch * k for k in range(1, lay.tiles)]
+    else:
+        xs = [lay.lane_x(n) for n in range(1, lay.tiles + 1)]
     if lay.sensors:  # beside the wire channel to the bay, never in it
         branch, clear = lay.cavity[0] + GROOVE, GROOVE / 2 + HOLLOW_RIB
         xs = [branch - clear if abs(x - branch) < clear else x for x in xs]
@@ -179,18 +185,22 @@ def shelf_supports(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
 
 def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     """What keeps every bridge of the hollow's roofs short whichever way the slicer lays it: a rib across the
-    hollow (along y) between every two lanes, and the gate wall along x under the lanes' back ends (where the
-    roof steps down to the gate pockets'), each arched between the others and the walls."""
+    hollow (along y) under every lane, and the gate wall along x under the lanes' back ends (where the roof steps
+    down to the gate pockets'), each arched between the others and the walls. A rib's post at the spine is the tube
+    round its lane's reed shaft (without sensors, the spine itself, a whole wall then): no post of its own there."""
     tall = lay.height + 2.0
     w, rib, sy = lay.wall, HOLLOW_RIB, lay.switch_y
-    trunk = GROOVE / 2 + 2 * HOLLOW_RIB
+    if lay.kit.sensors.lever:  # ribs between the lanes: a post of their own at the spine, over the wire trunk
+        spine = GROOVE / 2 + 2 * HOLLOW_RIB
+    else:
+        spine = lay.shaft_radius + TUBE_WALL if lay.sensors else rib / 2
     wall_y = lay.lane_end - rib
     keep: list[cq.Shape] = []
     xs = _rib_xs(lay, cuts)
     for x in xs:
         shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
-        posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk),
-                 (wall_y, wall_y + rib), *(switch_rib_posts(lay) if lay.sensors else [])]
+        posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - spine, sy + spine),
+                 (wall_y, wall_y + rib), *switch_rib_posts(lay)]
         arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
         keep.append(shape.cut(*arches).clean() if arches else shape)
     gate_wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
@@ -306,13 +316,15 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     w, h = lay.cover_size
     g = COVER_GAP
     seat = cq.Solid.makeBox(w + 2 * g, h + 2 * g, COVER_THICKNESS + 1.0, cq.Vector(ox - g, oy - g, -1.0))
+    seat = seat.cut(*seat_teeth(lay, -2.0, COVER_THICKNESS + 1.0))
     rise = COVER_FLANGE_X + g
     taper = shape_of(
         cq.Workplane("XY").workplane(offset=COVER_THICKNESS - 1e-3).center(ox + w / 2, oy + h / 2)
         .rect(w + 2 * g, h + 2 * g).workplane(offset=rise).rect(cx1 - cx0, cy1 - cy0).loft()
     )
     # The screws go into the slabs and columns the taper spares, with WALL_MIN of plastic round the pilot holes.
-    tools += [seat, taper.cut(*flange_beams(lay)).clean()]
+    # The teeth stand up to the slabs: the taper starts a hair under the seat's top, so it spares them there too.
+    tools += [seat, taper.cut(*flange_beams(lay), *seat_teeth(lay, COVER_THICKNESS - 0.01, COVER_THICKNESS)).clean()]
     tools.append(usb_opening(lay, lay.length + 1.0))
     for sx, sy in lay.screw_points():
         # From over the slab's bridge (the screw pierces its first layers: a hole in a bridge would hang in the air)
@@ -321,6 +333,13 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
         hole = cq.Solid.makeCylinder(SCREW_PILOT / 2, column_top(lay) + 1.0 - z0, cq.Vector(ox + sx, oy + sy, z0))
         tools.append(hole)
     return tools
+
+
+def seat_teeth(lay: Layout, z0: float, z1: float) -> list[cq.Shape]:
+    """The seat wall's teeth (``SEAT_TOOTH``, box frame) from ``z0`` to ``z1``: round posts centred where the flange
+    slabs' free edges meet the seat's side walls."""
+    ox, oy = lay.cover_origin
+    return [cq.Solid.makeCylinder(SEAT_TOOTH, z1 - z0, cq.Vector(ox + x, oy + y, z0)) for x, y in lay.seat_teeth()]
 
 
 def teardrop_x(x0: float, x1: float, y: float, z: float, radius: float) -> cq.Shape:

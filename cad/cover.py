@@ -1,4 +1,5 @@
-"""The cover of the controller cavity: a plate with countersunk screw holes and pins for the board.
+"""The cover of the controller cavity: a plate with countersunk screw holes, pins for the board and a round notch
+for each of its seat's teeth (``SEAT_TOOTH``).
 
 Cover frame: x, y from its lower-left corner, z from its outer face (0, on the bed and flush with the
 box bottom when fitted) up; the board sits on four standoffs with its USB end towards +x.
@@ -9,11 +10,13 @@ from __future__ import annotations
 import cadquery as cq
 
 from shutbox.cad.layout import (
+    COVER_GAP,
     COVER_HEIGHT,
     COVER_THICKNESS,
     PIN_DIAMETER,
     SCREW_CLEAR,
     SCREW_HEAD,
+    SEAT_TOOTH,
     STANDOFF,
     Layout,
 )
@@ -30,7 +33,10 @@ def build_cover(lay: Layout) -> cq.Shape:
         from shutbox.cad.sensors import shift_rails
 
         body = body.fuse(*shift_rails(lay))
-    tools = []
+    # The seat's teeth (cad/layout.py, SEAT_TOOTH), the cover's gap in its seat round each.
+    tools: list[cq.Shape] = [
+        cq.Solid.makeCylinder(SEAT_TOOTH + COVER_GAP, COVER_THICKNESS + 2.0, cq.Vector(x, y, -1.0))
+        for x, y in lay.seat_teeth()]
     sink = (SCREW_HEAD - SCREW_CLEAR) / 2
     for x, y in lay.screw_points():
         tools.append(cq.Solid.makeCylinder(SCREW_CLEAR / 2, COVER_THICKNESS + 2, cq.Vector(x, y, -1)))

@@ -20,7 +20,7 @@ TRAVEL = 22.0  # open <-> shut
 FLARE = 1.2  # dovetail flare at the tile's foot (45 degrees)
 RIB_MIN = 2.4  # narrowest rib between two lanes, at the lane floor
 TILE_MIN_WIDTH = 14.0  # room for the number "12", the detent arm and the magnet
-FLOOR = 1.2  # tray floor under the felt
+FLOOR = 0.8  # tray floor under the felt (four 0.2 mm layers: 24 g and 0.2 h less than 1.2 mm on Prusa's preset)
 FELT_MARGIN = 2.0  # ledge around the felt recess
 CORNER_RADIUS = 6.0  # outer vertical edges
 TRAY_RADIUS = 3.0  # inner corners of the tray
@@ -51,6 +51,11 @@ COVER_FLANGE_X = 10.0  # cover flange at each end of the cavity, holds the screw
 COVER_FLANGE_Y = 4.5
 COVER_GAP = 0.2  # cover in its rebate, per side
 FLANGE_SLAB = 2.0  # the slab over each end flange of the cover (a bridge across the seat) the screws go into
+# A tooth of the seat's side wall under each corner where a flange slab's free edge meets it: a round post centred on
+# that corner, in a round notch of the cover's edge. PrusaSlicer rounds a slab's inner perimeters where they turn at
+# that corner and supports whatever of the turn is over air, even inside a bridge; the tooth puts plastic under it.
+# Round, so the notch keeps its distance from the plastic round the cover screw's countersink.
+SEAT_TOOTH = 1.8  # radius (mm): 1.6 still left 0.09 g of support; the notch keeps 0.2 mm clear of that plastic
 MEMBRANE = 0.6  # plastic a screw pierces at the foot of a pilot hole that starts over a bridge
 BAY_CORNER = 3.0  # the cover's seat this far in from the end wall: a whole wall round the box's rounded corner
 STANDOFF = 3.0  # board standoff height on the cover
@@ -91,7 +96,8 @@ BUTTON_PANEL = 3.0  # wall thickness round the button
 # between the tubes round the reed shafts.
 HOLLOW_RIB = 1.2  # the spine's thickness (and the plinth's walls round the wire trunk)
 BRIDGE_SPAN = 45.0  # longest flat ceiling printed as a bridge, between supports on two opposite sides
-DECK_SKIN = 1.2  # plastic between the hollow's roof and the floor above it (under the engraved numbers too)
+DECK_SKIN = 0.8  # plastic between the hollow's roof and the floor above it (under the engraved numbers too); a cross
+# rib under every lane's centre line keeps the lane floor's free span short
 SPINE_BAND = 2.0  # solid spine left over the top of its arches, under the roof it holds up
 ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than 45 degrees, no support
 TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
@@ -357,6 +363,12 @@ class Layout:
     def usb_height(self) -> float:
         """Straight height of the USB opening above the table."""
         return COVER_THICKNESS + STANDOFF + self.kit.sensors.board_height_mm + USB_MARGIN
+
+    def seat_teeth(self) -> list[tuple[float, float]]:
+        """Cover-frame x, y of the centres of the seat wall's teeth (``SEAT_TOOTH``): where each flange slab's free
+        edge meets the seat's side walls."""
+        w, h = self.cover_size
+        return [(x, y) for x in (COVER_FLANGE_X, w - COVER_FLANGE_X) for y in (-COVER_GAP, h + COVER_GAP)]
 
     def screw_points(self) -> list[tuple[float, float]]:
         """Cover-frame x, y of the four cover screws (in the corners of the end flanges, clear of the USB opening)."""
