@@ -12,24 +12,14 @@ import pytest
 from shutbox.cad.layout import SQRT2, Layout, layout
 from shutbox.errors import ShutboxError
 from shutbox.model import SENSOR_KINDS, build_kit
+from tests.test_cad_sensors import assembled_solids
 
 MICRO = {"sensors.kind": "microswitch"}
 
 
 def _solids(settings: dict) -> tuple[list, Layout]:
-    """The box (one piece on the XL bed), tiles and cover of a kit, placed as assembled."""
-    from shutbox.cad.export import plan
-    from shutbox.cad.parts import Builder
-
-    kit = build_kit({"printer.bed": "xl", **MICRO, **settings})
-    lay, split, specs = plan(kit)
-    builder = Builder(kit, lay, split)
-    solids = []
-    for spec in specs:
-        if spec.kind in ("box", "tile", "cover"):
-            for placed in builder.place(spec, builder.build(spec)):
-                solids.append((spec.name, spec.kind, placed))
-    return solids, lay
+    """A microswitch kit's box, tiles and cover placed as assembled."""
+    return assembled_solids({**MICRO, **settings})
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from shutbox.errors import ShutboxError
 from shutbox.model import build_kit
 
 
-def _solids(settings: dict) -> tuple[list, Layout]:
+def assembled_solids(settings: dict) -> tuple[list, Layout]:
     """The box (one piece on the XL bed), tiles and cover of a kit, placed as assembled."""
     from shutbox.cad.export import plan
     from shutbox.cad.parts import Builder
@@ -30,7 +30,7 @@ def _solids(settings: dict) -> tuple[list, Layout]:
 
 @pytest.fixture(scope="module")
 def default_kit():
-    return _solids({})
+    return assembled_solids({})
 
 
 def test_field_agrees_with_the_closed_form_on_the_axis():
@@ -128,7 +128,7 @@ def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
         return coned_hole(x, lay.switch_y, r, -1.0, lay.lane_floor - FLOOR_SKIN - r)
 
     monkeypatch.setattr(sensors, "shaft_tool", old_shaft)  # what sensors.switch_pockets cuts for each lane
-    solids, lay = _solids({"rules.tiles": 10})
+    solids, lay = assembled_solids({"rules.tiles": 10})
     lane = next(check_reeds(solids, lay))
     assert not lane.ok and "0.000 mm3 in the box" not in lane.detail, lane.line()
 
@@ -137,7 +137,7 @@ def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
 def test_the_bay_takes_both_boards_with_their_wire_ways():
     from shutbox.cad.sensors import check_bay, shift_board
 
-    solids, lay = _solids({"firmware.tile_input": "74hc165"})
+    solids, lay = assembled_solids({"firmware.tile_input": "74hc165"})
     findings = list(check_bay(solids, lay))
     assert [f.subject for f in findings] == ["controller board", "74HC165 board", "wire ways"]
     assert all(f.ok for f in findings), [f.line() for f in findings]
