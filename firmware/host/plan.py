@@ -80,7 +80,7 @@ class PinMap:
     shut_level: int
     debounce_ms: int
     scan_ms: int
-    sensor: str = SENSOR_KINDS[0]  # the kind of tile switch (``--sensors``): what the wiring sheet tells to solder
+    lever: bool = False  # the tile switches are lever microswitches (``--sensors``): the wiring sheet names their tabs
     firmware: str = __version__
 
     @property
@@ -164,7 +164,7 @@ def pin_map(kit: Kit) -> PinMap:
         shut_level=LEVELS.index(fw.shut_level),
         debounce_ms=fw.debounce_ms,
         scan_ms=fw.scan_ms,
-        sensor=kit.sensors.kind,
+        lever=kit.sensors.lever,
     )
 
 

@@ -21,7 +21,7 @@ def other_side(link: Link, pins: PinMap) -> str:
 def switch_tabs(link: Link, pins: PinMap) -> list[str]:
     """What to solder to a lever microswitch's three tabs (C, NO, NC, moulded beside them): nothing for other
     switches."""
-    if pins.sensor != "microswitch":
+    if not pins.lever:
         return []
     second, spare, when = ("NC", "NO", "opens") if link.normally_closed else ("NO", "NC", "closes")
     return [f"On each microswitch the tile's wire goes on the C (common) tab and the other side on the {second} tab "
