@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # Every install is held to the versions CI tested (regenerate with `make constraints`).
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 
-.PHONY: kit test check fast-tests bench lint clean typecheck firmware-typecheck constraints
+.PHONY: kit test check fast-tests bench lint clean typecheck typecheck-code firmware-typecheck constraints
 
 kit: $(VENV)/.installed
 	$(BIN)/shutbox kit --out out/
@@ -16,11 +16,12 @@ kit: $(VENV)/.installed
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
-# Lint, type-check and the fast tests (not marked slow): under a minute on two idle cores. The three run side
-# by side, each one's output printed whole when it ends. pyright is one process and the longest single job, so
-# the tests (spread over the cores by pytest-xdist) run niced: they take what pyright leaves.
+# Lint, type-check the shipped code and the fast tests (not marked slow): under a minute on two idle cores. The
+# three run side by side, each one's output printed whole when it ends. pyright is one process and the longest
+# single job, so the tests (spread over the cores by pytest-xdist) run niced: they take what pyright leaves.
+# The tests' and benchmarks' own types are checked by `make typecheck` and `make test`.
 check: $(VENV)/.installed-dev
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck fast-tests
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck-code fast-tests
 
 fast-tests: $(VENV)/.installed-dev
 	nice -n 10 $(BIN)/python -m pytest -q -m "not slow" -n $(TEST_WORKERS)
@@ -35,6 +36,10 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/python tests/typecheck_tree.py
 	$(BIN)/pyright
+
+# The same, over the shipped code only (pyrightconfig.json's folders but tests/ and bench/): `make check`'s share.
+typecheck-code: $(VENV)/.installed-dev
+	$(BIN)/pyright $$($(BIN)/python tests/typecheck_tree.py --code)
 
 # Type-check the MicroPython firmware against the Pico stubs, kept apart from the host's packages.
 firmware-typecheck: $(VENV)/.installed-dev

@@ -3,12 +3,17 @@
 setuptools maps folders to packages (pyproject.toml: cad/ -> shutbox.cad, firmware/ -> shutbox.firmware,
 ...); the editable install resolves that with an import hook pyright cannot see. pyrightconfig.json
 puts this tree on pyright's search path. Folders are linked whole, so new modules need no rewrite.
-Run: ``python tests/typecheck_tree.py`` (``make typecheck`` and tests/test_host_typecheck.py do).
+Run: ``python tests/typecheck_tree.py`` (``make typecheck`` and tests/test_host_typecheck.py do);
+``--code`` also prints the folders of shipped code pyrightconfig.json includes (all but the tests and
+benchmarks: what ``make check`` type-checks).
 """
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 
@@ -37,5 +42,13 @@ def write_tree() -> Path:
     return TREE
 
 
+def code_folders() -> list[str]:
+    """pyrightconfig.json's ``include`` without the tests and benchmarks (its ``//`` comment lines dropped)."""
+    text = (REPO / "pyrightconfig.json").read_text(encoding="utf-8")
+    config = json.loads(re.sub(r"(?m)^\s*//.*$", "", text))
+    return [folder for folder in config["include"] if folder not in ("tests", "bench")]
+
+
 if __name__ == "__main__":
-    print(write_tree())
+    tree = write_tree()
+    print(" ".join(code_folders()) if sys.argv[1:] == ["--code"] else tree)
