@@ -24,7 +24,7 @@ check: $(VENV)/.installed-dev
 	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck-code fast-tests
 
 fast-tests: $(VENV)/.installed-dev
-	nice -n 10 $(BIN)/python -m pytest -q -m "not slow" -n $(TEST_WORKERS)
+	nice -n 10 $(BIN)/python -m pytest -q -m "not slow" -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(VENV)/.installed-dev
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

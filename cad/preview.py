@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import trimesh
 
 if TYPE_CHECKING:
     import cadquery as cq
+    import trimesh
 
     from shutbox.cad.layout import Layout
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -24,6 +25,18 @@ def require_tool(name: str) -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def skip_module_without(module: str) -> None:
+    """Skip the calling test module when ``module`` is not installed. Found, not imported: each pytest-xdist worker
+    of `make check` collects every module, and importing CadQuery there would cost each of them seconds."""
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed", allow_module_level=True)
+
+
+#: The mark of a module whose fast tests import CadQuery: `make check` (``--dist loadgroup``) runs them all on one
+#: pytest-xdist worker, so one worker pays for the import rather than each.
+CAD_WORKER = pytest.mark.xdist_group("cadquery")
 
 
 def run_cli(*args: str, cwd: Path | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:

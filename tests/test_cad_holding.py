@@ -7,15 +7,15 @@ import math
 
 import pytest
 
-from tests.conftest import require_tool
+from shutbox.cad.export import plan
+from shutbox.cad.holding import CAPTIVE_MM3, check_captive, check_detent, check_fasteners
+from shutbox.cad.layout import DETENT_MARGIN, GATE_GAP, SCREW_EDGE, SCREW_HEAD, TAB_WIDTH, gates, layout
+from shutbox.cad.parts import Builder
+from shutbox.model import BED_PRESETS, build_kit
+from tests.conftest import CAD_WORKER, require_tool, skip_module_without
 
-pytest.importorskip("cadquery")
-
-from shutbox.cad.export import plan  # noqa: E402
-from shutbox.cad.holding import CAPTIVE_MM3, check_captive, check_detent, check_fasteners  # noqa: E402
-from shutbox.cad.layout import DETENT_MARGIN, GATE_GAP, SCREW_EDGE, SCREW_HEAD, TAB_WIDTH, gates, layout  # noqa: E402
-from shutbox.cad.parts import Builder  # noqa: E402
-from shutbox.model import BED_PRESETS, build_kit  # noqa: E402
+skip_module_without("cadquery")
+pytestmark = CAD_WORKER
 
 
 def _assembled(settings):

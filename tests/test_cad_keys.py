@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("cadquery")
-
-import cadquery as cq  # noqa: E402
-
-from shutbox.cad.keys import (  # noqa: E402
+from shutbox.cad.keys import (
     KEY_BLOCK_MM3,
     KEY_WALL,
     check_keys,
@@ -23,10 +19,13 @@ from shutbox.cad.keys import (  # noqa: E402
     rib_solid,
     tile_frame,
 )
-from shutbox.cad.layout import layout  # noqa: E402
-from shutbox.cad.tiles import build_tile, tile_profile  # noqa: E402
-from shutbox.errors import ShutboxError  # noqa: E402
-from shutbox.model import build_kit  # noqa: E402
+from shutbox.cad.layout import layout
+from shutbox.errors import ShutboxError
+from shutbox.model import build_kit
+from tests.conftest import CAD_WORKER, skip_module_without
+
+skip_module_without("cadquery")
+pytestmark = CAD_WORKER
 
 
 def _assembled(settings):
@@ -55,12 +54,18 @@ def _volumes(finding, label):
 
 def _unkeyed_tile(lay, tile):
     """The tile with its groove filled in (what an unkeyed tile is)."""
+    import cadquery as cq
+
+    from shutbox.cad.tiles import tile_profile
+
     body = cq.Workplane("XZ").polyline(tile_profile(lay)).close().extrude(-lay.tile_length).findSolid()
     return tile.fuse(groove_tool(lay).intersect(body)).clean()
 
 
 def _unkeyed_lane(lay, near, lane):
     """The box round a lane with its key rib planed off the lane floor."""
+    import cadquery as cq
+
     rib = rib_solid(lay, lane)
     above = cq.Solid.makeBox(50.0, 500.0, 20.0, cq.Vector(lay.lane_x(lane) - 25.0, -100.0, lay.lane_floor))
     return [part.cut(rib.intersect(above)).clean() for part in near]
@@ -68,6 +73,8 @@ def _unkeyed_lane(lay, near, lane):
 
 @pytest.mark.parametrize("tiles", [9, 10, 12])
 def test_the_rib_is_the_groove_shrunk_by_the_clearance_and_the_key_keeps_its_walls(tiles):
+    import cadquery as cq
+
     lay = layout(build_kit({"rules.tiles": tiles}))
     assert key_room(lay) >= KEY_WALL
     c = lay.clearance
@@ -130,6 +137,10 @@ def test_the_check_fails_an_unkeyed_tile(default_kit):
 
 def test_the_tiles_number_is_untouched_by_the_groove():
     """The groove is cut from the underside only: the tile's top (number, scoop) is the same with and without."""
+    import cadquery as cq
+
+    from shutbox.cad.tiles import build_tile
+
     lay = layout(build_kit({"rules.tiles": 12}))
     tile = build_tile(lay, 12)
     top = cq.Solid.makeBox(50, 50, 2.0, cq.Vector(-25, -5, lay.tile_thickness - 2.0))
@@ -144,6 +155,7 @@ def test_the_tiles_number_is_untouched_by_the_groove():
 def test_a_keyed_tile_slices_without_support_or_long_bridges(tiles, tmp_path):
     """Printed foot down, the groove's 45-degree roof needs no support (PrusaSlicer, support on: auto, 40
     degrees) and no bridge over it; the part check finds no overhang either."""
+    from shutbox.cad.tiles import build_tile
     from tests.conftest import require_tool
 
     require_tool("prusa-slicer")

@@ -12,7 +12,10 @@ import pytest
 from shutbox.cad.layout import SQRT2, Layout, layout
 from shutbox.errors import ShutboxError
 from shutbox.model import SENSOR_KINDS, build_kit
+from tests.conftest import CAD_WORKER
 from tests.test_cad_sensors import assembled_solids
+
+pytestmark = CAD_WORKER
 
 MICRO = {"sensors.kind": "microswitch"}
 

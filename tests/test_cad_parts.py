@@ -8,20 +8,20 @@ import os
 import numpy as np
 import pytest
 
-pytest.importorskip("cadquery")
+from shutbox.cad.layout import layout
+from shutbox.model import build_kit
+from tests.conftest import CAD_WORKER, skip_module_without
 
-from scipy import ndimage  # noqa: E402
-
-from shutbox.cad.dice import FACES, build_die, face_axes  # noqa: E402
-from shutbox.cad.layout import layout  # noqa: E402
-from shutbox.cad.mesh import tessellate  # noqa: E402
-from shutbox.cad.numbers import raster_section  # noqa: E402
-from shutbox.cad.tiles import build_tile  # noqa: E402
-from shutbox.model import build_kit  # noqa: E402
+skip_module_without("cadquery")
+pytestmark = CAD_WORKER
 
 
 def _pips_on_face(mesh, normal, size):
     """Count the pits on one face: a section just under the face, pits are the empty blobs."""
+    from scipy import ndimage
+
+    from shutbox.cad.numbers import raster_section
+
     n = np.array(normal, dtype=float)
     # Turn the face to +z so a horizontal section cuts it.
     import trimesh
@@ -38,6 +38,9 @@ def _pips_on_face(mesh, normal, size):
 
 @pytest.mark.parametrize("size", [19.0, 16.0])
 def test_die_pips_opposites_and_western_arrangement(size):
+    from shutbox.cad.dice import FACES, build_die, face_axes
+    from shutbox.cad.mesh import tessellate
+
     die = build_die(size)
     assert die.isValid()
     bb = die.BoundingBox()
@@ -58,6 +61,8 @@ def test_die_pips_opposites_and_western_arrangement(size):
 
 
 def test_tiles_carry_a_magnet_pocket_only_with_sensors():
+    from shutbox.cad.tiles import build_tile
+
     with_sensors = layout(build_kit({"rules.tiles": 12}))
     plain = layout(build_kit({"rules.tiles": 12, "sensors.kind": "none"}))
     a, b = build_tile(with_sensors, 12), build_tile(plain, 12)
@@ -177,7 +182,7 @@ def test_detent_holds_the_tile_at_each_end_and_clicks_between():
     import cadquery as cq
 
     from shutbox.cad.box import build_box
-    from shutbox.cad.tiles import place_tile
+    from shutbox.cad.tiles import build_tile, place_tile
 
     lay = layout(build_kit({"sensors.kind": "none"}))
     box = build_box(lay)
@@ -236,6 +241,8 @@ def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
 def test_finger_scoop_is_cut_to_its_depth():
     from shutbox.cad.check import top_height
     from shutbox.cad.layout import MAGNET_AT, SCOOP_DEPTH
+    from shutbox.cad.mesh import tessellate
+    from shutbox.cad.tiles import build_tile
 
     lay = layout(build_kit({}))
     mesh = tessellate(build_tile(lay, 5), 0.02, 10)
@@ -251,7 +258,7 @@ def test_die_pips_balance_face_against_face(size):
     with equal pips (the old design) the 6 face is lighter and the centre moves towards it."""
     import cadquery as cq
 
-    from shutbox.cad.dice import PIPS, pip_radius
+    from shutbox.cad.dice import PIPS, build_die, pip_radius
 
     for value in range(1, 7):
         removed = len(PIPS[value]) * pip_radius(size, value) ** 3
@@ -264,6 +271,7 @@ def test_die_pips_balance_face_against_face(size):
 @pytest.mark.slow
 def test_sliced_die_is_fair_with_the_guides_settings(tmp_path):
     """Slice the die as the guide says (its PrintSettings, bed face) and weigh the G-code's extrusions."""
+    from shutbox.cad.mesh import tessellate
     from tests.conftest import require_tool
 
     require_tool("prusa-slicer")
@@ -318,7 +326,8 @@ def test_scoop_and_balance_checks_catch_a_flat_tile_and_an_unbalanced_die(tmp_pa
     import shutbox.cad.dice as dice
     from shutbox.cad.check import check_balance, check_scoop
     from shutbox.cad.layout import PIP_RATIO
-    from shutbox.cad.mesh import write_mesh
+    from shutbox.cad.mesh import tessellate, write_mesh
+    from shutbox.cad.tiles import build_tile
 
     kit = build_kit({})
     lay = layout(kit)

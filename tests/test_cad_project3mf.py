@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import require_tool
+from shutbox.cad.export import build_cad, plan
+from shutbox.cad.plates import Plate
+from shutbox.cad.project3mf import MODEL_CONFIG_FILE, check_projects, kit_plates, read_project
+from shutbox.cad.sliced import extrusions
+from shutbox.model import BED_PRESETS, build_kit
+from tests.conftest import CAD_WORKER, require_tool, skip_module_without
 
-pytest.importorskip("cadquery")
-
-from shutbox.cad.export import build_cad, plan  # noqa: E402
-from shutbox.cad.plates import Plate  # noqa: E402
-from shutbox.cad.project3mf import MODEL_CONFIG_FILE, check_projects, kit_plates, read_project  # noqa: E402
-from shutbox.cad.sliced import extrusions  # noqa: E402
-from shutbox.model import BED_PRESETS, build_kit  # noqa: E402
+skip_module_without("cadquery")
+pytestmark = CAD_WORKER
 
 
 @pytest.fixture(scope="module")

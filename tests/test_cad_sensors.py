@@ -10,6 +10,9 @@ import pytest
 from shutbox.cad.layout import FLOOR_SKIN, Layout, layout
 from shutbox.errors import ShutboxError
 from shutbox.model import build_kit
+from tests.conftest import CAD_WORKER
+
+pytestmark = CAD_WORKER
 
 
 def assembled_solids(settings: dict) -> tuple[list, Layout]:

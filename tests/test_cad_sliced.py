@@ -8,8 +8,9 @@ import shutil
 import pytest
 
 from shutbox.cad.findings import Finding
+from tests.conftest import skip_module_without
 
-pytest.importorskip("trimesh")
+skip_module_without("trimesh")
 if shutil.which("prusa-slicer") is None:
     pytest.skip("PrusaSlicer is not installed", allow_module_level=True)
 

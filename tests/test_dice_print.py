@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tests.conftest import CAD_WORKER, skip_module_without
 
-pytest.importorskip("cadquery")
+skip_module_without("cadquery")
+pytestmark = CAD_WORKER
 
 
 def test_the_pips_fill_the_die_s_holes_and_the_3mf_holds_two_objects(tmp_path: Path):
