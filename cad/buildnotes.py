@@ -46,7 +46,7 @@ def wire_metres(lay: Layout) -> float:
     """Hook-up wire for every switch's signal run plus the shared ground, with 20% spare, in 0.1 m."""
     n = lay.tiles
     signal = sum(lay.wire_per_switch)
-    ground = (lay.lane_x(n) - lay.lane_x(1)) + n * lay.shaft_top + max(lay.wire_per_switch)
+    ground = (lay.lane_x(n) - lay.lane_x(1)) + n * lay.wire_start[1] + max(lay.wire_per_switch)
     return math.ceil((signal + ground) * 1.2 / 100) / 10
 
 
@@ -334,7 +334,7 @@ def _assembly_steps(kit: Kit, lay: Layout, specs: list[PartSpec], pieces: int, i
             + (f"\n\n   {_image(images, REED_VIEW, 'A reed switch seated in its shaft under a shut tile, in section')}"
                if seated else "")
             + f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shafts, channel, bay')}"
-            f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile shaft, its wire and its pin')}",
+            f"\n\n   {_image(images, 'switch-map.png', 'The underside: each tile shaft, its wire and its pin')}",
         ]
     gates = [spec for spec in specs if spec.kind == "gate"]
     if gates:
@@ -389,7 +389,7 @@ def _microswitch_steps(lay: Layout, images: str, seated: bool) -> list[str]:
         "Turn the box over and lead each switch's two wires down to the channel along the spine and along it to the "
         "electronics bay. The map says which pocket is which tile's and where its wire lands on the board."
         f"\n\n   {_image(images, 'underside.png', 'The underside with the cover off: shelves, channel, bay')}"
-        f"\n\n   {_image(images, 'reed-map.png', 'The underside: each tile pocket, its wire and its pin')}",
+        f"\n\n   {_image(images, 'switch-map.png', 'The underside: each tile pocket, its wire and its pin')}",
     ]
 
 

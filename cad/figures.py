@@ -109,7 +109,7 @@ def _landing(lay: Layout, tile: int) -> str:
     return f"GP{pins.tile_gpio(tile)}"
 
 
-def reed_map(lay: Layout, path: Path) -> None:
+def switch_map(lay: Layout, path: Path) -> None:
     """The box from below, turned over about its long side: each tile's shaft with its number and where its wire
     lands, the wire channel to the bay, the bay with the board, the button in the end wall."""
     s = Sheet(lay.length + 34.0, lay.width, 3.6, extra_top=70, extra_bottom=10)
@@ -372,7 +372,7 @@ def _levers(lay: Layout) -> bool:
 
 #: Figure file name -> (whether a kit's guide has it, the function drawing it).
 FIGURES: dict[str, tuple[Callable[[Layout], bool], Callable[[Layout, Path], None]]] = {
-    "reed-map.png": (_sensed, reed_map),
+    "switch-map.png": (_sensed, switch_map),
     "magnets.png": (_magnets, magnets),
     "microswitch.png": (_levers, microswitch),
     "felt.png": (lambda lay: True, felt),

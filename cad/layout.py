@@ -413,15 +413,22 @@ class Layout:
         return [(x, y) for x in xs for y in ys]
 
     @property
+    def wire_start(self) -> tuple[float, float]:
+        """(y, z) where each switch's wires leave it: a reed's lower lead at the top of its shaft, a microswitch's
+        solder tabs under its body."""
+        if self.kit.sensors.lever:
+            from shutbox.cad.microswitch import tabs_at
+
+            return tabs_at(self)  # pyright: ignore[reportArgumentType]  (the same Layout: see _check_sensors)
+        return self.switch_y, self.shaft_top
+
+    @property
     def wire_per_switch(self) -> list[float]:
-        """Length of wire (mm) from each switch, down its shaft and along the channels to the cavity."""
+        """Length of wire (mm) from each switch, down to the channel and along the channels to the cavity."""
         x0, x1, y0, y1 = self.cavity
         cx = (x0 + x1) / 2
-        lengths = []
-        for n in range(1, self.tiles + 1):
-            run = abs(self.lane_x(n) - cx) + abs((y0 + y1) / 2 - self.switch_y) + self.shaft_top
-            lengths.append(run)
-        return lengths
+        y, z = self.wire_start
+        return [abs(self.lane_x(n) - cx) + abs((y0 + y1) / 2 - y) + z for n in range(1, self.tiles + 1)]
 
     # --- tray and felt ---------------------------------------------------------------------
     @property

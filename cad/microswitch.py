@@ -95,6 +95,11 @@ def body_y(lay: Layout) -> tuple[float, float]:
     return back - LENGTH, back
 
 
+def tabs_at(lay: Layout) -> tuple[float, float]:
+    """Box-frame (y, z) of the middle solder tab's foot, where a seated switch's wires leave it."""
+    return body_y(lay)[0] + TAB_AT[1], body_top(lay) - HEIGHT - TAB_LENGTH
+
+
 def ramp_end(lay: Layout) -> float:
     """Tile-frame y where the channel's ramp meets the tile's underside: the cam that holds the lever down."""
     return TIP_AT - RAMP_BEFORE

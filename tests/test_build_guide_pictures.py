@@ -67,7 +67,7 @@ def test_every_step_has_a_picture_the_build_writes(name):
     assert referenced <= written, f"linked but not written: {referenced - written}"
     if lay.sensors:
         switch = {"magnets.png", "reed-leads.png"} if kit.sensors.magnets else {"microswitch.png"}
-        assert {"reed-map.png", "wiring.png", "bootsel.png", *switch} <= referenced
+        assert {"switch-map.png", "wiring.png", "bootsel.png", *switch} <= referenced
     assert "felt.png" in referenced and "tiles.png" in referenced
 
 
@@ -99,7 +99,7 @@ def test_the_plan_drawings_are_pictures(name, tmp_path):
         assert grey[-5:, :].std() < 5 and grey[:, -5:].std() < 5, file  # nothing runs off the right or bottom
 
 
-def test_the_reed_map_follows_the_pin_map(tmp_path):
+def test_the_switch_map_follows_the_pin_map(tmp_path):
     """Tile 1's shaft is drawn where the layout puts it: the pixel under its circle is the shaft's white fill,
     and the labels come from the pin map (changing --first-pin changes the picture)."""
     from PIL import Image
@@ -109,8 +109,8 @@ def test_the_reed_map_follows_the_pin_map(tmp_path):
     _, other, _, _ = _guide({"firmware.first_pin": 6})
     (tmp_path / "other").mkdir()
     draw_figures(other, tmp_path / "other")
-    a = np.asarray(Image.open(tmp_path / "reed-map.png").convert("L"))
-    b = np.asarray(Image.open(tmp_path / "other" / "reed-map.png").convert("L"))
+    a = np.asarray(Image.open(tmp_path / "switch-map.png").convert("L"))
+    b = np.asarray(Image.open(tmp_path / "other" / "switch-map.png").convert("L"))
     assert a.shape == b.shape and (a != b).any()
     from shutbox.cad.figures import MARGIN
 

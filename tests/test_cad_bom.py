@@ -77,11 +77,12 @@ def expected_screws(lay: Layout, split: SplitPlan) -> dict[float, int]:
 
 
 def manhattan_wire_mm(lay: Layout) -> float:
-    """Each switch's run down its shaft, across to the bay and along to it, plus the shared return along the
-    lanes: the least wire the box can be wired with."""
+    """Each switch's run down from where its wires leave it (a reed's shaft top, a microswitch's tabs), across to
+    the bay and along to it, plus the shared return along the lanes: the least wire the box can be wired with."""
     x0, x1, y0, y1 = lay.cavity
     bay = ((x0 + x1) / 2, (y0 + y1) / 2)
-    runs = [lay.shaft_top + abs(lay.lane_x(n) - bay[0]) + abs(lay.switch_y - bay[1]) for n in range(1, lay.tiles + 1)]
+    y, z = (lay.switch_y, lay.shaft_top) if not lay.kit.sensors.lever else lay.wire_start
+    runs = [z + abs(lay.lane_x(n) - bay[0]) + abs(y - bay[1]) for n in range(1, lay.tiles + 1)]
     return sum(runs) + (lay.lane_x(lay.tiles) - lay.lane_x(1))
 
 

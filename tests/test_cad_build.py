@@ -223,7 +223,7 @@ def test_build_notes_quantities_follow_the_model(built):
     assert "| reed switch, normally open, glass body | 9 | up to 14 mm long, 2.5 mm diameter" in notes
     assert "| Raspberry Pi Pico (RP2040) | 1 |" in notes
     assert "| printed: die-19mm | 2 |" in notes
-    for view in ("assembly", "underside", "exploded", "tiles", "wiring", "reed-leads", "reed-map", "magnets", "felt",
+    for view in ("assembly", "underside", "exploded", "tiles", "wiring", "reed-leads", "switch-map", "magnets", "felt",
                  "cover", "bootsel"):
         assert f"(preview/{view}.png)" in notes
         assert (built[0] / "preview" / f"{view}.png").is_file()
