@@ -148,6 +148,8 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
     face = Face((x0 + bx, y0 + by, bw, bh), (x0 + cx, y0 + cy), side, math.sqrt(max(values[0], 0) / values[1]),
                 math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked, colour=p.face_lab)
     inside = [i for i, q in enumerate(pips) if _inside(filled, q.x - x0, q.y - y0) and q.dark == p.dark]
+    weak = [i for i in inside if pips[i].weak]
+    inside = [i for i in inside if not pips[i].weak]
     face.pips = inside
     if leaked:  # no face to measure: a die-sized square around the pip, its neighbours of a size with it
         side = DIE_RADII * p.radius
@@ -158,7 +160,24 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
         face.why = "face runs into its surroundings"
         return face
     _read(face, pips, filled, region, outline, cov, (x0, y0))
+    if face.value is None and weak and face.pips:
+        completed = _with_weak(face, weak, pips)
+        _read(completed, pips, filled, region, outline, cov, (x0, y0))
+        if completed.value is not None:
+            return completed
     return face
+
+
+def _with_weak(face: Face, weak: list[int], pips: list[Pip]) -> Face:
+    """The face again with the weak pips inside it that are of a size with its found pips (a pip by the face's rim,
+    or beside other pips, whose ring is even only in part), to be read once more."""
+    radii = [pips[i].radius for i in face.pips]
+    like = [i for i in weak if max(radii) / WEAK_SIZE <= pips[i].radius <= min(radii) * WEAK_SIZE]
+    return replace(face, pips=face.pips + like, why="")
+
+
+#: A weak pip completes a face when its radius is within this ratio of each found pip's.
+WEAK_SIZE = 1.3
 
 
 def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: tuple[int, int]

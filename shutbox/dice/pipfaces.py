@@ -80,11 +80,13 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
     disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others). ``explained``:
     pips of faces read already (a lone pip near them is not a part of their face)."""
     found: dict[frozenset[int], PipFace] = {}
+    # a weak pip (``find_pips``) may complete a face, not propose one
+    members = candidates + [k for k, q in enumerate(pips) if q.weak and k not in explained]
     for i in candidates:
         for j in candidates:
             if j <= i or not _alike(pips[i], pips[j]):
                 continue
-            for face in _faces_from_pair(i, j, pips, candidates, gray):
+            for face in _faces_from_pair(i, j, pips, members, gray):
                 found.setdefault(frozenset(face.pips), face)
     lone = [i for i in candidates if all(i not in key for key in found)]
     for i in lone:
@@ -162,7 +164,7 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     ps = [pips[k] for k in members]
     offset = np.mean([[q.x, q.y] for q in ps], axis=0) - np.mean(points, axis=0) @ axes.T
     centre = (float(offset[0]), float(offset[1]))
-    others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members]).reshape(-1, 2)
+    others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members and not q.weak]).reshape(-1, 2)
     if len(others) and float(np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1).min()) <= FACE_REACH:
         return None  # another spot on the face (of the other kind, or unlike its pips): not a clean face
     contrast = float(median([q.contrast for q in ps]))
@@ -267,7 +269,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
     unshape = np.linalg.inv(shape)
     value = 1
     for k, q in enumerate(pips):
-        if k != i:
+        if k != i and not q.weak:
             d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
             if d < LONE_REACH:
                 return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)

@@ -83,7 +83,7 @@ def read_dice(image: np.ndarray) -> Reading:
     unread: list[int] = []
     faceless: list[int] = []
     for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
-        if seed in taken:
+        if seed in taken or pips[seed].weak:  # a weak pip only completes a face (``faces``)
             continue
         face = grow_face(seed, scales)
         if face is None:
@@ -194,7 +194,7 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     dark = pips[f.seed].dark
     reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
     for i, q in enumerate(pips):
-        if i in f.pips or q.dark != dark:
+        if i in f.pips or q.dark != dark or q.weak:
             continue
         up, across = f.centre[1] - q.y, abs(q.x - f.centre[0])
         if 0 < up < reach and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
