@@ -78,7 +78,28 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
                    explained: frozenset[int] = frozenset()) -> list[PipFace]:
     """The faces read from the ``candidates`` pips alone (each pip in one face at most; a pip two readings
     disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others). ``explained``:
-    pips of faces read already (a lone pip near them is not a part of their face)."""
+    pips of faces read already (a lone pip near them is not a part of their face).
+
+    The pips left over once some faces read are tried again without those faces' pips: a face touching a die read
+    from its pips has that die's pips just off it, which are no part of it."""
+    faces, proposed = _grid_faces(pips, candidates, gray, explained)
+    if faces:
+        used = frozenset(i for f in faces for i in f.pips)
+        more, proposed_more = _grid_faces(pips, [i for i in candidates if i not in used], gray, explained | used)
+        faces, proposed = _unshared(faces + more), proposed | proposed_more
+    explained = explained | {i for f in faces for i in f.pips}
+    for i in candidates:
+        if i not in proposed:
+            face = _lone_pip(i, pips, gray, explained)
+            if face is not None:
+                faces.append(face)
+    return _unshared(faces)
+
+
+def _grid_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
+                explained: frozenset[int]) -> tuple[list[PipFace], set[int]]:
+    """The faces on a grid two of the ``candidates`` propose (none that share a pip), and every pip in a face
+    proposed."""
     found: dict[frozenset[int], PipFace] = {}
     # a weak pip (``find_pips``) may complete a face, not propose one
     members = candidates + [k for k, q in enumerate(pips) if q.weak and k not in explained]
@@ -88,12 +109,11 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
                 continue
             for face in _faces_from_pair(i, j, pips, members, gray):
                 found.setdefault(frozenset(face.pips), face)
-    lone = [i for i in candidates if all(i not in key for key in found)]
-    for i in lone:
-        face = _lone_pip(i, pips, gray, explained)
-        if face is not None:
-            found[frozenset(face.pips)] = face
-    faces = list(found.values())
+    return _unshared(list(found.values())), {i for key in found for i in key}
+
+
+def _unshared(faces: list[PipFace]) -> list[PipFace]:
+    """The faces that share no pip with another (two readings that disagree on a pip are both dropped)."""
     return [f for f in faces if not any(g is not f and set(g.pips) & set(f.pips) for g in faces)]
 
 
