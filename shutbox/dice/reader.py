@@ -183,18 +183,23 @@ def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
 
 def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, lit as
-    the tops of its colour (every top face has one normal, so one light), and no pip of its kind above it (a side
-    face's top is above it, nearer than a side and a half, and has pips)?"""
+    the tops of its colour (every top face has one normal, so one light: within ``SIDE_SHADE`` of the range of their
+    lightness), and no pip of its kind above it (a side face's top is above it, nearer than a side and a half, and has
+    pips; a read top's pips do not count when that top is a whole die away, its pips no rounder and lit alike)?"""
     if f.value is None or f.leaked or not f.pips or f.seed < 0:
         return False
     if min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
         return False
-    if any(_one_die(f, t, pips) and abs(f.colour[0] - t.colour[0]) > SIDE_SHADE for t in top):
+    lit = [t.colour[0] for t in top if _one_die(f, t, pips)]
+    if lit and not min(lit) - SIDE_SHADE <= f.colour[0] <= max(lit) + SIDE_SHADE:
         return False
     dark = pips[f.seed].dark
     reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
+    # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's
+    others = {i for t in top if _unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
+              for i in t.pips}
     for i, q in enumerate(pips):
-        if i in f.pips or q.dark != dark or q.weak:
+        if i in f.pips or q.dark != dark or q.weak or i in others:
             continue
         up, across = f.centre[1] - q.y, abs(q.x - f.centre[0])
         if 0 < up < reach and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
