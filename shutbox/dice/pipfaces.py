@@ -235,6 +235,9 @@ FAINT_LEVELS = 10.0
 #: A 3 (a diagonal of three) is the middle column of a 6 if one of the 6's other columns shows (all three of its
 #: grid points): the two columns' points.
 _SIX_COLUMNS = (((1, -3), (2, -2), (3, -1)), ((-3, 1), (-2, 2), (-1, 3)))
+#: ... when its three spots are alike (the largest at most this many times the least): pips missed alike, not the die's
+#: shaded edge or a neighbour, which the column's points reach past a 3's face.
+SIX_ALIKE = 2.0
 
 
 #: The ring a spot is measured against, in grid steps from its centre (inside the face, clear of the next point).
@@ -253,8 +256,8 @@ def _spot(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, step:
 
 def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
                     cells: frozenset[tuple[int, int]], step: float) -> bool:
-    """Do the face's empty grid points (and for a 3, a 6's other columns) hold no spot a fraction as clear as its
-    pips (a pip too faint or blurred to be found)?"""
+    """Do the face's empty grid points (and for a 3, a 6's other columns, three alike spots) hold no spot a fraction as
+    clear as its pips (a pip too faint or blurred to be found)?"""
     own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in cells]
     if any(o is None for o in own):
         return False
@@ -266,7 +269,8 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
     if len(cells) == 3:
         for column in _SIX_COLUMNS:
             spots = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in column]
-            if all(spot is not None and spot > least for spot in spots):
+            shown = [spot for spot in spots if spot is not None and spot > least]
+            if len(shown) == len(column) and max(shown) <= SIX_ALIKE * min(shown):
                 return False
     return True
 
