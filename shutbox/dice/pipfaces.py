@@ -284,21 +284,34 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
     return gray[ys, xs].astype(np.float32)
 
 
+#: A spot of the other kind this many times a pip's radius, around it, is its die seen as a spot on the table.
+DIE_SPOT = 3.0
+#: A pip seen this much flatter (minor over major axis) than a top face's pip is on a side face: no part of that top.
+SIDE_FLATTER = 0.15
+
+
+def _side_pip(q: Pip, p: Pip) -> bool:
+    """Is pip ``q`` on a side face, seen from pip ``p``: much flatter (a face turned away), not of ``p``'s face?"""
+    return q.minor / q.major < p.minor / p.major - SIDE_FLATTER
+
+
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
-    read) when a pip of its kind is as near as a 2's other pip could be, unless that pip is of a face read already
-    (``explained``): then it is a neighbour's, not this face's."""
+    read) when a pip of its kind (or a weak pip of its size) is as near as a 2's other pip could be, unless that pip is
+    of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
     value = 1
     for k, q in enumerate(pips):
-        if k != i and not q.weak:
-            d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
-            if d < LONE_REACH:
-                return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
-            if d < LONE_CLEAR and q.dark == p.dark and k not in explained:
-                value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
+        if k == i or q.dark != p.dark and q.radius >= DIE_SPOT * p.radius:
+            continue  # the die itself, seen as a spot of the other kind on the table
+        d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
+        if d < LONE_REACH and not q.weak:
+            return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
+        if d < LONE_CLEAR and q.dark == p.dark and k not in explained and not _side_pip(q, p) \
+                and (not q.weak or max(p.radius, q.radius) <= SIZE_RATIO * min(p.radius, q.radius)):
+            value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
     reach = LONE_REACH
     disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))
     disk = disk[(np.hypot(disk[:, 0], disk[:, 1]) <= reach) & (np.hypot(disk[:, 0], disk[:, 1]) > 1.6)]
