@@ -40,6 +40,8 @@ LONE_TOP_REACH = 1.5
 NEIGHBOUR_SIDES = 0.93
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
 SIDE_PIP_FLATTER = 0.15
+#: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
+ATTACHED_FLATTER = 0.1
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,7 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
             continue  # grown over a die already read (its top and a side together; a face that ran into its
             # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
         if any(_beside(f, t) and _one_die(f, t, pips) and (_under(f, t) or not _like_top(f, top))
-               and not _unlike_side(f, t, pips) for t in top):
+               and (not _unlike_side(f, t, pips) or _attached(f, t, pips)) for t in top):
             continue  # a side face of a die already read
         if any(_beside(f, u, 0.8) for u in unsure):
             continue  # another face of a die already counted
@@ -247,6 +249,17 @@ def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
     no outline to tell its roundness)? Such a face is another die's top, so it stays unsure."""
     return _pip_aspect(f, pips) >= _pip_aspect(t, pips) - SIDE_PIP_FLATTER \
         and abs(f.colour[0] - t.colour[0]) <= SIDE_SHADE
+
+
+def _attached(f: Face, t: Face, pips: list[Pip]) -> bool:
+    """Is a face, lit as top ``t``, its side face all the same: below it, nearer than a whole die (``NEIGHBOUR_SIDES``),
+    and both its outline and its pips clearly flatter (another die's top, beside it, is seen as round as it is)?"""
+    if f.leaked or not f.pips:
+        return False
+    dx, dy = t.centre[0] - f.centre[0], t.centre[1] - f.centre[1]
+    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
+    return upward and math.dist(f.centre, t.centre) < NEIGHBOUR_SIDES * t.side \
+        and f.aspect <= t.aspect - ATTACHED_FLATTER and _pip_aspect(f, pips) <= _pip_aspect(t, pips) - ATTACHED_FLATTER
 
 
 def _pip_aspect(f: Face, pips: list[Pip]) -> float:
