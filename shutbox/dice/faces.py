@@ -164,8 +164,16 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
         completed = _with_weak(face, weak, pips)
         _read(completed, pips, filled, region, outline, cov, (x0, y0))
         if completed.value is not None:
-            return completed
+            face = completed
+    if face.value is not None:  # its colour from all its pips' rings, not its seed's alone (a shade at one pip)
+        face.colour = _median_colour([pips[i] for i in face.pips if not pips[i].weak] or [p])
     return face
+
+
+def _median_colour(ps: list[Pip]) -> tuple[float, float, float]:
+    """The median of the pips' ring colours, channel by channel."""
+    lab = np.median(np.array([q.face_lab for q in ps]), axis=0)
+    return float(lab[0]), float(lab[1]), float(lab[2])
 
 
 def _with_weak(face: Face, weak: list[int], pips: list[Pip]) -> Face:
@@ -264,9 +272,10 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     if not 0.035 <= float(radii.mean()) <= biggest:
         face.why = "pips out of proportion to the face"
         return
-    value, why = _value(z, [pips[i] for i in face.pips], filled, region, origin, face.side)
+    back = np.linalg.inv(turn @ whiten)  # face square -> window pixels (less ``centre``)
+    value, why = _value(z, [pips[i] for i in face.pips], filled, region, origin, face.side, back, centre)
     if value is None:  # a pip missed (faint, or under a glint) leaves a hole of a pip's size where it should be
-        value = _completed(z, float(radii.mean()), region, filled, np.linalg.inv(turn @ whiten), centre)
+        value = _completed(z, float(radii.mean()), region, filled, back, centre)
     if value is None:
         face.why = why
         return
@@ -274,15 +283,22 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
 
 
 def _value(z: np.ndarray, ps: list[Pip], filled: np.ndarray, region: np.ndarray, origin: tuple[int, int],
-           side: float) -> tuple[int | None, str]:
-    """The value the found pips (``z``: in the face square) read as, or None and why not."""
+           side: float, back: np.ndarray, centre: np.ndarray) -> tuple[int | None, str]:
+    """The value the found pips (``z``: in the face square) read as, or None and why not. A hole in the face (a mark,
+    a glint, a bite of shade at its rim) reaching none of the grid's empty points cannot be a pip missed: only a hole
+    that does leaves the face unread. (A 1 fixes no grid: any hole does.)"""
     middle = z.mean(axis=0)
     if float(np.hypot(*middle)) > 0.16:
         return None, "pips off the face's middle"
-    value = _pattern(z - middle)
-    if value is None:
+    found = _pattern(z - middle)
+    if found is None:
         return None, "pips not on a die's pattern " + " ".join(f"({u:.2f},{v:.2f})" for u, v in z)
-    if _stray_holes(filled, region, ps, origin, side):
+    value, step, points = found
+    empty = None
+    if value > 1:
+        cells = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in points], np.float64)
+        empty = (cells * step + middle) @ back.T + centre
+    if _stray_holes(filled, region, ps, origin, side, empty):
         return None, "a mark on the face that is not a pip"
     return value, ""
 
@@ -358,11 +374,12 @@ def _hole(point: np.ndarray, radius: float, region: np.ndarray, filled: np.ndarr
     return bool(inside.sum() >= 6 and float(np.mean(region[ys, xs][inside] > 0)) >= 0.6)
 
 
-def _pattern(z: np.ndarray) -> int | None:
-    """The value whose pattern the pips (in unit-square face coordinates) sit on, if any."""
+def _pattern(z: np.ndarray) -> tuple[int, float, frozenset[tuple[int, int]]] | None:
+    """The value whose pattern the pips (in unit-square face coordinates) sit on, if any, with the grid's spacing and
+    the grid points the pips are on."""
     n = len(z)
     if n == 1:
-        return 1 if float(np.hypot(*z[0])) <= MAX_OFFSET * 1.2 else None
+        return (1, 0.0, frozenset({(0, 0)})) if float(np.hypot(*z[0])) <= MAX_OFFSET * 1.2 else None
     for step in np.arange(SPACING_RANGE[0], SPACING_RANGE[1] + 1e-9, 0.01):
         grid = np.rint(z / step)
         if np.abs(grid).max() > 1:
@@ -372,13 +389,14 @@ def _pattern(z: np.ndarray) -> int | None:
             continue
         offset = np.hypot(*(z - grid * step).T)
         if float(offset.max()) <= MAX_OFFSET:
-            return n
+            return n, float(step), points
     return None
 
 
 def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin: tuple[int, int],
-                 side: float) -> bool:
-    """Is there a hole in the face, not a pip, as large as a third of a pip (a pip missed, a mark, a glint)?"""
+                 side: float, empty: np.ndarray | None = None) -> bool:
+    """Is there a hole in the face, not a pip, as large as a third of a pip (a pip missed, a mark, a glint)? With
+    ``empty`` (the grid's empty points, window pixels), only a hole within a pip's radius of one of them counts."""
     k = max(3, int(side * 0.1) | 1)
     inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     holes = (inner & (1 - region)).astype(np.uint8)
@@ -388,5 +406,12 @@ def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin
     least = math.pi * min(p.minor * p.major for p in pips) / 3
     thin = max(3, int(min(p.minor for p in pips)) | 1)  # a crease or a rim's shading is thin; a missed pip is not
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin)))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-    return any(stats[i, cv2.CC_STAT_AREA] >= least for i in range(1, count))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    marks = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least]
+    if not marks or empty is None:
+        return bool(marks)
+    near = np.zeros_like(holes)
+    reach = max(1, round(max(p.major for p in pips)))
+    for x, y in empty:
+        cv2.circle(near, (round(float(x)), round(float(y))), reach, 1, thickness=cv2.FILLED)
+    return bool(set(np.unique(labels[near > 0]).tolist()) & set(marks))
