@@ -116,7 +116,7 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     distance = np.linalg.norm(window - np.asarray(p.face_lab, np.float32), axis=2)
     first: Face | None = None
     for tolerance in TOLERANCES:  # tighter: a face close to the table's colour, or to its die's lit side
-        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height))
+        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height), window[..., 0])
         if face is not None and face.value is not None:
             return face
         if first is None or first.leaked and face is not None:
@@ -125,7 +125,7 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
 
 
 def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float, window: tuple[int, int, int, int],
-             size: tuple[int, int]) -> Face | None:
+             size: tuple[int, int], light: np.ndarray) -> Face | None:
     """The face grown around pip ``seed`` with colours within ``tolerance``, read if it reads."""
     p = pips[seed]
     x0, y0 = window[:2]
@@ -159,10 +159,10 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
         face.box = (int(p.x - side / 2), int(p.y - side / 2), int(side), int(side))
         face.why = "face runs into its surroundings"
         return face
-    _read(face, pips, filled, region, outline, cov, (x0, y0))
+    _read(face, pips, filled, region, outline, cov, (x0, y0), light)
     if face.value is None and weak and face.pips:
         completed = _with_weak(face, weak, pips)
-        _read(completed, pips, filled, region, outline, cov, (x0, y0))
+        _read(completed, pips, filled, region, outline, cov, (x0, y0), light)
         if completed.value is not None:
             face = completed
     if face.value is not None:  # its colour from all its pips' rings, not its seed's alone (a shade at one pip)
@@ -241,8 +241,9 @@ def _inside(mask: np.ndarray, x: float, y: float) -> bool:
 
 
 def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, outline: np.ndarray,
-          cov: np.ndarray, origin: tuple[int, int]) -> None:
-    """Set ``face.value`` if the face and its pips pass every check, else ``face.why``."""
+          cov: np.ndarray, origin: tuple[int, int], light: np.ndarray) -> None:
+    """Set ``face.value`` if the face and its pips pass every check, else ``face.why``. ``light``: the window's
+    lightness (``face_colours``)."""
     n = len(face.pips)
     if not 1 <= n <= 6:
         face.why = f"{n} pips"
@@ -273,7 +274,7 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
         face.why = "pips out of proportion to the face"
         return
     back = np.linalg.inv(turn @ whiten)  # face square -> window pixels (less ``centre``)
-    value, why = _value(z, [pips[i] for i in face.pips], filled, region, origin, face.side, back, centre)
+    value, why = _value(z, [pips[i] for i in face.pips], (filled, region, light), origin, face.side, back, centre)
     if value is None:  # a pip missed (faint, or under a glint) leaves a hole of a pip's size where it should be
         value = _completed(z, float(radii.mean()), region, filled, back, centre)
     if value is None:
@@ -282,11 +283,12 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     face.value = value
 
 
-def _value(z: np.ndarray, ps: list[Pip], filled: np.ndarray, region: np.ndarray, origin: tuple[int, int],
+def _value(z: np.ndarray, ps: list[Pip], masks: tuple[np.ndarray, np.ndarray, np.ndarray], origin: tuple[int, int],
            side: float, back: np.ndarray, centre: np.ndarray) -> tuple[int | None, str]:
-    """The value the found pips (``z``: in the face square) read as, or None and why not. A hole in the face (a mark,
-    a glint, a bite of shade at its rim) reaching none of the grid's empty points cannot be a pip missed: only a hole
-    that does leaves the face unread. (A 1 fixes no grid: any hole does.)"""
+    """The value the found pips (``z``: in the face square) read as, or None and why not (``masks``: the face filled,
+    the region grown, and the window's lightness). A hole in the face lit unlike a pip (a glint on a face with dark
+    pips, a shade on one with light pips) that reaches none of the grid's empty points cannot be a pip missed: only
+    other holes leave the face unread. (A 1 fixes no grid: any hole does.)"""
     middle = z.mean(axis=0)
     if float(np.hypot(*middle)) > 0.16:
         return None, "pips off the face's middle"
@@ -298,7 +300,7 @@ def _value(z: np.ndarray, ps: list[Pip], filled: np.ndarray, region: np.ndarray,
     if value > 1:
         cells = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in points], np.float64)
         empty = (cells * step + middle) @ back.T + centre
-    if _stray_holes(filled, region, ps, origin, side, empty):
+    if _stray_holes(masks, ps, origin, side, empty):
         return None, "a mark on the face that is not a pip"
     return value, ""
 
@@ -393,10 +395,12 @@ def _pattern(z: np.ndarray) -> tuple[int, float, frozenset[tuple[int, int]]] | N
     return None
 
 
-def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin: tuple[int, int],
+def _stray_holes(masks: tuple[np.ndarray, np.ndarray, np.ndarray], pips: list[Pip], origin: tuple[int, int],
                  side: float, empty: np.ndarray | None = None) -> bool:
     """Is there a hole in the face, not a pip, as large as a third of a pip (a pip missed, a mark, a glint)? With
-    ``empty`` (the grid's empty points, window pixels), only a hole within a pip's radius of one of them counts."""
+    ``empty`` (the grid's empty points, window pixels), a hole lit unlike the pips (lighter than the face where they
+    are darker) counts only within a pip's radius of one of them."""
+    filled, region, light = masks
     k = max(3, int(side * 0.1) | 1)
     inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     holes = (inner & (1 - region)).astype(np.uint8)
@@ -414,4 +418,6 @@ def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin
     reach = max(1, round(max(p.major for p in pips)))
     for x, y in empty:
         cv2.circle(near, (round(float(x)), round(float(y))), reach, 1, thickness=cv2.FILLED)
-    return bool(set(np.unique(labels[near > 0]).tolist()) & set(marks))
+    on_grid = set(np.unique(labels[near > 0]).tolist())
+    face = float(np.median(light[(region > 0) & (filled > 0)]))
+    return any(i in on_grid or (float(np.mean(light[labels == i])) < face) == pips[0].dark for i in marks)
