@@ -316,10 +316,11 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
     disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))
     disk = disk[(np.hypot(disk[:, 0], disk[:, 1]) <= reach) & (np.hypot(disk[:, 0], disk[:, 1]) > 1.6)]
     samples = _sample(gray, (p.x, p.y), shape, disk)
+    step = 3.0  # about: a 1's die is some six pip radii across or more
+    unread = PipFace(0, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)
     if samples is None:
-        return None
+        return unread if value == 0 else None
     face = float(np.median(samples))
     if float(np.mean(np.abs(samples - face) > max(LEAST_STEP, UNEVEN_STEP * p.contrast))) > UNEVEN_SHARE:
-        return None
-    step = 3.0  # about: a 1's die is some six pip radii across or more
+        return unread if value == 0 else None  # no even face around it: no 1, but still a die seen beside another
     return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)

@@ -40,6 +40,10 @@ LONE_TOP_REACH = 1.5
 NEIGHBOUR_SIDES = 0.93
 #: A side face's pips are seen at least this much flatter (minor over major axis) than its top face's.
 SIDE_PIP_FLATTER = 0.15
+#: Why a face read from one pip is not read (``pipfaces``: a lone pip near others).
+LONE_PIP = "a lone pip beside others"
+#: A die's pips are within this ratio of each other's size (a Chinese die's 1 is about twice the others).
+PIP_SPREAD = 2.5
 #: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
 ATTACHED_FLATTER = 0.1
 
@@ -127,7 +131,7 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray:
         out.append(f)
     for g in found:
         out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
-                        "a lone pip beside others" if not g.value else "", colour=g.colour, seed=g.pips[0]))
+                        LONE_PIP if not g.value else "", colour=g.colour, seed=g.pips[0]))
     return out
 
 
@@ -144,7 +148,10 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         top += promoted
         bad = [f for f in bad if f not in promoted]
     unsure: list[Face] = []
+    flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
     for f in sorted(bad, key=lambda f: -f.side):
+        if f.why == LONE_PIP and _pip_aspect(f, pips) < flat:
+            continue  # a lone pip seen much flatter than the top faces' pips: a pip of a side face
         if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
             continue  # grown over a die already read (its top and a side together; a face that ran into its
             # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
@@ -200,9 +207,11 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's
     others = {i for t in top if _unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
               for i in t.pips}
+    size = float(median([pips[i].radius for i in f.pips]))
     for i, q in enumerate(pips):
-        if i in f.pips or q.dark != dark or q.weak or i in others:
-            continue
+        if i in f.pips or q.dark != dark or q.weak or i in others \
+                or not size / PIP_SPREAD <= q.radius <= size * PIP_SPREAD:
+            continue  # (a spot far larger or smaller than its pips is no pip of its die: a die seen as a spot)
         up, across = f.centre[1] - q.y, abs(q.x - f.centre[0])
         if 0 < up < reach and across < up * math.tan(math.radians(60)) + 0.5 * f.side:
             return False
