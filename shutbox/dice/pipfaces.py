@@ -43,6 +43,8 @@ CLEAR_REACH = 2.3
 CLEAR_REACH_TWO = 3.6
 #: A lone pip (a 1): the even patch around it, in pip radii.
 LONE_REACH = 4.5
+#: A lone pip on an even patch this many radii around, though not ``LONE_REACH``, is a die seen (a large 1's pip).
+LONE_NEAR = 2.6
 #: A lone pip has no pip of its kind this near, in its radii: as far as a 2's two pips can be apart.
 LONE_CLEAR = math.hypot(2, 2) * SPACING_RADII[1]
 #: Offsets between two pips of one face, in grid steps: (along, across) a grid axis.
@@ -321,6 +323,9 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
     if samples is None:
         return unread if value == 0 else None
     face = float(np.median(samples))
-    if float(np.mean(np.abs(samples - face) > max(LEAST_STEP, UNEVEN_STEP * p.contrast))) > UNEVEN_SHARE:
-        return unread if value == 0 else None  # no even face around it: no 1, but still a die seen beside another
+    uneven = np.abs(samples - face) > max(LEAST_STEP, UNEVEN_STEP * p.contrast)
+    if float(np.mean(uneven)) > UNEVEN_SHARE:
+        # no even face around it: no 1, but a die seen beside another, or on an even patch nearer it (a large pip)
+        near = np.hypot(disk[:, 0], disk[:, 1]) <= LONE_NEAR
+        return unread if value == 0 or float(np.mean(uneven[near])) <= UNEVEN_SHARE else None
     return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)
