@@ -40,6 +40,9 @@ PATTERNS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
 SPACING_RANGE = (0.2, 0.42)
 #: Largest distance of a pip from its grid point, in face sides.
 MAX_OFFSET = 0.075
+#: A face's pips are of one size, within this ratio (a pip by the face's rim is measured smaller: its outline at half
+#: its depth is cut by the rim's shade).
+PIP_SIZES = 1.45
 
 
 @dataclass
@@ -266,7 +269,7 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     spots = np.array([[pips[i].x, pips[i].y] for i in face.pips]) - origin - centre
     z = spots @ whiten.T @ turn.T
     radii = np.array([pips[i].radius for i in face.pips]) / face.side
-    if radii.max() > 1.35 * radii.min():
+    if radii.max() > PIP_SIZES * radii.min():
         face.why = "pips of unequal size"
         return
     biggest = 0.27 if n == 1 else 0.17
