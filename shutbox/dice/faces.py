@@ -40,6 +40,9 @@ PATTERNS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
 SPACING_RANGE = (0.2, 0.42)
 #: Largest distance of a pip from its grid point, in face sides.
 MAX_OFFSET = 0.075
+#: A face's pips are of one size, within this ratio (a pip by the face's rim is measured smaller: its outline at half
+#: its depth is cut by the rim's shade).
+PIP_SIZES = 1.45
 
 
 @dataclass
@@ -116,7 +119,7 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     distance = np.linalg.norm(window - np.asarray(p.face_lab, np.float32), axis=2)
     first: Face | None = None
     for tolerance in TOLERANCES:  # tighter: a face close to the table's colour, or to its die's lit side
-        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height))
+        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height), window[..., 0])
         if face is not None and face.value is not None:
             return face
         if first is None or first.leaked and face is not None:
@@ -125,7 +128,7 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
 
 
 def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float, window: tuple[int, int, int, int],
-             size: tuple[int, int]) -> Face | None:
+             size: tuple[int, int], light: np.ndarray) -> Face | None:
     """The face grown around pip ``seed`` with colours within ``tolerance``, read if it reads."""
     p = pips[seed]
     x0, y0 = window[:2]
@@ -148,6 +151,8 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
     face = Face((x0 + bx, y0 + by, bw, bh), (x0 + cx, y0 + cy), side, math.sqrt(max(values[0], 0) / values[1]),
                 math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked, colour=p.face_lab)
     inside = [i for i, q in enumerate(pips) if _inside(filled, q.x - x0, q.y - y0) and q.dark == p.dark]
+    weak = [i for i in inside if pips[i].weak]
+    inside = [i for i in inside if not pips[i].weak]
     face.pips = inside
     if leaked:  # no face to measure: a die-sized square around the pip, its neighbours of a size with it
         side = DIE_RADII * p.radius
@@ -157,8 +162,33 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
         face.box = (int(p.x - side / 2), int(p.y - side / 2), int(side), int(side))
         face.why = "face runs into its surroundings"
         return face
-    _read(face, pips, filled, region, outline, cov, (x0, y0))
+    _read(face, pips, filled, region, outline, cov, (x0, y0), light)
+    if face.value is None and weak and face.pips:
+        completed = _with_weak(face, weak, pips)
+        _read(completed, pips, filled, region, outline, cov, (x0, y0), light)
+        if completed.value is not None:
+            face = completed
+    if face.value is not None:  # its colour from all its pips' rings, not its seed's alone (a shade at one pip)
+        face.colour = _median_colour([pips[i] for i in face.pips if not pips[i].weak] or [p])
     return face
+
+
+def _median_colour(ps: list[Pip]) -> tuple[float, float, float]:
+    """The median of the pips' ring colours, channel by channel."""
+    lab = np.median(np.array([q.face_lab for q in ps]), axis=0)
+    return float(lab[0]), float(lab[1]), float(lab[2])
+
+
+def _with_weak(face: Face, weak: list[int], pips: list[Pip]) -> Face:
+    """The face again with the weak pips inside it that are of a size with its found pips (a pip by the face's rim,
+    or beside other pips, whose ring is even only in part), to be read once more."""
+    radii = [pips[i].radius for i in face.pips]
+    like = [i for i in weak if max(radii) / WEAK_SIZE <= pips[i].radius <= min(radii) * WEAK_SIZE]
+    return replace(face, pips=face.pips + like, why="")
+
+
+#: A weak pip completes a face when its radius is within this ratio of each found pip's.
+WEAK_SIZE = 1.3
 
 
 def _region(p: Pip, near: np.ndarray, window: tuple[int, int, int, int], size: tuple[int, int]
@@ -214,8 +244,9 @@ def _inside(mask: np.ndarray, x: float, y: float) -> bool:
 
 
 def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, outline: np.ndarray,
-          cov: np.ndarray, origin: tuple[int, int]) -> None:
-    """Set ``face.value`` if the face and its pips pass every check, else ``face.why``."""
+          cov: np.ndarray, origin: tuple[int, int], light: np.ndarray) -> None:
+    """Set ``face.value`` if the face and its pips pass every check, else ``face.why``. ``light``: the window's
+    lightness (``face_colours``)."""
     n = len(face.pips)
     if not 1 <= n <= 6:
         face.why = f"{n} pips"
@@ -238,32 +269,41 @@ def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, o
     spots = np.array([[pips[i].x, pips[i].y] for i in face.pips]) - origin - centre
     z = spots @ whiten.T @ turn.T
     radii = np.array([pips[i].radius for i in face.pips]) / face.side
-    if radii.max() > 1.35 * radii.min():
+    if radii.max() > PIP_SIZES * radii.min():
         face.why = "pips of unequal size"
         return
     biggest = 0.27 if n == 1 else 0.17
     if not 0.035 <= float(radii.mean()) <= biggest:
         face.why = "pips out of proportion to the face"
         return
-    value, why = _value(z, [pips[i] for i in face.pips], filled, region, origin, face.side)
+    back = np.linalg.inv(turn @ whiten)  # face square -> window pixels (less ``centre``)
+    value, why = _value(z, [pips[i] for i in face.pips], (filled, region, light), origin, face.side, back, centre)
     if value is None:  # a pip missed (faint, or under a glint) leaves a hole of a pip's size where it should be
-        value = _completed(z, float(radii.mean()), region, filled, np.linalg.inv(turn @ whiten), centre)
+        value = _completed(z, float(radii.mean()), region, filled, back, centre)
     if value is None:
         face.why = why
         return
     face.value = value
 
 
-def _value(z: np.ndarray, ps: list[Pip], filled: np.ndarray, region: np.ndarray, origin: tuple[int, int],
-           side: float) -> tuple[int | None, str]:
-    """The value the found pips (``z``: in the face square) read as, or None and why not."""
+def _value(z: np.ndarray, ps: list[Pip], masks: tuple[np.ndarray, np.ndarray, np.ndarray], origin: tuple[int, int],
+           side: float, back: np.ndarray, centre: np.ndarray) -> tuple[int | None, str]:
+    """The value the found pips (``z``: in the face square) read as, or None and why not (``masks``: the face filled,
+    the region grown, and the window's lightness). A hole in the face lit unlike a pip (a glint on a face with dark
+    pips, a shade on one with light pips) that reaches none of the grid's empty points cannot be a pip missed: only
+    other holes leave the face unread. (A 1 fixes no grid: any hole does.)"""
     middle = z.mean(axis=0)
     if float(np.hypot(*middle)) > 0.16:
         return None, "pips off the face's middle"
-    value = _pattern(z - middle)
-    if value is None:
+    found = _pattern(z - middle)
+    if found is None:
         return None, "pips not on a die's pattern " + " ".join(f"({u:.2f},{v:.2f})" for u, v in z)
-    if _stray_holes(filled, region, ps, origin, side):
+    value, step, points = found
+    empty = None
+    if value > 1:
+        cells = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in points], np.float64)
+        empty = (cells * step + middle) @ back.T + centre
+    if _stray_holes(masks, ps, origin, side, empty):
         return None, "a mark on the face that is not a pip"
     return value, ""
 
@@ -339,11 +379,12 @@ def _hole(point: np.ndarray, radius: float, region: np.ndarray, filled: np.ndarr
     return bool(inside.sum() >= 6 and float(np.mean(region[ys, xs][inside] > 0)) >= 0.6)
 
 
-def _pattern(z: np.ndarray) -> int | None:
-    """The value whose pattern the pips (in unit-square face coordinates) sit on, if any."""
+def _pattern(z: np.ndarray) -> tuple[int, float, frozenset[tuple[int, int]]] | None:
+    """The value whose pattern the pips (in unit-square face coordinates) sit on, if any, with the grid's spacing and
+    the grid points the pips are on."""
     n = len(z)
     if n == 1:
-        return 1 if float(np.hypot(*z[0])) <= MAX_OFFSET * 1.2 else None
+        return (1, 0.0, frozenset({(0, 0)})) if float(np.hypot(*z[0])) <= MAX_OFFSET * 1.2 else None
     for step in np.arange(SPACING_RANGE[0], SPACING_RANGE[1] + 1e-9, 0.01):
         grid = np.rint(z / step)
         if np.abs(grid).max() > 1:
@@ -353,13 +394,16 @@ def _pattern(z: np.ndarray) -> int | None:
             continue
         offset = np.hypot(*(z - grid * step).T)
         if float(offset.max()) <= MAX_OFFSET:
-            return n
+            return n, float(step), points
     return None
 
 
-def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin: tuple[int, int],
-                 side: float) -> bool:
-    """Is there a hole in the face, not a pip, as large as a third of a pip (a pip missed, a mark, a glint)?"""
+def _stray_holes(masks: tuple[np.ndarray, np.ndarray, np.ndarray], pips: list[Pip], origin: tuple[int, int],
+                 side: float, empty: np.ndarray | None = None) -> bool:
+    """Is there a hole in the face, not a pip, as large as a third of a pip (a pip missed, a mark, a glint)? With
+    ``empty`` (the grid's empty points, window pixels), a hole lit unlike the pips (lighter than the face where they
+    are darker) counts only within a pip's radius of one of them."""
+    filled, region, light = masks
     k = max(3, int(side * 0.1) | 1)
     inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     holes = (inner & (1 - region)).astype(np.uint8)
@@ -369,5 +413,14 @@ def _stray_holes(filled: np.ndarray, region: np.ndarray, pips: list[Pip], origin
     least = math.pi * min(p.minor * p.major for p in pips) / 3
     thin = max(3, int(min(p.minor for p in pips)) | 1)  # a crease or a rim's shading is thin; a missed pip is not
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin)))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-    return any(stats[i, cv2.CC_STAT_AREA] >= least for i in range(1, count))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    marks = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least]
+    if not marks or empty is None:
+        return bool(marks)
+    near = np.zeros_like(holes)
+    reach = max(1, round(max(p.major for p in pips)))
+    for x, y in empty:
+        cv2.circle(near, (round(float(x)), round(float(y))), reach, 1, thickness=cv2.FILLED)
+    on_grid = set(np.unique(labels[near > 0]).tolist())
+    face = float(np.median(light[(region > 0) & (filled > 0)]))
+    return any(i in on_grid or (float(np.mean(light[labels == i])) < face) == pips[0].dark for i in marks)

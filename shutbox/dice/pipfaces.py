@@ -43,6 +43,8 @@ CLEAR_REACH = 2.3
 CLEAR_REACH_TWO = 3.6
 #: A lone pip (a 1): the even patch around it, in pip radii.
 LONE_REACH = 4.5
+#: A lone pip on an even patch this many radii around, though not ``LONE_REACH``, is a die seen (a large 1's pip).
+LONE_NEAR = 2.6
 #: A lone pip has no pip of its kind this near, in its radii: as far as a 2's two pips can be apart.
 LONE_CLEAR = math.hypot(2, 2) * SPACING_RADII[1]
 #: Offsets between two pips of one face, in grid steps: (along, across) a grid axis.
@@ -78,20 +80,42 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
                    explained: frozenset[int] = frozenset()) -> list[PipFace]:
     """The faces read from the ``candidates`` pips alone (each pip in one face at most; a pip two readings
     disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others). ``explained``:
-    pips of faces read already (a lone pip near them is not a part of their face)."""
+    pips of faces read already (a lone pip near them is not a part of their face).
+
+    The pips left over once some faces read are tried again without those faces' pips: a face touching a die read
+    from its pips has that die's pips just off it, which are no part of it."""
+    faces, proposed = _grid_faces(pips, candidates, gray, explained)
+    if faces:
+        used = frozenset(i for f in faces for i in f.pips)
+        more, proposed_more = _grid_faces(pips, [i for i in candidates if i not in used], gray, explained | used)
+        faces, proposed = _unshared(faces + more), proposed | proposed_more
+    explained = explained | {i for f in faces for i in f.pips}
+    for i in candidates:
+        if i not in proposed:
+            face = _lone_pip(i, pips, gray, explained)
+            if face is not None:
+                faces.append(face)
+    return _unshared(faces)
+
+
+def _grid_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
+                explained: frozenset[int]) -> tuple[list[PipFace], set[int]]:
+    """The faces on a grid two of the ``candidates`` propose (none that share a pip), and every pip in a face
+    proposed."""
     found: dict[frozenset[int], PipFace] = {}
+    # a weak pip (``find_pips``) may complete a face, not propose one
+    members = candidates + [k for k, q in enumerate(pips) if q.weak and k not in explained]
     for i in candidates:
         for j in candidates:
             if j <= i or not _alike(pips[i], pips[j]):
                 continue
-            for face in _faces_from_pair(i, j, pips, candidates, gray):
+            for face in _faces_from_pair(i, j, pips, members, gray):
                 found.setdefault(frozenset(face.pips), face)
-    lone = [i for i in candidates if all(i not in key for key in found)]
-    for i in lone:
-        face = _lone_pip(i, pips, gray, explained)
-        if face is not None:
-            found[frozenset(face.pips)] = face
-    faces = list(found.values())
+    return _unshared(list(found.values())), {i for key in found for i in key}
+
+
+def _unshared(faces: list[PipFace]) -> list[PipFace]:
+    """The faces that share no pip with another (two readings that disagree on a pip are both dropped)."""
     return [f for f in faces if not any(g is not f and set(g.pips) & set(f.pips) for g in faces)]
 
 
@@ -162,7 +186,7 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     ps = [pips[k] for k in members]
     offset = np.mean([[q.x, q.y] for q in ps], axis=0) - np.mean(points, axis=0) @ axes.T
     centre = (float(offset[0]), float(offset[1]))
-    others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members]).reshape(-1, 2)
+    others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members and not q.weak]).reshape(-1, 2)
     if len(others) and float(np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1).min()) <= FACE_REACH:
         return None  # another spot on the face (of the other kind, or unlike its pips): not a clean face
     contrast = float(median([q.contrast for q in ps]))
@@ -213,6 +237,9 @@ FAINT_LEVELS = 10.0
 #: A 3 (a diagonal of three) is the middle column of a 6 if one of the 6's other columns shows (all three of its
 #: grid points): the two columns' points.
 _SIX_COLUMNS = (((1, -3), (2, -2), (3, -1)), ((-3, 1), (-2, 2), (-1, 3)))
+#: ... when its three spots are alike (the largest at most this many times the least): pips missed alike, not the die's
+#: shaded edge or a neighbour, which the column's points reach past a 3's face.
+SIX_ALIKE = 2.0
 
 
 #: The ring a spot is measured against, in grid steps from its centre (inside the face, clear of the next point).
@@ -231,8 +258,8 @@ def _spot(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, step:
 
 def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
                     cells: frozenset[tuple[int, int]], step: float) -> bool:
-    """Do the face's empty grid points (and for a 3, a 6's other columns) hold no spot a fraction as clear as its
-    pips (a pip too faint or blurred to be found)?"""
+    """Do the face's empty grid points (and for a 3, a 6's other columns, three alike spots) hold no spot a fraction as
+    clear as its pips (a pip too faint or blurred to be found)?"""
     own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in cells]
     if any(o is None for o in own):
         return False
@@ -244,7 +271,8 @@ def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndar
     if len(cells) == 3:
         for column in _SIX_COLUMNS:
             spots = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in column]
-            if all(spot is not None and spot > least for spot in spots):
+            shown = [spot for spot in spots if spot is not None and spot > least]
+            if len(shown) == len(column) and max(shown) <= SIX_ALIKE * min(shown):
                 return False
     return True
 
@@ -258,29 +286,46 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
     return gray[ys, xs].astype(np.float32)
 
 
+#: A spot of the other kind this many times a pip's radius, around it, is its die seen as a spot on the table.
+DIE_SPOT = 3.0
+#: A pip seen this much flatter (minor over major axis) than a top face's pip is on a side face: no part of that top.
+SIDE_FLATTER = 0.15
+
+
+def _side_pip(q: Pip, p: Pip) -> bool:
+    """Is pip ``q`` on a side face, seen from pip ``p``: much flatter (a face turned away), not of ``p``'s face?"""
+    return q.minor / q.major < p.minor / p.major - SIDE_FLATTER
+
+
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
-    read) when a pip of its kind is as near as a 2's other pip could be, unless that pip is of a face read already
-    (``explained``): then it is a neighbour's, not this face's."""
+    read) when a pip of its kind (or a weak pip of its size) is as near as a 2's other pip could be, unless that pip is
+    of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
     value = 1
     for k, q in enumerate(pips):
-        if k != i:
-            d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
-            if d < LONE_REACH:
-                return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
-            if d < LONE_CLEAR and q.dark == p.dark and k not in explained:
-                value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
+        if k == i or q.dark != p.dark and q.radius >= DIE_SPOT * p.radius:
+            continue  # the die itself, seen as a spot of the other kind on the table
+        d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
+        if d < LONE_REACH and not q.weak:
+            return None  # a pip of another face, or a spot on this "pip" (a die's face on a dark table)
+        if d < LONE_CLEAR and q.dark == p.dark and k not in explained and not _side_pip(q, p) \
+                and (not q.weak or max(p.radius, q.radius) <= SIZE_RATIO * min(p.radius, q.radius)):
+            value = 0  # a 1 beside another die, or one pip of a 2 whose other was missed: not vouched for
     reach = LONE_REACH
     disk = _LATTICE * (reach / float(np.abs(_LATTICE).max()))
     disk = disk[(np.hypot(disk[:, 0], disk[:, 1]) <= reach) & (np.hypot(disk[:, 0], disk[:, 1]) > 1.6)]
     samples = _sample(gray, (p.x, p.y), shape, disk)
-    if samples is None:
-        return None
-    face = float(np.median(samples))
-    if float(np.mean(np.abs(samples - face) > max(LEAST_STEP, UNEVEN_STEP * p.contrast))) > UNEVEN_SHARE:
-        return None
     step = 3.0  # about: a 1's die is some six pip radii across or more
+    unread = PipFace(0, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)
+    if samples is None:
+        return unread if value == 0 else None
+    face = float(np.median(samples))
+    uneven = np.abs(samples - face) > max(LEAST_STEP, UNEVEN_STEP * p.contrast)
+    if float(np.mean(uneven)) > UNEVEN_SHARE:
+        # no even face around it: no 1, but a die seen beside another, or on an even patch nearer it (a large pip)
+        near = np.hypot(disk[:, 0], disk[:, 1]) <= LONE_NEAR
+        return unread if value == 0 or float(np.mean(uneven[near])) <= UNEVEN_SHARE else None
     return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)

@@ -40,6 +40,7 @@ class Pip:
     dark: bool  #: darker than its face
     contrast: float
     face_lab: tuple[float, float, float]  #: the ring's median colour (OpenCV 8-bit Lab)
+    weak: bool = False  #: its ring is even only in part (a pip by a face's rim or beside other pips): see ``find_pips``
 
     @property
     def radius(self) -> float:
@@ -52,6 +53,10 @@ def find_pips(gray: np.ndarray, lab: np.ndarray, min_radius: float = 1.8) -> lis
     Spots are found in the black-hat (dark spots) and top-hat (light spots) of the image and of its half
     and quarter sizes, so pips from a few pixels to a close-up's wide ones are found alike; each spot's
     outline is where it is half as deep as at its deepest.
+
+    A spot that is a pip in every way but its ring, which is even over only part of its round (a pip near the
+    face's rim, whose ring crosses the die's edge, or a middle pip of a 6 beside its neighbours), is a ``weak``
+    pip: it never grows a face, but may complete a face whose other pips were found (``faces``).
     """
     found: list[Pip] = []
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
@@ -68,7 +73,7 @@ def find_pips(gray: np.ndarray, lab: np.ndarray, min_radius: float = 1.8) -> lis
                 if pip is None or factor > 1 and pip.minor * 2 < HAT_SIZE * factor / 4:
                     return False
                 found.append(pip)
-                return True
+                return not pip.weak  # a weak pip's spot is cut again: it may be a pip joined to a shade
 
             _spots(hat, accept)
         level = cv2.resize(level, (level.shape[1] // 2, level.shape[0] // 2), interpolation=cv2.INTER_AREA)
@@ -167,15 +172,34 @@ def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray,
     if (rim - outside) / (inside - outside) < 0.4:
         return None  # a soft glow (a lamp's glint), not a pip's edge
     lo, hi = np.percentile(ring, [10, 90])
-    if hi - lo > MAX_RING_SPREAD * contrast:
-        return None
     nearest = float(ring.min()) if dark else float(ring.max())
-    if abs(nearest - inside) < 0.35 * contrast:
-        return None  # the spot runs into something as dark (light) as itself: not an island on a face
+    # uneven, or running into something as dark (light) as itself: not an island on a face
+    weak = hi - lo > MAX_RING_SPREAD * contrast or abs(nearest - inside) < 0.35 * contrast
+    if weak and not _partly_even(ring, outside, contrast, area / (math.pi * major * minor)):
+        return None
     if _edge_width(gray, cx, cy, major, minor, angle, inside, outside) > max(3.0, 0.4 * math.sqrt(major * minor)):
         return None  # a soft glow (a lamp's glint on the table), not a pip's edge
-    face = np.median(_ring(lab, cx, cy, major, minor, angle, _OUTSIDE), axis=0)
-    return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])))
+    ring_lab = _ring(lab, cx, cy, major, minor, angle, _OUTSIDE)
+    if weak:  # the face's colour from the even part of the ring only
+        ring_lab = ring_lab[np.abs(ring - outside) <= WEAK_EVEN * contrast]
+    face = np.median(ring_lab, axis=0)
+    return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])), weak)
+
+
+#: A weak pip: the share of its ring's angles that must be even (both rings within ``WEAK_EVEN`` of the contrast from
+#: the ring's median), and how filled its ellipse must be (area over the ellipse's).
+WEAK_SHARE = 0.5
+WEAK_EVEN = 0.2
+WEAK_FILL = (0.85, 1.15)
+
+
+def _partly_even(ring: np.ndarray, outside: float, contrast: float, fill: float) -> bool:
+    """Is a spot whose ring is uneven a weak pip: a filled ellipse whose ring is even over at least ``WEAK_SHARE`` of
+    its angles (the rest crosses the die's edge, or a neighbouring pip)?"""
+    if not WEAK_FILL[0] <= fill <= WEAK_FILL[1]:
+        return False
+    even = np.abs(ring.reshape(-1, RING_ANGLES) - outside).max(axis=0) <= WEAK_EVEN * contrast
+    return float(np.mean(even)) >= WEAK_SHARE
 
 
 def _edge_width(gray: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float, inside: float,
@@ -195,7 +219,7 @@ def _edge_width(gray: np.ndarray, cx: float, cy: float, major: float, minor: flo
 def _one_per_spot(pips: list[Pip]) -> list[Pip]:
     """Of nested candidates sharing a centre and a size, the largest (a pip is found at more than one level)."""
     kept: list[Pip] = []
-    for pip in sorted(pips, key=lambda p: -p.major * p.minor):
+    for pip in sorted(pips, key=lambda p: (p.weak, -p.major * p.minor)):
         if all(math.hypot(pip.x - k.x, pip.y - k.y) > k.minor or k.radius > 1.6 * pip.radius for k in kept):
             kept.append(pip)
     return kept
