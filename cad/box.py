@@ -16,7 +16,9 @@ import cadquery as cq
 
 from shutbox.cad.keys import rib_solid
 from shutbox.cad.layout import (
+    BEAM_DEPTH,
     BOSS_RADIUS,
+    BRIDGE_SPAN,
     BUTTON_BODY,
     BUTTON_HOLE,
     BUTTON_NUT,
@@ -153,7 +155,7 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     posts += [(x - lay.wall, x + lay.wall) for x in cuts]
     columns = switch_columns(lay, shelf_supports(lay, cuts)) if lay.sensors else []
     posts += [span for span, _ in columns]
-    arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof))
+    arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof), _beams(lay))
     keep: list[cq.Shape] = [spine.cut(*arches).clean() if arches else spine]
     if lay.sensors:
         keep += [solid for _, solid in columns]
@@ -195,35 +197,50 @@ def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     else:
         spine = lay.shaft_radius + TUBE_WALL if lay.sensors else rib / 2
     wall_y = lay.lane_end - rib
+    cross = rib if _beams(lay) else 0.0  # under beams, where a rib meets the gate wall: a column of + section
     keep: list[cq.Shape] = []
     xs = _rib_xs(lay, cuts)
     for x in xs:
         shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - spine, sy + spine),
-                 (wall_y, wall_y + rib), *switch_rib_posts(lay)]
-        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
+                 (wall_y - cross, wall_y + rib + cross), *switch_rib_posts(lay)]
+        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)), _beams(lay))
         keep.append(shape.cut(*arches).clean() if arches else shape)
     gate_wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
     posts = [(-1.0, w), (lay.length - w, lay.length + 1.0)]
-    posts += [(x - rib / 2, x + rib / 2) for x in xs] + [(x - w, x + w) for x in cuts]
-    arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof)
+    posts += [(x - rib / 2 - cross, x + rib / 2 + cross) for x in xs] + [(x - w, x + w) for x in cuts]
+    arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof, _beams(lay))
     keep.append(gate_wall.cut(*arches).clean() if arches else gate_wall)
     return keep
 
 
+def _beams(lay: Layout) -> float | None:
+    """How deep the spine, cross ribs and gate wall stand under the roof between their posts: BEAM_DEPTH, as
+    beams bridged from post to post, with reed switches or none; None (arches from the bed) with microswitches,
+    whose shelves rest on the ribs lower down."""
+    return None if lay.kit.sensors.lever else BEAM_DEPTH
+
+
 def _arches(posts: list[tuple[float, float]], plane: str, at: float,
-            ceiling: Callable[[float, float], float]) -> list[cq.Shape]:
+            ceiling: Callable[[float, float], float], beam: float | None = None) -> list[cq.Shape]:
     """Openings through a wall between its ``posts`` (ranges along it), open at the bed, each topped by a ceiling
     rising at ROOF_SLOPE to SPINE_BAND under ``ceiling(a, b)`` (the lowest roof over the opening from a to b);
-    none where the gap is too narrow or too wide for that. The wall runs along x at y = ``at`` (``plane`` "XZ")
-    or along y at x = ``at`` ("YZ")."""
+    none where the gap is too narrow or too wide for that. With ``beam``, each opening's top is flat, ``beam``
+    under that roof: the wall left over it is a beam the slicer bridges from post to post (none wider than
+    BRIDGE_SPAN). The wall runs along x at y = ``at`` (``plane`` "XZ") or along y at x = ``at`` ("YZ")."""
     out = []
     for (_, a), (b, _) in itertools.pairwise(posts):
-        apex = ceiling(a, b) - SPINE_BAND
-        shoulder = apex - (b - a) / 2 * ROOF_SLOPE
-        if b - a < 4.0 or shoulder < 5.0:
-            continue
-        outline = [(a, -2.0), (b, -2.0), (b, shoulder), ((a + b) / 2, apex), (a, shoulder)]
+        if beam is not None:
+            top = ceiling(a, b) - beam
+            if b - a < 4.0 or b - a > BRIDGE_SPAN or top < 5.0:
+                continue
+            outline = [(a, -2.0), (b, -2.0), (b, top), (a, top)]
+        else:
+            apex = ceiling(a, b) - SPINE_BAND
+            shoulder = apex - (b - a) / 2 * ROOF_SLOPE
+            if b - a < 4.0 or shoulder < 5.0:
+                continue
+            outline = [(a, -2.0), (b, -2.0), (b, shoulder), ((a + b) / 2, apex), (a, shoulder)]
         offset = -at - 2.0 if plane == "XZ" else at - 2.0  # the XZ plane faces -y
         out.append(shape_of(cq.Workplane(plane).workplane(offset=offset).polyline(outline).close().extrude(4.0)))
     return out

@@ -99,6 +99,8 @@ BRIDGE_SPAN = 45.0  # longest flat ceiling printed as a bridge, between supports
 DECK_SKIN = 0.8  # plastic between the hollow's roof and the floor above it (under the engraved numbers too); a cross
 # rib under every lane's centre line keeps the lane floor's free span short
 SPINE_BAND = 2.0  # solid spine left over the top of its arches, under the roof it holds up
+BEAM_DEPTH = 3.0  # with reed switches or none: spine, cross ribs and gate wall are beams this deep under the roof,
+# each bridged from post to post (at most BRIDGE_SPAN) instead of arches rising from the bed
 ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than 45 degrees, no support
 TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
