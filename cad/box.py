@@ -197,24 +197,27 @@ def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     else:
         spine = lay.shaft_radius + TUBE_WALL if lay.sensors else rib / 2
     wall_y = lay.lane_end - rib
-    # Under beams a rib reaches from its spine post to the back wall in one bridge when that is short enough: no
-    # gate wall then (its posts were slender columns standing free from the bed to the roof). The gate pockets'
-    # lower roof bridges along x from rib to rib, anchored on their beams.
-    gate_wall = _beams(lay) is None or lay.width - w - (sy + spine) > BRIDGE_SPAN - 4.0
+    # Under beams a rib reaches from its spine post to the back wall in one bridge when that is short enough, and the
+    # gate wall is a shallower beam hung from the ribs' beams (bridged from rib to rib once they stand under its
+    # ends): no slender column from the bed where the two meet. Else the gate wall stands on posts at the ribs.
+    hung = _beams(lay) is not None and lay.width - w - (sy + spine) <= BRIDGE_SPAN - 4.0
     keep: list[cq.Shape] = []
     xs = _rib_xs(lay, cuts)
     for x in xs:
         shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - spine, sy + spine),
-                 *([(wall_y, wall_y + rib)] if gate_wall else []), *switch_rib_posts(lay)]
+                 *([] if hung else [(wall_y, wall_y + rib)]), *switch_rib_posts(lay)]
         arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)), _beams(lay))
         keep.append(shape.cut(*arches).clean() if arches else shape)
-    if gate_wall:
-        wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
-        posts = [(-1.0, w), (lay.length - w, lay.length + 1.0)]
-        posts += [(x - rib / 2, x + rib / 2) for x in xs] + [(x - w, x + w) for x in cuts]
-        arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof, _beams(lay))
-        keep.append(wall.cut(*arches).clean() if arches else wall)
+    if hung:
+        z0 = lay.gate_roof - BEAM_DEPTH / 2
+        keep.append(cq.Solid.makeBox(lay.length, rib, tall - 1.0 - z0, cq.Vector(0.0, wall_y, z0)))
+        return keep
+    gate_wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
+    posts = [(-1.0, w), (lay.length - w, lay.length + 1.0)]
+    posts += [(x - rib / 2, x + rib / 2) for x in xs] + [(x - w, x + w) for x in cuts]
+    arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof, _beams(lay))
+    keep.append(gate_wall.cut(*arches).clean() if arches else gate_wall)
     return keep
 
 
