@@ -121,11 +121,12 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
     """The open-bottomed hollow under the deck, less what stays solid.
 
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y (front wall
-    to spine, spine to back wall); the arched cross ribs under the lanes (``_cross_ribs``) keep the slicer from
-    laying them along x. In front of the spine the roof is a skin under the engraved numbers, behind it a skin
-    under the lane floor, sloping down to a skin under the gate pockets. Solid: the spine's arches with the tubes
-    round the reed shafts and the plinth over the wire trunk, the gate screws' bosses, the walls round the
-    controller bay, the button panel, the doubled rib at each cut and the blocks round the split keys' pockets.
+    to spine, spine to back wall); the cross ribs under the lanes (``_cross_ribs``) keep the slicer from laying
+    them along x. In front of the spine the roof is a skin under the engraved numbers, behind it a skin under the
+    lane floor, stepping down to a skin under the gate pockets. Solid: the spine (beams, or arches with
+    microswitches) with the tubes round the reed shafts and the plinth over the wire trunk, the gate screws'
+    bosses, the walls round the controller bay, the button panel, the doubled rib at each cut and the blocks round
+    the split keys' pockets.
     """
     y0, y1 = lay.tray[3] + lay.wall, lay.width - lay.wall
     sy, x0, x1 = lay.switch_y, lay.wall, lay.length - lay.wall
@@ -146,8 +147,8 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
 
 
 def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
-    """The spine under the switches (arches between its columns) and, with sensors, the tubes round the shafts
-    (its columns) and the plinth over the wire trunk."""
+    """The spine under the switches (beams, or arches with microswitches, between its columns: see ``_beams``)
+    and, with sensors, the tubes round the shafts (its columns) and the plinth over the wire trunk."""
     tall = lay.height + 2.0
     sy = lay.switch_y
     spine = cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))
@@ -188,8 +189,9 @@ def shelf_supports(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
 def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     """What keeps every bridge of the hollow's roofs short whichever way the slicer lays it: a rib across the
     hollow (along y) under every lane, and the gate wall along x under the lanes' back ends (where the roof steps
-    down to the gate pockets'), each arched between the others and the walls. A rib's post at the spine is the tube
-    round its lane's reed shaft (without sensors, the spine itself, a whole wall then): no post of its own there."""
+    down to the gate pockets'), each a beam (or with microswitches an arch, ``_beams``) between the others and the
+    walls. A rib's post at the spine is the tube round its lane's reed shaft (without sensors, the spine itself, a
+    whole wall then): no post of its own there."""
     tall = lay.height + 2.0
     w, rib, sy = lay.wall, HOLLOW_RIB, lay.switch_y
     if lay.kit.sensors.lever:  # ribs between the lanes: a post of their own at the spine, over the wire trunk
