@@ -290,7 +290,7 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk)]
         posts += [(y - half, y + half) for kx, y, half, _ in spots if abs(kx - x) < 1e-6]
         posts += switch_rib_posts(lay) if lay.sensors else []
-        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
+        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)), _beams(lay))
         keep.append(rib.cut(*arches).clean() if arches else rib)
     return keep
 
