@@ -16,7 +16,9 @@ import cadquery as cq
 
 from shutbox.cad.keys import rib_solid
 from shutbox.cad.layout import (
+    BEAM_DEPTH,
     BOSS_RADIUS,
+    BRIDGE_SPAN,
     BUTTON_BODY,
     BUTTON_HOLE,
     BUTTON_NUT,
@@ -119,11 +121,12 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
     """The open-bottomed hollow under the deck, less what stays solid.
 
     A spine along x under the reed switches splits it in two; each half's flat roof bridges along y (front wall
-    to spine, spine to back wall); the arched cross ribs under the lanes (``_cross_ribs``) keep the slicer from
-    laying them along x. In front of the spine the roof is a skin under the engraved numbers, behind it a skin
-    under the lane floor, sloping down to a skin under the gate pockets. Solid: the spine's arches with the tubes
-    round the reed shafts and the plinth over the wire trunk, the gate screws' bosses, the walls round the
-    controller bay, the button panel, the doubled rib at each cut and the blocks round the split keys' pockets.
+    to spine, spine to back wall); the cross ribs under the lanes (``_cross_ribs``) keep the slicer from laying
+    them along x. In front of the spine the roof is a skin under the engraved numbers, behind it a skin under the
+    lane floor, stepping down to a skin under the gate pockets. Solid: the spine (beams, or arches with
+    microswitches) with the tubes round the reed shafts and the plinth over the wire trunk, the gate screws'
+    bosses, the walls round the controller bay, the button panel, the doubled rib at each cut and the blocks round
+    the split keys' pockets.
     """
     y0, y1 = lay.tray[3] + lay.wall, lay.width - lay.wall
     sy, x0, x1 = lay.switch_y, lay.wall, lay.length - lay.wall
@@ -144,8 +147,8 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
 
 
 def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
-    """The spine under the switches (arches between its columns) and, with sensors, the tubes round the shafts
-    (its columns) and the plinth over the wire trunk."""
+    """The spine under the switches (beams, or arches with microswitches, between its columns: see ``_beams``)
+    and, with sensors, the tubes round the shafts (its columns) and the plinth over the wire trunk."""
     tall = lay.height + 2.0
     sy = lay.switch_y
     spine = cq.Solid.makeBox(lay.length, HOLLOW_RIB, tall, cq.Vector(0.0, sy - HOLLOW_RIB / 2, -1.0))
@@ -153,7 +156,7 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     posts += [(x - lay.wall, x + lay.wall) for x in cuts]
     columns = switch_columns(lay, shelf_supports(lay, cuts)) if lay.sensors else []
     posts += [span for span, _ in columns]
-    arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof))
+    arches = _arches(sorted(posts), "XZ", sy, lambda a, b: min(lay.hollow_roof, lay.back_roof), _beams(lay))
     keep: list[cq.Shape] = [spine.cut(*arches).clean() if arches else spine]
     if lay.sensors:
         keep += [solid for _, solid in columns]
@@ -186,8 +189,9 @@ def shelf_supports(lay: Layout, cuts: tuple[float, ...]) -> list[float]:
 def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     """What keeps every bridge of the hollow's roofs short whichever way the slicer lays it: a rib across the
     hollow (along y) under every lane, and the gate wall along x under the lanes' back ends (where the roof steps
-    down to the gate pockets'), each arched between the others and the walls. A rib's post at the spine is the tube
-    round its lane's reed shaft (without sensors, the spine itself, a whole wall then): no post of its own there."""
+    down to the gate pockets'), each a beam (or with microswitches an arch, ``_beams``) between the others and the
+    walls. A rib's post at the spine is the tube round its lane's reed shaft (without sensors, the spine itself, a
+    whole wall then): no post of its own there."""
     tall = lay.height + 2.0
     w, rib, sy = lay.wall, HOLLOW_RIB, lay.switch_y
     if lay.kit.sensors.lever:  # ribs between the lanes: a post of their own at the spine, over the wire trunk
@@ -195,35 +199,57 @@ def _cross_ribs(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
     else:
         spine = lay.shaft_radius + TUBE_WALL if lay.sensors else rib / 2
     wall_y = lay.lane_end - rib
+    # Under beams a rib reaches from its spine post to the back wall in one bridge when that is short enough, and the
+    # gate wall is a shallower beam hung from the ribs' beams (bridged from rib to rib once they stand under its
+    # ends): no slender column from the bed where the two meet. Else the gate wall stands on posts at the ribs.
+    hung = _beams(lay) is not None and lay.width - w - (sy + spine) <= BRIDGE_SPAN - 4.0
     keep: list[cq.Shape] = []
     xs = _rib_xs(lay, cuts)
     for x in xs:
         shape = cq.Solid.makeBox(rib, lay.width, tall, cq.Vector(x - rib / 2, 0.0, -1.0))
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - spine, sy + spine),
-                 (wall_y, wall_y + rib), *switch_rib_posts(lay)]
-        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
+                 *([] if hung else [(wall_y, wall_y + rib)]), *switch_rib_posts(lay)]
+        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)), _beams(lay))
         keep.append(shape.cut(*arches).clean() if arches else shape)
+    if hung:
+        z0 = lay.gate_roof - BEAM_DEPTH / 2
+        keep.append(cq.Solid.makeBox(lay.length, rib, tall - 1.0 - z0, cq.Vector(0.0, wall_y, z0)))
+        return keep
     gate_wall = cq.Solid.makeBox(lay.length, rib, tall, cq.Vector(0.0, wall_y, -1.0))
     posts = [(-1.0, w), (lay.length - w, lay.length + 1.0)]
     posts += [(x - rib / 2, x + rib / 2) for x in xs] + [(x - w, x + w) for x in cuts]
-    arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof)
+    arches = _arches(sorted(posts), "XZ", wall_y + rib / 2, lambda a, b: lay.gate_roof, _beams(lay))
     keep.append(gate_wall.cut(*arches).clean() if arches else gate_wall)
     return keep
 
 
+def _beams(lay: Layout) -> float | None:
+    """How deep the spine, cross ribs and gate wall stand under the roof between their posts: BEAM_DEPTH, as
+    beams bridged from post to post, with reed switches or none; None (arches from the bed) with microswitches,
+    whose shelves rest on the ribs lower down."""
+    return None if lay.kit.sensors.lever else BEAM_DEPTH
+
+
 def _arches(posts: list[tuple[float, float]], plane: str, at: float,
-            ceiling: Callable[[float, float], float]) -> list[cq.Shape]:
+            ceiling: Callable[[float, float], float], beam: float | None = None) -> list[cq.Shape]:
     """Openings through a wall between its ``posts`` (ranges along it), open at the bed, each topped by a ceiling
     rising at ROOF_SLOPE to SPINE_BAND under ``ceiling(a, b)`` (the lowest roof over the opening from a to b);
-    none where the gap is too narrow or too wide for that. The wall runs along x at y = ``at`` (``plane`` "XZ")
-    or along y at x = ``at`` ("YZ")."""
+    none where the gap is too narrow or too wide for that. With ``beam``, each opening's top is flat, ``beam``
+    under that roof: the wall left over it is a beam the slicer bridges from post to post (none wider than
+    BRIDGE_SPAN). The wall runs along x at y = ``at`` (``plane`` "XZ") or along y at x = ``at`` ("YZ")."""
     out = []
     for (_, a), (b, _) in itertools.pairwise(posts):
-        apex = ceiling(a, b) - SPINE_BAND
-        shoulder = apex - (b - a) / 2 * ROOF_SLOPE
-        if b - a < 4.0 or shoulder < 5.0:
-            continue
-        outline = [(a, -2.0), (b, -2.0), (b, shoulder), ((a + b) / 2, apex), (a, shoulder)]
+        if beam is not None:
+            top = ceiling(a, b) - beam
+            if b - a < 4.0 or b - a > BRIDGE_SPAN or top < 5.0:
+                continue
+            outline = [(a, -2.0), (b, -2.0), (b, top), (a, top)]
+        else:
+            apex = ceiling(a, b) - SPINE_BAND
+            shoulder = apex - (b - a) / 2 * ROOF_SLOPE
+            if b - a < 4.0 or shoulder < 5.0:
+                continue
+            outline = [(a, -2.0), (b, -2.0), (b, shoulder), ((a + b) / 2, apex), (a, shoulder)]
         offset = -at - 2.0 if plane == "XZ" else at - 2.0  # the XZ plane faces -y
         out.append(shape_of(cq.Workplane(plane).workplane(offset=offset).polyline(outline).close().extrude(4.0)))
     return out
@@ -264,7 +290,7 @@ def _hollow_blocks(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...]) 
         posts = [(-1.0, lay.tray[3] + w), (lay.width - w, lay.width + 1.0), (sy - trunk, sy + trunk)]
         posts += [(y - half, y + half) for kx, y, half, _ in spots if abs(kx - x) < 1e-6]
         posts += switch_rib_posts(lay) if lay.sensors else []
-        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)))
+        arches = _arches(sorted(posts), "YZ", x, lambda a, b: min(lay.roof_at(a), lay.roof_at(b)), _beams(lay))
         keep.append(rib.cut(*arches).clean() if arches else rib)
     return keep
 

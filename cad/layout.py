@@ -92,15 +92,17 @@ BUTTON_BODY = 22.0  # room behind the panel for the body and its terminals
 BUTTON_NUT = 16.0  # nut across its flats-ish: room round the hole inside
 BUTTON_PANEL = 3.0  # wall thickness round the button
 # Lean deck: an open-bottomed hollow under the deck, split along x by a spine under the reed switches; its
-# flat roofs bridge along y (front wall to spine, spine to the back wall). The spine is a row of arches
-# between the tubes round the reed shafts.
+# flat roofs bridge along y (front wall to spine, spine to the back wall). The spine is a row of beams (arches with
+# microswitches) between the tubes round the reed shafts.
 HOLLOW_RIB = 1.2  # the spine's thickness (and the plinth's walls round the wire trunk)
 BRIDGE_SPAN = 45.0  # longest flat ceiling printed as a bridge, between supports on two opposite sides
 DECK_SKIN = 0.8  # plastic between the hollow's roof and the floor above it (under the engraved numbers too); a cross
 # rib under every lane's centre line keeps the lane floor's free span short
-SPINE_BAND = 2.0  # solid spine left over the top of its arches, under the roof it holds up
+SPINE_BAND = 2.0  # solid spine left over the top of its arches (microswitch kits), under the roof it holds up
+BEAM_DEPTH = 3.0  # with reed switches or none: spine and cross ribs are beams this deep under the roof, each
+# bridged from post to post (at most BRIDGE_SPAN) instead of arches rising from the bed; the gate wall half as deep
 ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than 45 degrees, no support
-TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its arches stand on)
+TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its beams span between)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
 #: The die's face printed on the bed. With 1 down the sliced die is the most even: the slicer fills small
