@@ -191,11 +191,21 @@ def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
 
     Seen from above at an angle, a side face is under its top, nearer than a side; its pips are flatter, and
     it is lit otherwise. A face with all three unlike is another die's top face."""
-    if f.value is None or f.leaked or not f.pips or min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
+    if not _could_be_top(f, pips):
         return False
     near = [t for t in top if _beside(f, t) and _one_die(f, t, pips)]
-    return bool(near) and all(_unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
-                              for t in near)
+    return bool(near) and all(_other_die(f, t, pips) for t in near)
+
+
+def _could_be_top(f: Face, pips: list[Pip]) -> bool:
+    """A read face, not run into its surroundings, its outline and its pips round enough for a top."""
+    return (f.value is not None and not f.leaked and bool(f.pips)
+            and min(f.aspect, _pip_aspect(f, pips)) >= MIN_TOP_ASPECT)
+
+
+def _other_die(f: Face, t: Face, pips: list[Pip]) -> bool:
+    """Is top ``t`` another die's than face ``f``: unlike a side face of it (``_unlike_side``) and a whole die away?"""
+    return _unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
 
 
 def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
@@ -203,9 +213,7 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     the tops of its colour (every top face has one normal, so one light: within ``SIDE_SHADE`` of the range of their
     lightness), and no pip of its kind above it (a side face's top is above it, nearer than a side and a half, and has
     pips; a read top's pips do not count when that top is a whole die away, its pips no rounder and lit alike)?"""
-    if f.value is None or f.leaked or not f.pips or f.seed < 0:
-        return False
-    if min(f.aspect, _pip_aspect(f, pips)) < MIN_TOP_ASPECT:
+    if f.seed < 0 or not _could_be_top(f, pips):
         return False
     lit = [t.colour[0] for t in top if _one_die(f, t, pips)]
     if lit and not min(lit) - SIDE_SHADE <= f.colour[0] <= max(lit) + SIDE_SHADE:
@@ -213,8 +221,7 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     dark = pips[f.seed].dark
     reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
     # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's
-    others = {i for t in top if _unlike_side(f, t, pips) and math.dist(f.centre, t.centre) >= NEIGHBOUR_SIDES * t.side
-              for i in t.pips}
+    others = {i for t in top if _other_die(f, t, pips) for i in t.pips}
     size = float(median([pips[i].radius for i in f.pips]))
     for i, q in enumerate(pips):
         if i in f.pips or q.dark != dark or q.weak or i in others \
