@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -15,10 +14,9 @@ import pytest
 
 from shutbox.cad.layout import JOINT_DEPTH, layout
 from shutbox.model import build_kit
-from tests.conftest import require_tool
+from tests.conftest import require_tool, skip_module_without
 
-if importlib.util.find_spec("cadquery") is None:  # found, not imported: the fast test here needs none of it
-    pytest.skip("the cad extra is not installed", allow_module_level=True)
+skip_module_without("cadquery")  # the fast test here needs none of it
 
 
 def _placed(child):
