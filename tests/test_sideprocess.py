@@ -92,7 +92,7 @@ def test_a_side_process_that_died_leaves_the_build_to_the_main_process(tmp_path)
     from concurrent.futures.process import BrokenProcessPool
 
     from shutbox.cad.export import plan
-    from shutbox.commands.cad import _Checking
+    from shutbox.cad.sharedbuild import _Checking
 
     class Died(Executor):
         def submit(self, fn, /, *args, **kwargs):

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shutbox.cad.export import FORMATS, BuildWatcher
 from shutbox.commandspec import EVERY_SECTION, Command
 from shutbox.errors import ShutboxError
-from shutbox.model import Kit, box_refusal
-from shutbox.sideprocess import side_process
+from shutbox.model import Kit
 from shutbox.usertext import path_text
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor, Future
-
-    from shutbox.cad.check import SideChecks
-    from shutbox.cad.findings import Finding
-    from shutbox.cad.parts import PartSpec
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -36,15 +25,10 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
                    "no support, no bridge over 45 mm")
 
 
-def refuse_unbuildable(kit: Kit, what: str = "the CAD") -> None:
-    """One line, before anything is written, for a tile count the box is not built for (larger sets)."""
-    refusal = box_refusal(kit.rules, what)
-    if refusal:
-        raise ShutboxError(refusal)
-
-
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
+    from shutbox.cad.sharedbuild import refuse_unbuildable
+
     refuse_unbuildable(kit)
     from shutbox.cad.export import parse_formats, plan
 
@@ -56,6 +40,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
     from shutbox.cad.export import is_cached
+    from shutbox.cad.sharedbuild import build_checked, prepare_side
+    from shutbox.sideprocess import side_process
 
     with side_process(not is_cached(kit)) as pool, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         # Checked before it is moved into place: the side process's share begins while the previews render.
@@ -125,6 +111,7 @@ def cad_files(manifest: Any) -> set[str] | None:
 def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     check_manifest(args.folder)  # a hand-made or damaged manifest is one line, before CadQuery loads
     from shutbox.cad.check import check_folder
+    from shutbox.sideprocess import side_process
 
     with side_process() as pool:
         findings = check_folder(args.folder, pool)
@@ -140,120 +127,6 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
     failed = sum(not f.ok for f in findings)
     print(f"checks: {len(findings) - failed} ok, {failed} failed")
     return 1 if failed else 0
-
-
-class _Checking(BuildWatcher):
-    """A CAD build shared with a side process when there is one: it builds the parts other than the box
-    pieces meanwhile (:func:`prepare_side`), and its share of the checks begins as soon as the parts and
-    assembly.step are written (:meth:`assembly_written`); the rest follows the build (:meth:`findings`)."""
-
-    def __init__(self, side: Executor | None, prepared: Future | None, bed: tuple[float, float, float]) -> None:
-        self.side = side
-        self.prepared = prepared
-        self.bed = bed
-        self.started: SideChecks | None = None
-        self.solids: list[tuple[str, str, Any]] | None = None
-
-    def part_wanted(self, spec: PartSpec) -> None:
-        if spec.kind != "box" and self.prepared is not None:
-            try:
-                self.prepared.result()  # then the part is in the cache
-            except Exception:  # noqa: BLE001 - built here instead, where a failure is reported
-                pass
-            self.prepared = None
-
-    def part_written(self, folder: Path, spec: PartSpec, files: list[str]) -> None:
-        if self.side is not None and spec.kind == "box":  # the others were checked where they were built
-            from shutbox.cad.check import check_files
-
-            self._give(lambda side: side.submit(check_files, str(folder), files, self.bed))
-
-    def assembly_written(self, folder: Path, manifest: dict[str, Any],
-                         solids: list[tuple[str, str, Any]] | None = None) -> None:
-        self.solids = solids or None  # what assembly.step was written from: this process need not read it back
-        if self.side is not None:
-            from shutbox.cad.check import start_side_checks
-
-            self.started = self._give(lambda side: start_side_checks(side, folder, manifest, solids))
-
-    def _give(self, submit: Callable[[Executor], Any]) -> Any:
-        """Queue work in the side process; if it has died, there is none any more (all is done here)."""
-        assert self.side is not None
-        try:
-            return submit(self.side)
-        except BrokenProcessPool:
-            self.side = None
-            return None
-
-    def findings(self, folder: Path) -> list[Finding]:
-        from shutbox.cad.check import check_folder
-
-        return check_folder(folder, self.side, self.started, self.solids)
-
-
-def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
-    """The side process's part of a CAD build before the checks: import them, build all but the box pieces,
-    and check those parts' files and the tiles' numbers (under the names the build gives them; remembered by
-    content)."""
-    import shutil
-
-    from shutbox.cad import cache
-    from shutbox.cad.check import check_files, check_tile_number, warm_up
-    from shutbox.cad.export import prebuild
-    from shutbox.cad.layout import layout
-    from shutbox.cad.parts import tile_part_name
-
-    warm_up()
-    built = prebuild(kit, formats)
-    if not built:  # no cache: nothing built, nothing remembered
-        return
-    scratch = cache.new_entry_dir()  # in the cache: a killed run's is swept with the other scratch folders
-    try:
-        files = []
-        for name, entry in built:
-            for fmt in formats:
-                shutil.copyfile(entry / f"part.{fmt}", scratch / f"{name}.{fmt}")
-                files.append(f"{name}.{fmt}")
-        check_files(str(scratch), files, kit.printer.bed_mm)
-        mesh = next((fmt for fmt in ("stl", "3mf") if fmt in formats), None)
-        for k in kit.rules.tile_numbers if mesh else ():
-            name = tile_part_name(k)
-            check_tile_number(scratch / f"{name}.{mesh}", k, name, layout(kit), kit.cad.engrave_depth_mm)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def start_side_build(pool: Executor | None, kit: Kit, formats: tuple[str, ...] = FORMATS) -> Future | None:
-    """Queue :func:`prepare_side` in ``pool``'s worker, unless there is none or the CAD kit is cached already
-    (copied from the cache, its checks remembered: nothing to share)."""
-    from shutbox.cad.export import is_cached
-
-    return pool.submit(prepare_side, kit, formats) if pool is not None and not is_cached(kit) else None
-
-
-def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Executor | None, prepared: Future | None,
-                  progress: bool = True) -> tuple[dict[str, Any], list[Finding]]:
-    """The CAD build into ``folder`` and its findings. ``pool``'s worker shares the work only if it was given
-    ``prepared`` (:func:`start_side_build`): it builds the small parts, then takes its share of the checks."""
-    from shutbox.cad.export import build_cad
-
-    watcher = _Checking(pool if prepared is not None else None, prepared, kit.printer.bed_mm)
-    manifest = build_cad(kit, folder, formats, progress=progress, watcher=watcher)
-    return manifest, watcher.findings(folder)
-
-
-def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared: Future | None = None) -> list[str]:
-    """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written. ``pool``,
-    ``prepared``: the kit's side process and the CAD work it was given first (:func:`start_side_build`)."""
-    from shutbox.cad.export import plan
-
-    refuse_unbuildable(kit)
-    plan(kit)
-    _, findings = build_checked(kit, folder, FORMATS, pool, prepared)
-    failed = [f for f in findings if not f.ok]
-    if failed:
-        raise ShutboxError("CAD check failed: " + "; ".join(f.line() for f in failed))
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
 
 #: Every section but the rules' play settings, the scorekeeper's and the firmware wiring: the tile count and the

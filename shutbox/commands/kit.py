@@ -6,7 +6,6 @@ import argparse
 import importlib
 import json
 import sys
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from shutbox.config import kit_to_toml
 from shutbox.errors import ShutboxError
 from shutbox.model import Kit, box_refusal, kit_as_dict
 from shutbox.output import out_folder
-from shutbox.sideprocess import side_process
 from shutbox.usertext import path_text
 
 #: (name, "module:function"); each function takes (kit, folder) and returns the files it wrote,
@@ -26,7 +24,7 @@ GENERATORS: list[tuple[str, str]] = [
     ("scorepad", "shutbox.commands.scorepad:write_kit_pads"),
     ("card", "shutbox.commands.card:write_kit_cards"),
     ("firmware", "shutbox.firmware.host.bundle:write_bundle"),
-    ("cad", "shutbox.commands.cad:write_kit_cad"),
+    ("cad", "shutbox.cad.sharedbuild:write_kit_cad"),
 ]
 
 
@@ -74,10 +72,14 @@ def build_kit_folder(kit: Kit, out: Path, progress: bool = True) -> dict[str, An
         "generators": {},
         "files": [],
     }
+    from concurrent.futures.process import BrokenProcessPool
+
+    from shutbox.sideprocess import side_process
+
     with out_folder(out, "kit", "manifest.json", kit_files) as tmp, side_process() as pool:
         # The CAD build is most of the time: its worker's share goes first, the other generators run after it
         # in the worker, beside the CAD build here.
-        from shutbox.commands.cad import start_side_build
+        from shutbox.cad.sharedbuild import start_side_build
 
         prepared = start_side_build(pool, kit)
         side = [(name, target) for name, target in GENERATORS if name not in MAIN_GENERATORS] if pool else []
