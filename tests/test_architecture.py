@@ -6,6 +6,7 @@ Every import counts, also the lazy ones inside functions and those under ``TYPE_
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from pathlib import Path
@@ -66,7 +67,8 @@ def host_modules() -> dict[str, Path]:
     return found
 
 
-def imports_of(path: Path, module: str) -> set[str]:
+@functools.cache
+def imports_of(path: Path, module: str) -> frozenset[str]:
     """Absolute names of every module ``path`` imports (``from a import b`` gives ``a`` and ``a.b``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -81,16 +83,15 @@ def imports_of(path: Path, module: str) -> set[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
-
-
-def project_imports(names: set[str]) -> set[str]:
-    """The project modules among ``names`` (``from shutbox.game import solver`` names the module itself)."""
-    modules = host_modules()
-    return {n for n in names if n.startswith("shutbox") and (n in modules or n == "shutbox")}
+    return frozenset(names)
 
 
 MODULES = host_modules()
+
+
+def project_imports(names: frozenset[str]) -> set[str]:
+    """The project modules among ``names`` (``from shutbox.game import solver`` names the module itself)."""
+    return {n for n in names if n.startswith("shutbox") and (n in MODULES or n == "shutbox")}
 
 
 def test_every_host_module_has_a_room():
