@@ -28,14 +28,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
-
-import cadquery as cq
+from typing import TYPE_CHECKING, Any
 
 from shutbox.cad.findings import Finding
 from shutbox.cad.layout import ROOF_SLOPE, SQRT2, Layout
-from shutbox.cad.shapes import shape_of
 from shutbox.errors import ShutboxError
+
+if TYPE_CHECKING:  # CadQuery is imported where a solid is made: planning a kit and its guide loads no CAD kernel
+    import cadquery as cq
 
 #: What the parts list calls the switch.
 PART = "microswitch, subminiature, hinge lever"
@@ -168,6 +168,8 @@ def switch_item(lanes: int, normally_closed: bool) -> Any:
 def pocket_tool(lay: Layout, x: float) -> cq.Shape:
     """The pocket at lane centre ``x``: a window in the lane floor the body goes in through, down to its ledges, and
     the gap between them (across the shelf) the tabs and wires hang through."""
+    import cadquery as cq
+
     y0, y1 = body_y(lay)
     p, foot = POCKET_PLAY, body_top(lay) - HEIGHT
     pocket = cq.Solid.makeBox(WIDTH + 2 * p, LENGTH + 2 * p, lay.height + 1.0 - foot,
@@ -188,6 +190,10 @@ def column(lay: Layout, number: int, supports: list[float]) -> tuple[tuple[float
     beside it. Its underside rises from each support at ``ROOF_SLOPE`` to the ledges' level under the lane's middle,
     so it prints layer on layer out from the ribs (a flat shelf would have its edges over air), and the ribs stand
     solid under its ends (:func:`rib_posts`)."""
+    import cadquery as cq
+
+    from shutbox.cad.shapes import shape_of
+
     x = lay.lane_x(number)
     left = max(v for v in supports if v < x)
     right = min(v for v in supports if v > x)
@@ -203,6 +209,10 @@ def channel_tool(lay: Layout, ramp: float | None = None) -> cq.Shape:
     """The channel under a tile (tile frame): open at its front end, its roof ``CHANNEL_DEPTH`` over the foot, then a
     45-degree ramp down to the underside at ``ramp`` (default :func:`ramp_end`); the flat underside behind it is the
     cam. (A chamfer at its mouth got support from the slicer; the lever's sloping top slides under the square edge.)"""
+    import cadquery as cq
+
+    from shutbox.cad.shapes import shape_of
+
     end = ramp_end(lay) if ramp is None else ramp
     d, half = CHANNEL_DEPTH, LEVER_WIDTH / 2 + CHANNEL_PLAY
     profile = [(-1.0, -1.0), (end + 1.0, -1.0), (end - d, d), (-1.0, d)]
@@ -236,6 +246,8 @@ def angle_for(height: float) -> float:
 
 def switch(lay: Layout, number: int, tip: float = PRESS, lift: float = 0.0) -> Switch:
     """Lane ``number``'s switch seated (``lift``: pushed that much higher), its lever's tip ``tip`` over the holes."""
+    import cadquery as cq
+
     x = lay.lane_x(number)
     y0, _ = body_y(lay)
     top = body_top(lay) + lift
@@ -279,6 +291,8 @@ def measure(lay: Layout, walls: list[Any], tile: Any | None, number: int, lift: 
     """Lane ``number``'s switch in the assembled box: the body's collision with the box seated and dropped
     ``SEAT_NUDGE``; where the shut tile holds the lever's tip and where the open tile lets it rise (over the
     holes); the lever in either state against box and tile."""
+    import cadquery as cq
+
     from shutbox.cad.sensors import _clash
 
     seated, pushed = switch(lay, number, lift=lift), switch(lay, number, lift=lift - SEAT_NUDGE)

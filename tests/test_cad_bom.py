@@ -229,13 +229,15 @@ def test_screws_listed_are_the_holes_the_build_cuts(bed, monkeypatch):
     assert screws.get(TAB_SCREW, 0) == (4 if bed == "mini" else 0)
 
 
-def test_the_guide_is_written_without_cadquery():
-    """Planning a kit and writing its guide (what every test here does, for each case) loads no CAD kernel."""
+@pytest.mark.parametrize("settings", [{"printer.bed": "mini"}, {"sensors.kind": "microswitch"}])
+def test_the_guide_is_written_without_cadquery(settings):
+    """Planning a kit and writing its guide (what every test here does, for each case) loads no CAD kernel, with
+    either kind of switch (an unchanged rebuild plans the kit and finds it in the cache)."""
     import subprocess
     import sys
 
     code = ("import sys; from shutbox.model import build_kit; from shutbox.cad.export import plan; "
-            "from shutbox.cad.buildnotes import build_notes; kit = build_kit({'printer.bed': 'mini'}); "
+            f"from shutbox.cad.buildnotes import build_notes; kit = build_kit({settings!r}); "
             "build_notes(kit, *plan(kit)); print('cadquery' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "False", proc.stderr
