@@ -36,9 +36,7 @@ from shutbox.config import load_toml
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.serialport import PORT_GROUP, group_command, open_failure
 from shutbox.model import Kit, build_kit
-from tests.conftest import CAD_WORKER, ctrl_c_as_at_a_terminal, first_fast
-
-pytestmark = CAD_WORKER
+from tests.conftest import ctrl_c_as_at_a_terminal, first_fast
 
 #: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, one with microswitches and one
 #: without sensors.

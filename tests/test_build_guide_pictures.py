@@ -19,9 +19,6 @@ from shutbox.cad.export import plan
 from shutbox.cad.figures import FIGURES, draw_figures, figure_names
 from shutbox.cad.preview import kit_preview_names
 from shutbox.model import build_kit
-from tests.conftest import CAD_WORKER
-
-pytestmark = CAD_WORKER
 
 KITS = {
     "default": {},

@@ -20,9 +20,6 @@ from shutbox.cad.export import plan
 from shutbox.cad.layout import COVER_SCREW, GATE_SCREW, TAB_SCREW, Layout, gates
 from shutbox.cad.split import SplitPlan
 from shutbox.model import BED_PRESETS, SENSOR_KINDS, TILE_INPUTS, Kit, build_kit
-from tests.conftest import CAD_WORKER
-
-pytestmark = CAD_WORKER
 
 TILE_COUNTS = (9, 10, 12)
 #: What the guide calls each sensor kind's switch (a kind added to the model must be named here).

@@ -12,10 +12,9 @@ from shutbox.cad.holding import CAPTIVE_MM3, check_captive, check_detent, check_
 from shutbox.cad.layout import DETENT_MARGIN, GATE_GAP, SCREW_EDGE, SCREW_HEAD, TAB_WIDTH, gates, layout
 from shutbox.cad.parts import Builder
 from shutbox.model import BED_PRESETS, build_kit
-from tests.conftest import CAD_WORKER, require_tool, skip_module_without
+from tests.conftest import require_tool, skip_module_without
 
 skip_module_without("cadquery")
-pytestmark = CAD_WORKER
 
 
 def _assembled(settings):

@@ -16,10 +16,9 @@ from shutbox.cad.plates import Plate
 from shutbox.cad.project3mf import MODEL_CONFIG_FILE, check_projects, kit_plates, read_project
 from shutbox.cad.sliced import extrusions
 from shutbox.model import BED_PRESETS, build_kit
-from tests.conftest import CAD_WORKER, require_tool, skip_module_without
+from tests.conftest import require_tool, skip_module_without
 
 skip_module_without("cadquery")
-pytestmark = CAD_WORKER
 
 
 @pytest.fixture(scope="module")
