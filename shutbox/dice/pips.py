@@ -91,6 +91,10 @@ def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: Sequen
     # the regions deep enough to be a pip, found at once (most of a textured table's flecks are not)
     deep = np.zeros(count, bool)
     deep[labels[hat >= math.ceil(MIN_CONTRAST * 0.8)]] = True
+    # and those with anything over the next level (the others hold no spot to cut again)
+    deeper = np.zeros(count, bool)
+    if len(levels) > 1:
+        deeper[labels[hat > levels[1]]] = True
     for i in np.nonzero(deep[1:] & (stats[1:, cv2.CC_STAT_AREA] >= 4))[0] + 1:
         x, y, w, h, area = stats[i]
         patch = hat[y:y + h, x:x + w]
@@ -100,7 +104,7 @@ def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: Sequen
             ys, xs = np.nonzero(mine & (patch >= max(levels[0], peak / 2)))
             if accept(np.column_stack([xs + x + origin[0], ys + y + origin[1]])):
                 continue
-        if len(levels) > 1 and area >= 12:  # a pip joined to a shade at this level may stand alone at the next
+        if deeper[i] and area >= 12:  # a pip joined to a shade at this level may stand alone at the next
             _spots(np.where(mine, patch, 0).astype(np.uint8), accept, levels[1:], (origin[0] + x, origin[1] + y))
 
 
