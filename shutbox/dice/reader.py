@@ -46,6 +46,9 @@ LONE_PIP = "a lone pip beside others"
 PIP_SPREAD = 2.5
 #: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
 ATTACHED_FLATTER = 0.1
+#: Pips this round (minor over major axis) are on no side face seen from 50 degrees up or more (about cos 50 degrees,
+#: with room for a pip's measure), unless its top's pips are rounder still.
+SIDE_PIPS = 0.8
 
 
 @dataclass(frozen=True)
@@ -175,14 +178,16 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
 def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> bool:
     """Is a read face a top face: about as round as the roundest, and no rounder face beside it (its die's top)?
 
-    Seen from 50 degrees up or more a side face is at most about 0.7 as high as wide; a top face is rounder.
+    Seen from 50 degrees up or more a side face is at most about 0.7 as high as wide; a top face is rounder. A face
+    a whole die away from the rounder face, with pips as round as a top's, is not its side face (``_could_be_side``).
     """
     if f.aspect < MIN_TOP_ASPECT or f.aspect < roundest - TOP_ASPECT_SLACK:
         return False
     if f.aspect < SIDE_ASPECT and roundest >= SIDE_ASPECT + 0.1:
         return False
     return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
-                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g)) for g in faces)
+                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g))
+                   and _could_be_side(f, g, pips) for g in faces)
 
 
 def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
@@ -265,6 +270,14 @@ def _under(f: Face, g: Face) -> bool:
     upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
     shade = abs(f.colour[0] - g.colour[0]) > SIDE_SHADE
     return upward and shade and g.aspect >= f.aspect - 0.25
+
+
+def _could_be_side(f: Face, g: Face, pips: list[Pip]) -> bool:
+    """Could ``f`` be a side face of ``g``: nearer than a whole die (``NEIGHBOUR_SIDES`` of ``g``'s side), or its
+    pips flatter than a side face's can be seen from 50 degrees up or higher (``SIDE_PIPS``) and flatter than
+    ``g``'s? (Another die's top beside ``g``, a whole die away, has pips as round as a top's.)"""
+    return math.dist(f.centre, g.centre) < NEIGHBOUR_SIDES * g.side \
+        or _pip_aspect(f, pips) < SIDE_PIPS and _pip_aspect(g, pips) > _pip_aspect(f, pips)
 
 
 def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
