@@ -42,6 +42,8 @@ NEIGHBOUR_SIDES = 0.93
 SIDE_PIP_FLATTER = 0.15
 #: Why a face read from one pip is not read (``pipfaces``: a lone pip near others).
 LONE_PIP = "a lone pip beside others"
+#: Pips of one die, or of two alike dice: radii within this ratio.
+PIP_LIKE = 1.3
 #: A die's pips are within this ratio of each other's size (a Chinese die's 1 is about twice the others).
 PIP_SPREAD = 2.5
 #: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
@@ -102,7 +104,14 @@ def read_dice(image: np.ndarray) -> Reading:
         faces.append(face)
         if face.value is None:
             unread.append(seed)
+    crowded = [f for f in faces if f.value == 1 and _crowded_one(f, pips, _read_pips(faces))]
+    for face in crowded:  # its pip may be one of a face read from its pips
+        face.value, face.why = None, CROWDED_ONE
+        unread.append(face.seed)
     faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray)
+    for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
+        if face in faces and face.value is None and not _crowded_one(face, pips, _read_pips(faces)):
+            face.value, face.why = 1, ""
     read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -117,6 +126,29 @@ def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
     if scale < 0.5:
         return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return cv2.resize(cv2.GaussianBlur(image, (3, 3), 0.6), None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+
+
+#: Why a face read as a 1 is not read: a pip of its size just beside its pip (``_crowded_one``).
+CROWDED_ONE = "a 1 with a pip of its size beside it"
+#: No pip of a 1's size lies this near its pip, in the pip's radii (seen through its foreshortening), but those of a
+#: face read (a touching die's) and its own side faces' (flatter).
+ONE_CLEAR = 6.0
+
+
+def _crowded_one(face: Face, pips: list[Pip], read: set[int]) -> bool:
+    """Is a face read as a 1 a part of a larger face, its grown outline cut short (a white die on a white table): a pip
+    of its kind and size, not much flatter (a side face's) and of no face read (``read``), just beside its pip?"""
+    p = pips[face.pips[0]]
+    c, s = math.cos(p.angle), math.sin(p.angle)
+    for k, q in enumerate(pips):
+        if k in read or q.dark != p.dark or not 1 / PIP_LIKE <= q.radius / p.radius <= PIP_LIKE \
+                or q.minor / q.major < p.minor / p.major - SIDE_PIP_FLATTER:
+            continue
+        dx, dy = q.x - p.x, q.y - p.y
+        u, v = (dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor  # in the pip's own axes, a circle's radii
+        if math.hypot(u, v) < ONE_CLEAR:
+            return True
+    return False
 
 
 def _read_pips(faces: list[Face]) -> set[int]:
