@@ -51,6 +51,9 @@ ATTACHED_FLATTER = 0.1
 #: Pips this round (minor over major axis) are on no side face seen from 50 degrees up or more (about cos 50 degrees,
 #: with room for a pip's measure), unless its top's pips are rounder still.
 SIDE_PIPS = 0.8
+#: A face below another, lit alike, is that die's side face seen from low down unless clearly rounder than it (its
+#: outline or its pips by this much).
+STACKED_ROUNDER = 0.05
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,20 @@ def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> boo
         return False
     return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
                    and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g))
-                   and _could_be_side(f, g, pips) for g in faces)
+                   and _could_be_side(f, g, pips) or _stacked(f, g, pips) for g in faces)
+
+
+def _stacked(f: Face, g: Face, pips: list[Pip]) -> bool:
+    """Could read face ``f`` be a side face of read face ``g`` seen from low down (45 degrees, where a side face is
+    seen as round as its top): ``g`` above it, nearer than a whole die, of its colour and lit alike, and ``f`` neither
+    rounder nor with rounder pips? Such a face is not vouched for as a top."""
+    if g is f or g.value is None or g.leaked or set(g.pips) & set(f.pips) or not _one_die(f, g, pips):
+        return False
+    dx, dy = g.centre[0] - f.centre[0], g.centre[1] - f.centre[1]
+    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
+    return upward and math.dist(f.centre, g.centre) < NEIGHBOUR_SIDES * g.side \
+        and abs(f.colour[0] - g.colour[0]) <= SIDE_SHADE and f.aspect <= g.aspect + STACKED_ROUNDER \
+        and _pip_aspect(f, pips) <= _pip_aspect(g, pips) + STACKED_ROUNDER
 
 
 def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
