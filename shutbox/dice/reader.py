@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
-from shutbox.dice.pipfaces import read_pip_faces
+from shutbox.dice.pipfaces import COLOUR_DISTANCE, read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
@@ -107,13 +107,14 @@ def read_dice(image: np.ndarray) -> Reading:
         faces.append(face)
         if face.value is None:
             unread.append(seed)
-    crowded = [f for f in faces if f.value == 1 and _crowded_one(f, pips, _read_pips(faces))]
+    crowded = [f for f in faces if f.value == 1 and _crowded_one(f, pips, _read_pips(faces))
+               or f.value == 2 and len(f.pips) == 2 and _two_in_line(f, pips, _read_pips(faces, 2))]
     for face in crowded:  # its pip may be one of a face read from its pips
-        face.value, face.why = None, CROWDED_ONE
+        face.why, face.value = CROWDED_ONE if face.value == 1 else IN_LINE, None
         unread.append(face.seed)
     faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray)
     for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
-        if face in faces and face.value is None and not _crowded_one(face, pips, _read_pips(faces)):
+        if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
             face.value, face.why = 1, ""
     read, unsure = _sort_faces(faces, pips)
 
@@ -154,8 +155,34 @@ def _crowded_one(face: Face, pips: list[Pip], read: set[int]) -> bool:
     return False
 
 
-def _read_pips(faces: list[Face]) -> set[int]:
-    return {i for f in faces if f.value is not None for i in f.pips}
+#: Why a face read as a 2 is not read: a pip of its size in line with its two, beyond them (``_two_in_line``).
+IN_LINE = "a 2 in line with a pip beyond it"
+#: ... as far beyond one of its pips as the two are apart, within this share of that, along and across.
+IN_LINE_SLACK = 0.25
+
+
+def _two_in_line(face: Face, pips: list[Pip], read: set[int]) -> bool:
+    """Is a face read as a 2 two pips of a 3 (or of a 6's column) whose outline was cut short, its third pip beyond:
+    a pip of their kind, size and face colour, not much flatter (a side face's) and of no face of two pips or more read
+    (``read``), on their line, as far past one of them as they are apart?"""
+    a, b = (pips[i] for i in face.pips)
+    dx, dy = b.x - a.x, b.y - a.y
+    gap = math.hypot(dx, dy)
+    flat = min(a.minor / a.major, b.minor / b.major) - SIDE_PIP_FLATTER
+    for k, q in enumerate(pips):
+        if k in face.pips or k in read or q.dark != a.dark or not 1 / PIP_LIKE <= q.radius / a.radius <= PIP_LIKE \
+                or q.minor / q.major < flat or math.dist(q.face_lab, a.face_lab) > COLOUR_DISTANCE:
+            continue
+        for end, sign in ((b, 1), (a, -1)):  # beyond b, or beyond a
+            ex, ey = end.x + sign * dx, end.y + sign * dy
+            if math.hypot(q.x - ex, q.y - ey) < IN_LINE_SLACK * gap:
+                return True
+    return False
+
+
+def _read_pips(faces: list[Face], least: int = 1) -> set[int]:
+    """The pips of the faces read (of ``least`` pips or more)."""
+    return {i for f in faces if f.value is not None and len(f.pips) >= least for i in f.pips}
 
 
 def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
