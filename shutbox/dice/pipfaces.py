@@ -63,6 +63,7 @@ class PipFace:
     axes: np.ndarray  #: 2 x 2, columns: the grid's two steps in pixels
     aspect: float
     colour: tuple[float, float, float]
+    large: bool = False  #: a lone pip clear of pips of its kind, even only near around (a large 1's pip, or not a 1)
 
     @property
     def side(self) -> float:
@@ -323,7 +324,9 @@ def _side_pip(q: Pip, p: Pip) -> bool:
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
     read) when a pip of its kind (or a weak pip of its size) is as near as a 2's other pip could be, unless that pip is
-    of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's."""
+    of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's. A pip
+    clear of others whose even patch reaches only ``LONE_NEAR`` radii is a die seen, ``large`` (a 1's large pip, whose
+    die is not as wide as ``LONE_REACH``: the reader weighs it against the other dice's pips)."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
@@ -350,5 +353,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
     if float(np.mean(uneven)) > UNEVEN_SHARE:
         # no even face around it: no 1, but a die seen beside another, or on an even patch nearer it (a large pip)
         near = np.hypot(disk[:, 0], disk[:, 1]) <= LONE_NEAR
-        return unread if value == 0 or float(np.mean(uneven[near])) <= UNEVEN_SHARE else None
+        if value == 0 or float(np.mean(uneven[near])) > UNEVEN_SHARE:
+            return unread if value == 0 else None
+        return PipFace(0, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab, large=True)
     return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)

@@ -42,6 +42,10 @@ NEIGHBOUR_SIDES = 0.93
 SIDE_PIP_FLATTER = 0.15
 #: Why a face read from one pip is not read (``pipfaces``: a lone pip near others).
 LONE_PIP = "a lone pip beside others"
+#: ... or clear of others, but with no even patch around it as wide as a 1's with pips of the usual size.
+LARGE_PIP = "a lone pip, no even face around it"
+#: A lone pip this many times the read tops' pips (radius) is a 1's large pip: a Chinese die's or the kit's.
+LARGE_ONE = 1.4
 #: Pips of one die, or of two alike dice: radii within this ratio.
 PIP_LIKE = 1.3
 #: A die's pips are within this ratio of each other's size (a Chinese die's 1 is about twice the others).
@@ -204,7 +208,7 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray:
         out.append(f)
     for g in found:
         out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
-                        LONE_PIP if not g.value else "", colour=g.colour, seed=g.pips[0]))
+                        (LARGE_PIP if g.large else LONE_PIP) if not g.value else "", colour=g.colour, seed=g.pips[0]))
     return out
 
 
@@ -222,8 +226,14 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         bad = [f for f in bad if f not in promoted]
     unsure: list[Face] = []
     flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
+    sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips]
+    for f in [f for f in bad if f.why == LARGE_PIP and sizes and _pip_aspect(f, pips) >= flat]:
+        if pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
+            f.value, f.why = 1, ""
+            top.append(f)
+            bad.remove(f)
     for f in sorted(bad, key=lambda f: -f.side):
-        if f.why == LONE_PIP and _pip_aspect(f, pips) < flat:
+        if f.why in (LONE_PIP, LARGE_PIP) and _pip_aspect(f, pips) < flat:
             continue  # a lone pip seen much flatter than the top faces' pips: a pip of a side face
         if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
             continue  # grown over a die already read (its top and a side together; a face that ran into its
