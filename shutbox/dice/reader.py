@@ -120,6 +120,7 @@ def read_dice(image: np.ndarray) -> Reading:
     for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
         if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
             face.value, face.why = 1, ""
+    _mark_die_spots(faces, pips)
     read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -404,8 +405,41 @@ def _beside(a: Face, b: Face, reach: float = 1.35) -> bool:
     return math.dist(a.centre, b.centre) < reach * max(a.side, b.side)
 
 
+#: Why a spot is counted as an unread die: a die seen whole as a spot on the table, holding pips not read.
+DIE_SPOT = "a die seen as a spot, its pips not read"
+#: ... pips of the other kind, their radius this share of the spot's (a die is about 11 of its pips' radii across).
+DIE_SPOT_PIPS = (1 / 12, 1 / 3)
+
+
+def _mark_die_spots(faces: list[Face], pips: list[Pip]) -> None:
+    """Mark each face that ran into its surroundings from a spot that is a die seen whole (``_die_spot``) as that die,
+    the spot's size, so that it is counted unsure and not taken for a side face of a die beside it."""
+    read = _read_pips(faces)
+    for f in faces:
+        if f.value is None and f.leaked and len(f.pips) == 1 and _die_spot(pips, f.seed, read):
+            spot = pips[f.seed]
+            f.why, f.side, f.centre = DIE_SPOT, 2 * spot.radius, (spot.x, spot.y)
+            f.box = (int(spot.x - spot.major), int(spot.y - spot.major), int(2 * spot.major), int(2 * spot.major))
+
+
+def _die_spot(pips: list[Pip], i: int, read: set[int]) -> bool:
+    """Is spot ``i`` a die seen whole (a light die on a dark table): a spot holding a pip of the other kind, of a
+    die's pip's size and of no face read?"""
+    p = pips[i]
+    c, s = math.cos(p.angle), math.sin(p.angle)
+    for k, q in enumerate(pips):
+        if q.dark == p.dark or k in read or not DIE_SPOT_PIPS[0] <= q.radius / p.radius <= DIE_SPOT_PIPS[1]:
+            continue
+        dx, dy = q.x - p.x, q.y - p.y
+        if math.hypot((dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor) < 1:
+            return True
+    return False
+
+
 def _looks_like_die(f: Face) -> bool:
     """Is an unread face worth counting as a die: a face-sized region, or pips clustered like a face's?"""
+    if f.why == DIE_SPOT:
+        return True
     if not f.leaked:
         return f.why not in ("0 pips",)
     return len(f.pips) >= 2
