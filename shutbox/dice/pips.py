@@ -90,11 +90,11 @@ def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: Sequen
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     # the regions deep enough to be a pip, found at once (most of a textured table's flecks are not)
     deep = np.zeros(count, bool)
-    deep[labels[hat >= math.ceil(MIN_CONTRAST * 0.8)]] = True
+    deep[np.asarray(labels[hat >= math.ceil(MIN_CONTRAST * 0.8)], np.intp)] = True
     # and those with anything over the next level (the others hold no spot to cut again)
     deeper = np.zeros(count, bool)
     if len(levels) > 1:
-        deeper[labels[hat > levels[1]]] = True
+        deeper[np.asarray(labels[hat > levels[1]], np.intp)] = True
     for i in np.nonzero(deep[1:] & (stats[1:, cv2.CC_STAT_AREA] >= 4))[0] + 1:
         x, y, w, h, area = stats[i]
         patch = hat[y:y + h, x:x + w]
