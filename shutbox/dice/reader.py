@@ -222,9 +222,7 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         roundest = max(f.aspect for f in good)
         for f in good:
             (top if _is_top(f, roundest, faces, pips) else bad).append(f)
-        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
-        top += promoted
-        bad = [f for f in bad if f not in promoted]
+        bad = _promote(bad, top, pips)
     unsure: list[Face] = []
     flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
     sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips]
@@ -246,6 +244,17 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
             continue  # another face of a die already counted
         unsure.append(f)
     return top, [_die_box(f) for f in unsure]
+
+
+def _promote(bad: list[Face], top: list[Face], pips: list[Pip]) -> list[Face]:
+    """Add to ``top`` the read faces not taken as tops that are tops all the same (``_neighbour_top``, ``_lone_top``),
+    again while any is added (a top added may be the other die whose pips kept a face from it); the rest."""
+    promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
+    while promoted:
+        top += promoted
+        bad = [f for f in bad if f not in promoted]
+        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
+    return bad
 
 
 def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> bool:
