@@ -268,8 +268,15 @@ def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> boo
     if f.aspect < SIDE_ASPECT and roundest >= SIDE_ASPECT + 0.1:
         return False
     return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
-                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g))
+                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 and not _above(f, g) or _under(f, g))
                    and _could_be_side(f, g, pips) or _stacked(f, g, pips) for g in faces)
+
+
+def _above(f: Face, g: Face) -> bool:
+    """Is ``f`` above ``g`` in the picture (within 50 degrees of straight up): where no side face of ``g`` is seen
+    (the side faces seen are turned to the camera, below their top)?"""
+    dx, dy = f.centre[0] - g.centre[0], f.centre[1] - g.centre[1]
+    return -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
 
 
 def _stacked(f: Face, g: Face, pips: list[Pip]) -> bool:
