@@ -116,10 +116,13 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     x0, y0 = max(0, int(p.x - reach)), max(0, int(p.y - reach))
     x1, y1 = min(width, int(p.x + reach) + 1), min(height, int(p.y + reach) + 1)
     window = lab[y0:y1, x0:x1]
-    distance = np.linalg.norm(window - np.asarray(p.face_lab, np.float32), axis=2)
+    distance = _distance(window, np.asarray(p.face_lab, np.float32))
+    # the pips of the seed's kind within the window, where they fall in it (each face grown holds some of them)
+    near = [(i, xi, yi) for i, q in enumerate(pips) if q.dark == p.dark
+            and 0 <= (yi := int(round(q.y - y0))) < y1 - y0 and 0 <= (xi := int(round(q.x - x0))) < x1 - x0]
     first: Face | None = None
     for tolerance in TOLERANCES:  # tighter: a face close to the table's colour, or to its die's lit side
-        face = _face_at(seed, pips, distance, tolerance, (x0, y0, x1, y1), (width, height), window[..., 0])
+        face = _face_at(seed, pips, near, distance, tolerance, (x0, y0, x1, y1), (width, height), window[..., 0])
         if face is not None and face.value is not None:
             return face
         if first is None or first.leaked and face is not None:
@@ -127,9 +130,20 @@ def _grow(seed: int, pips: list[Pip], lab: np.ndarray) -> Face | None:
     return first
 
 
-def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float, window: tuple[int, int, int, int],
-             size: tuple[int, int], light: np.ndarray) -> Face | None:
-    """The face grown around pip ``seed`` with colours within ``tolerance``, read if it reads."""
+def _distance(window: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Each pixel's colour distance from ``colour``: ``np.linalg.norm`` over the channels, summed in its order, in a
+    third of its time."""
+    d = window - colour
+    d *= d
+    total = d[..., 0] + d[..., 1]
+    total += d[..., 2]
+    return np.sqrt(total, out=total)
+
+
+def _face_at(seed: int, pips: list[Pip], near: list[tuple[int, int, int]], distance: np.ndarray, tolerance: float,
+             window: tuple[int, int, int, int], size: tuple[int, int], light: np.ndarray) -> Face | None:
+    """The face grown around pip ``seed`` with colours within ``tolerance``, read if it reads (``near``: the pips of its
+    kind in the window, and where)."""
     p = pips[seed]
     x0, y0 = window[:2]
     grown = _region(p, distance < tolerance, window, size)
@@ -150,7 +164,7 @@ def _face_at(seed: int, pips: list[Pip], distance: np.ndarray, tolerance: float,
     side = math.sqrt(12 * math.sqrt(max(values[0], 1e-9) * values[1]))
     face = Face((x0 + bx, y0 + by, bw, bh), (x0 + cx, y0 + cy), side, math.sqrt(max(values[0], 0) / values[1]),
                 math.atan2(vectors[1, 0], vectors[0, 0]), leaked=leaked, colour=p.face_lab)
-    inside = [i for i, q in enumerate(pips) if _inside(filled, q.x - x0, q.y - y0) and q.dark == p.dark]
+    inside = [i for i, xi, yi in near if filled[yi, xi]]
     weak = [i for i in inside if pips[i].weak]
     inside = [i for i in inside if not pips[i].weak]
     face.pips = inside
@@ -222,25 +236,24 @@ def _edged(outline: np.ndarray, distance: np.ndarray, tolerance: float) -> bool:
     return float(np.median(distance[ys, xs])) >= 1.3 * tolerance
 
 
+#: The pip's ring the region is chosen by: 16 angles at 1.6 and at 2.0 of its major half axis.
+_VOTE_COS = np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False))
+_VOTE_SIN = np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))
+
+
 def _ring_label(p: Pip, labels: np.ndarray, x0: int, y0: int) -> int:
-    """The region label most of the pip's ring falls in (0: none)."""
-    t = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    votes: dict[int, int] = {}
-    for scale in (1.6, 2.0):
-        xs = np.clip(np.rint(p.x - x0 + p.major * scale * np.cos(t)), 0, labels.shape[1] - 1).astype(np.intp)
-        ys = np.clip(np.rint(p.y - y0 + p.major * scale * np.sin(t)), 0, labels.shape[0] - 1).astype(np.intp)
-        for value in labels[ys, xs]:
-            votes[int(value)] = votes.get(int(value), 0) + 1
-    votes.pop(0, None)
-    if not votes:
+    """The region label most of the pip's ring falls in (0: none; of labels as often, the first met on the ring)."""
+    xs = np.concatenate([np.rint(p.x - x0 + p.major * scale * _VOTE_COS) for scale in (1.6, 2.0)])
+    ys = np.concatenate([np.rint(p.y - y0 + p.major * scale * _VOTE_SIN) for scale in (1.6, 2.0)])
+    xs = np.minimum(np.maximum(xs, 0), labels.shape[1] - 1).astype(np.intp)
+    ys = np.minimum(np.maximum(ys, 0), labels.shape[0] - 1).astype(np.intp)
+    met = labels[ys, xs]
+    votes = np.bincount(met)
+    votes[0] = 0
+    n = int(votes.max())
+    if n < 16:
         return 0
-    label, n = max(votes.items(), key=lambda kv: kv[1])
-    return label if n >= 16 else 0
-
-
-def _inside(mask: np.ndarray, x: float, y: float) -> bool:
-    xi, yi = int(round(x)), int(round(y))
-    return 0 <= yi < mask.shape[0] and 0 <= xi < mask.shape[1] and bool(mask[yi, xi])
+    return int(met[np.nonzero(votes[met] == n)[0][0]])
 
 
 def _read(face: Face, pips: list[Pip], filled: np.ndarray, region: np.ndarray, outline: np.ndarray,

@@ -13,6 +13,7 @@ Anything less stays unread.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import median  # small lists: much quicker than numpy's, the same value
 
@@ -62,6 +63,7 @@ class PipFace:
     axes: np.ndarray  #: 2 x 2, columns: the grid's two steps in pixels
     aspect: float
     colour: tuple[float, float, float]
+    large: bool = False  #: a lone pip clear of pips of its kind, even only near around (a large 1's pip, or not a 1)
 
     @property
     def side(self) -> float:
@@ -84,10 +86,11 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
 
     The pips left over once some faces read are tried again without those faces' pips: a face touching a die read
     from its pips has that die's pips just off it, which are no part of it."""
-    faces, proposed = _grid_faces(pips, candidates, gray, explained)
+    rims: dict[int, np.ndarray | None] = {}
+    faces, proposed = _grid_faces(pips, candidates, gray, explained, rims)
     if faces:
         used = frozenset(i for f in faces for i in f.pips)
-        more, proposed_more = _grid_faces(pips, [i for i in candidates if i not in used], gray, explained | used)
+        more, proposed_more = _grid_faces(pips, [i for i in candidates if i not in used], gray, explained | used, rims)
         faces, proposed = _unshared(faces + more), proposed | proposed_more
     explained = explained | {i for f in faces for i in f.pips}
     for i in candidates:
@@ -98,10 +101,10 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
     return _unshared(faces)
 
 
-def _grid_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
-                explained: frozenset[int]) -> tuple[list[PipFace], set[int]]:
+def _grid_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray, explained: frozenset[int],
+                rims: dict[int, np.ndarray | None]) -> tuple[list[PipFace], set[int]]:
     """The faces on a grid two of the ``candidates`` propose (none that share a pip), and every pip in a face
-    proposed."""
+    proposed. ``rims``: each pip's surroundings sampled (``_rim``), kept for the next face that holds it."""
     found: dict[frozenset[int], PipFace] = {}
     # a weak pip (``find_pips``) may complete a face, not propose one
     members = candidates + [k for k, q in enumerate(pips) if q.weak and k not in explained]
@@ -109,7 +112,7 @@ def _grid_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
         for j in candidates:
             if j <= i or not _alike(pips[i], pips[j]):
                 continue
-            for face in _faces_from_pair(i, j, pips, members, gray):
+            for face in _faces_from_pair(i, j, pips, members, gray, rims):
                 found.setdefault(frozenset(face.pips), face)
     return _unshared(list(found.values())), {i for key in found for i in key}
 
@@ -137,7 +140,8 @@ def _shape(ps: list[Pip]) -> np.ndarray:
     return radius * (vectors @ np.diag(values) @ vectors.T)
 
 
-def _faces_from_pair(i: int, j: int, pips: list[Pip], candidates: list[int], gray: np.ndarray) -> list[PipFace]:
+def _faces_from_pair(i: int, j: int, pips: list[Pip], candidates: list[int], gray: np.ndarray,
+                     rims: dict[int, np.ndarray | None]) -> list[PipFace]:
     """The faces whose grid is proposed by pips ``i`` and ``j`` at each of ``PAIR_STEPS`` apart."""
     p, q = pips[i], pips[j]
     shape = _shape([p, q])
@@ -161,14 +165,14 @@ def _faces_from_pair(i: int, j: int, pips: list[Pip], candidates: list[int], gra
             for ov in range(-2, 1):
                 if not (ou <= 0 <= ou + 2 and ov <= 0 <= ov + 2 and ou <= along <= ou + 2 and ov <= across <= ov + 2):
                     continue
-                face = _face_on_grid(grid - (ou + 1, ov + 1), near, pips, axes, step, gray)
+                face = _face_on_grid(grid - (ou + 1, ov + 1), near, pips, axes, step, gray, rims)
                 if face is not None:
                     out.append(face)
     return out
 
 
 def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.ndarray, step: float,
-                  gray: np.ndarray) -> PipFace | None:
+                  gray: np.ndarray, rims: dict[int, np.ndarray | None]) -> PipFace | None:
     """The face centred on grid point (0, 0) (``grid``: the nearby pips in grid steps from it), if it reads."""
     reach = np.max(np.abs(grid), axis=1)
     on_face = reach <= FACE_REACH
@@ -190,7 +194,7 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     if len(others) and float(np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1).min()) <= FACE_REACH:
         return None  # another spot on the face (of the other kind, or unlike its pips): not a clean face
     contrast = float(median([q.contrast for q in ps]))
-    if not _even(gray, centre, axes, ps, cells, contrast, step):
+    if not _even(gray, centre, axes, lambda: [_rim(gray, k, pips[k], rims) for k in members], cells, contrast, step):
         return None
     aspect = float(median([q.minor / q.major for q in ps]))
     colour = tuple(float(median([q.face_lab[c] for q in ps])) for c in range(3))
@@ -205,9 +209,18 @@ _RIM = 1.7 * np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
 _CELLS = [(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1)]
 
 
-def _even(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, ps: list[Pip],
+def _rim(gray: np.ndarray, k: int, q: Pip, rims: dict[int, np.ndarray | None]) -> np.ndarray | None:
+    """The grey levels of the face just around pip ``k`` (None: off the picture), sampled once per pip."""
+    if k not in rims:
+        rims[k] = _sample(gray, (q.x, q.y), _shape([q]), _RIM)
+    return rims[k]
+
+
+def _even(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
+          around: Callable[[], list[np.ndarray | None]],
           cells: frozenset[tuple[int, int]], contrast: float, step: float) -> bool:
-    """Is the face, away from its pips, one even colour, with no faint spot on its empty grid points?"""
+    """Is the face, away from its pips, one even colour (and that of each pip's surroundings, ``around``), with no
+    faint spot on its empty grid points? (``around`` samples them, once the face is found even.)"""
     pip_reach = 1.6 / step  # a pip's radius is 1 / step grid steps; its shaded rim a little more
     keep = np.ones(len(_LATTICE), bool)
     for u, v in cells:
@@ -219,8 +232,9 @@ def _even(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, ps: l
     limit = max(LEAST_STEP, UNEVEN_STEP * contrast)
     if float(np.mean(np.abs(samples - face) > limit)) > UNEVEN_SHARE:
         return False
-    rims = [r for q in ps if (r := _sample(gray, (q.x, q.y), _shape([q]), _RIM)) is not None]
-    if len(rims) < len(ps) or abs(float(np.median(np.concatenate(rims))) - face) > limit:
+    sampled = around()
+    rims = [r for r in sampled if r is not None]
+    if len(rims) < len(sampled) or abs(float(np.median(np.concatenate(rims))) - face) > limit:
         return False  # the pips' own surroundings are not this face's colour
     return _no_faint_spots(gray, centre, axes, cells, step)
 
@@ -246,34 +260,44 @@ SIX_ALIKE = 2.0
 SPOT_RING = 0.55
 
 
-def _spot(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, step: float) -> float | None:
-    """How far a pip-sized disk at a grid point differs from the ring around it, in grey levels (None: off the
-    picture)."""
-    disk = _sample(gray, centre, axes / step, _DISK)
-    ring = _sample(gray, centre, axes * SPOT_RING, _AROUND)
-    if disk is None or ring is None:
-        return None
-    return abs(float(np.mean(disk)) - float(median(ring.tolist())))
+def _spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, step: float,
+           cells: list[tuple[int, int]]) -> list[float | None]:
+    """How far a pip-sized disk at each grid point differs from the ring around it, in grey levels (None: off the
+    picture): all the points sampled at once."""
+    disk_at = _DISK @ (axes / step).T  # the disk's and the ring's offsets, as each point's own would be
+    ring_at = _AROUND @ (axes * SPOT_RING).T
+    points = [np.array(c) @ axes.T + centre for c in cells]
+    xy = np.concatenate([np.stack([disk_at + c for c in points]), np.stack([ring_at + c for c in points])], axis=1)
+    xs, ys = np.rint(xy[..., 0]).astype(np.intp), np.rint(xy[..., 1]).astype(np.intp)
+    inside = (xs.min(axis=1) >= 0) & (ys.min(axis=1) >= 0) & (xs.max(axis=1) < gray.shape[1]) \
+        & (ys.max(axis=1) < gray.shape[0])
+    levels = gray[np.clip(ys, 0, gray.shape[0] - 1), np.clip(xs, 0, gray.shape[1] - 1)].astype(np.float32)
+    disk = np.mean(levels[:, :len(_DISK)], axis=1)
+    ring = np.sort(levels[:, len(_DISK):], axis=1)
+    half = len(_AROUND) // 2
+    return [abs(float(disk[k]) - (float(ring[k, half - 1]) + float(ring[k, half])) / 2) if inside[k] else None
+            for k in range(len(cells))]
 
 
 def _no_faint_spots(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray,
                     cells: frozenset[tuple[int, int]], step: float) -> bool:
     """Do the face's empty grid points (and for a 3, a 6's other columns, three alike spots) hold no spot a fraction as
     clear as its pips (a pip too faint or blurred to be found)?"""
-    own = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in cells]
+    empty = [c for c in _CELLS if c not in cells]
+    columns = [c for column in _SIX_COLUMNS for c in column] if len(cells) == 3 else []
+    found = _spots(gray, centre, axes, step, [*cells, *empty, *columns])
+    own, found = found[:len(cells)], found[len(cells):]
     if any(o is None for o in own):
         return False
     least = max(0.6 * FAINT_LEVELS, min(FAINT_LEVELS, FAINT_SPOT * float(median([o for o in own if o is not None]))))
-    for c in [c for c in _CELLS if c not in cells]:
-        spot = _spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step)
+    for spot in found[:len(empty)]:
         if spot is None or spot > least:
             return False
-    if len(cells) == 3:
-        for column in _SIX_COLUMNS:
-            spots = [_spot(gray, tuple(np.array(c) @ axes.T + centre), axes, step) for c in column]
-            shown = [spot for spot in spots if spot is not None and spot > least]
-            if len(shown) == len(column) and max(shown) <= SIX_ALIKE * min(shown):
-                return False
+    for k in range(len(columns) // 3):
+        spots = found[len(empty) + 3 * k:len(empty) + 3 * k + 3]
+        shown = [spot for spot in spots if spot is not None and spot > least]
+        if len(shown) == 3 and max(shown) <= SIX_ALIKE * min(shown):
+            return False
     return True
 
 
@@ -300,7 +324,9 @@ def _side_pip(q: Pip, p: Pip) -> bool:
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
     read) when a pip of its kind (or a weak pip of its size) is as near as a 2's other pip could be, unless that pip is
-    of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's."""
+    of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's. A pip
+    clear of others whose even patch reaches only ``LONE_NEAR`` radii is a die seen, ``large`` (a 1's large pip, whose
+    die is not as wide as ``LONE_REACH``: the reader weighs it against the other dice's pips)."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
@@ -327,5 +353,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
     if float(np.mean(uneven)) > UNEVEN_SHARE:
         # no even face around it: no 1, but a die seen beside another, or on an even patch nearer it (a large pip)
         near = np.hypot(disk[:, 0], disk[:, 1]) <= LONE_NEAR
-        return unread if value == 0 or float(np.mean(uneven[near])) <= UNEVEN_SHARE else None
+        if value == 0 or float(np.mean(uneven[near])) > UNEVEN_SHARE:
+            return unread if value == 0 else None
+        return PipFace(0, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab, large=True)
     return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)

@@ -88,20 +88,23 @@ def _spots(hat: np.ndarray, accept: Callable[[np.ndarray], bool], levels: Sequen
     joined to a shadow, parts)."""
     _, binary = cv2.threshold(hat, levels[0], 255, cv2.THRESH_BINARY)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    for i in range(1, count):
+    # the regions deep enough to be a pip, found at once (most of a textured table's flecks are not)
+    deep = np.zeros(count, bool)
+    deep[np.asarray(labels[hat >= math.ceil(MIN_CONTRAST * 0.8)], np.intp)] = True
+    # and those with anything over the next level (the others hold no spot to cut again)
+    deeper = np.zeros(count, bool)
+    if len(levels) > 1:
+        deeper[np.asarray(labels[hat > levels[1]], np.intp)] = True
+    for i in np.nonzero(deep[1:] & (stats[1:, cv2.CC_STAT_AREA] >= 4))[0] + 1:
         x, y, w, h, area = stats[i]
-        if area < 4:
-            continue
         patch = hat[y:y + h, x:x + w]
         mine = labels[y:y + h, x:x + w] == i
-        peak = float(patch[mine].max())
-        if peak < MIN_CONTRAST * 0.8:
-            continue
         if w <= HAT_SIZE * 1.5 and h <= HAT_SIZE * 1.5:
+            peak = float(patch[mine].max())
             ys, xs = np.nonzero(mine & (patch >= max(levels[0], peak / 2)))
             if accept(np.column_stack([xs + x + origin[0], ys + y + origin[1]])):
                 continue
-        if len(levels) > 1 and area >= 12:  # a pip joined to a shade at this level may stand alone at the next
+        if deeper[i] and area >= 12:  # a pip joined to a shade at this level may stand alone at the next
             _spots(np.where(mine, patch, 0).astype(np.uint8), accept, levels[1:], (origin[0] + x, origin[1] + y))
 
 
@@ -140,14 +143,30 @@ _PROFILE = np.linspace(0.3, 2.0, 18)
 _ACROSS = _rings(*_PROFILE)
 
 
+#: All the rings at once, and where each lies in it: inside, outside, rim, across.
+_ALL = (np.concatenate([_INSIDE[0], _OUTSIDE[0], _RIM[0], _ACROSS[0]]),
+        np.concatenate([_INSIDE[1], _OUTSIDE[1], _RIM[1], _ACROSS[1]]))
+_AT_OUTSIDE = len(_INSIDE[0])
+_AT_RIM = _AT_OUTSIDE + len(_OUTSIDE[0])
+_AT_ACROSS = _AT_RIM + len(_RIM[0])
+
+
 def _ring(image: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float,
-          ring: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Pixels of ``image`` on the ellipses of ``ring`` (one per point; nearest, clipped to the image)."""
+          ring: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Where the ellipses of ``ring`` fall in ``image``: its rows and columns (one per point; nearest, clipped to
+    the image)."""
     ca, sa = math.cos(angle), math.sin(angle)
     u, v = major * ring[0], minor * ring[1]
-    xs = np.clip(np.rint(cx + u * ca - v * sa), 0, image.shape[1] - 1).astype(np.intp)
-    ys = np.clip(np.rint(cy + u * sa + v * ca), 0, image.shape[0] - 1).astype(np.intp)
-    return image[ys, xs]
+    xs = np.minimum(np.maximum(np.rint(cx + u * ca - v * sa), 0), image.shape[1] - 1).astype(np.intp)
+    ys = np.minimum(np.maximum(np.rint(cy + u * sa + v * ca), 0), image.shape[0] - 1).astype(np.intp)
+    return ys, xs
+
+
+def _middle(values: np.ndarray) -> float:
+    """The median of a few grey levels (as ``np.median``, a good deal quicker on so few)."""
+    s = np.sort(values)
+    n = len(s)
+    return (float(s[n // 2 - 1]) + float(s[n // 2])) / 2 if n % 2 == 0 else float(s[n // 2])
 
 
 def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray, min_radius: float,
@@ -162,28 +181,46 @@ def _candidate(points: np.ndarray, area: int, gray: np.ndarray, lab: np.ndarray,
         return None
     if area >= 12 and not 0.75 <= area / (math.pi * major * minor) <= 1.25:
         return None
-    inside = float(np.median(_ring(gray, cx, cy, major, minor, angle, _INSIDE)))
-    ring = _ring(gray, cx, cy, major, minor, angle, _OUTSIDE).astype(np.float32)
-    outside = float(np.median(ring))
+    ys, xs = _ring(gray, cx, cy, major, minor, angle, _ALL)  # every ring sampled at once: one call, not four
+    samples = gray[ys, xs]
+    inside = _middle(samples[:_AT_OUTSIDE])
+    grey_ring = samples[_AT_OUTSIDE:_AT_RIM]
+    ring = grey_ring.astype(np.float32)
+    level = np.sort(grey_ring)
+    outside = (float(level[len(level) // 2 - 1]) + float(level[len(level) // 2])) / 2
     contrast = abs(outside - inside)
     if contrast < MIN_CONTRAST or dark != (inside < outside):
         return None
-    rim = float(np.median(_ring(gray, cx, cy, major, minor, angle, _RIM)))
+    rim = _middle(samples[_AT_RIM:_AT_ACROSS])
     if (rim - outside) / (inside - outside) < 0.4:
         return None  # a soft glow (a lamp's glint), not a pip's edge
-    lo, hi = np.percentile(ring, [10, 90])
-    nearest = float(ring.min()) if dark else float(ring.max())
+    nearest = float(level[0]) if dark else float(level[-1])
     # uneven, or running into something as dark (light) as itself: not an island on a face
-    weak = hi - lo > MAX_RING_SPREAD * contrast or abs(nearest - inside) < 0.35 * contrast
+    weak = abs(nearest - inside) < 0.35 * contrast or _spread(ring, level, contrast)
     if weak and not _partly_even(ring, outside, contrast, area / (math.pi * major * minor)):
         return None
-    if _edge_width(gray, cx, cy, major, minor, angle, inside, outside) > max(3.0, 0.4 * math.sqrt(major * minor)):
+    across = samples[_AT_ACROSS:].reshape(len(_PROFILE), RING_ANGLES)
+    if _edge_width(across, minor, inside, outside) > max(3.0, 0.4 * math.sqrt(major * minor)):
         return None  # a soft glow (a lamp's glint on the table), not a pip's edge
-    ring_lab = _ring(lab, cx, cy, major, minor, angle, _OUTSIDE)
+    ring_lab = lab[ys[_AT_OUTSIDE:_AT_RIM], xs[_AT_OUTSIDE:_AT_RIM]]
     if weak:  # the face's colour from the even part of the ring only
         ring_lab = ring_lab[np.abs(ring - outside) <= WEAK_EVEN * contrast]
     face = np.median(ring_lab, axis=0)
     return Pip(cx, cy, major, minor, angle, dark, contrast, (float(face[0]), float(face[1]), float(face[2])), weak)
+
+
+def _spread(ring: np.ndarray, level: np.ndarray, contrast: float) -> bool:
+    """Is the ring uneven: its 10th to 90th percentile wider than ``MAX_RING_SPREAD`` of the contrast? (``level``: the
+    ring sorted; the percentiles lie between its neighbouring values, which mostly settle it without them.)"""
+    n = len(level)
+    limit = np.float32(MAX_RING_SPREAD * contrast)  # as numpy compares the float32 percentiles
+    k, m = int(0.1 * (n - 1)), int(0.9 * (n - 1))
+    if np.float32(float(level[m]) - float(level[k + 1])) > limit:
+        return True
+    if np.float32(float(level[m + 1]) - float(level[k])) <= limit:
+        return False
+    lo, hi = np.percentile(ring, [10, 90])
+    return bool(hi - lo > MAX_RING_SPREAD * contrast)
 
 
 #: A weak pip: the share of its ring's angles that must be even (both rings within ``WEAK_EVEN`` of the contrast from
@@ -202,11 +239,12 @@ def _partly_even(ring: np.ndarray, outside: float, contrast: float, fill: float)
     return float(np.mean(even)) >= WEAK_SHARE
 
 
-def _edge_width(gray: np.ndarray, cx: float, cy: float, major: float, minor: float, angle: float, inside: float,
-                outside: float) -> float:
-    """How far (px, along the minor axis) the spot takes to fade from three quarters of its depth to a quarter."""
-    across = _ring(gray, cx, cy, major, minor, angle, _ACROSS).reshape(len(_PROFILE), RING_ANGLES)
-    levels = np.median(across, axis=1)
+def _edge_width(across: np.ndarray, minor: float, inside: float, outside: float) -> float:
+    """How far (px, along the minor axis) the spot takes to fade from three quarters of its depth to a quarter
+    (``across``: the grey levels on the rings of ``_PROFILE``, one row each)."""
+    row = np.sort(across, axis=1)
+    half = RING_ANGLES // 2
+    levels = (row[:, half - 1].astype(np.float64) + row[:, half]) / 2  # each ring's median
     depth = (levels - outside) / (inside - outside)
     over = np.nonzero(depth >= 0.75)[0]
     start = int(over[-1]) if len(over) else 0

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
-from shutbox.dice.pipfaces import read_pip_faces
+from shutbox.dice.pipfaces import COLOUR_DISTANCE, read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
@@ -42,10 +42,22 @@ NEIGHBOUR_SIDES = 0.93
 SIDE_PIP_FLATTER = 0.15
 #: Why a face read from one pip is not read (``pipfaces``: a lone pip near others).
 LONE_PIP = "a lone pip beside others"
+#: ... or clear of others, but with no even patch around it as wide as a 1's with pips of the usual size.
+LARGE_PIP = "a lone pip, no even face around it"
+#: A lone pip this many times the read tops' pips (radius) is a 1's large pip: a Chinese die's or the kit's.
+LARGE_ONE = 1.4
+#: Pips of one die, or of two alike dice: radii within this ratio.
+PIP_LIKE = 1.3
 #: A die's pips are within this ratio of each other's size (a Chinese die's 1 is about twice the others).
 PIP_SPREAD = 2.5
 #: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
 ATTACHED_FLATTER = 0.1
+#: Pips this round (minor over major axis) are on no side face seen from 50 degrees up or more (about cos 50 degrees,
+#: with room for a pip's measure), unless its top's pips are rounder still.
+SIDE_PIPS = 0.8
+#: A face below another, lit alike, is that die's side face seen from low down unless clearly rounder than it (its
+#: outline or its pips by this much).
+STACKED_ROUNDER = 0.05
 
 
 @dataclass(frozen=True)
@@ -99,7 +111,16 @@ def read_dice(image: np.ndarray) -> Reading:
         faces.append(face)
         if face.value is None:
             unread.append(seed)
+    crowded = [f for f in faces if f.value == 1 and _crowded_one(f, pips, _read_pips(faces))
+               or f.value == 2 and len(f.pips) == 2 and _two_in_line(f, pips, _read_pips(faces, 2))]
+    for face in crowded:  # its pip may be one of a face read from its pips
+        face.why, face.value = CROWDED_ONE if face.value == 1 else IN_LINE, None
+        unread.append(face.seed)
     faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray)
+    for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
+        if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
+            face.value, face.why = 1, ""
+    _mark_die_spots(faces, pips)
     read, unsure = _sort_faces(faces, pips)
 
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -116,8 +137,57 @@ def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
     return cv2.resize(cv2.GaussianBlur(image, (3, 3), 0.6), None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
 
 
-def _read_pips(faces: list[Face]) -> set[int]:
-    return {i for f in faces if f.value is not None for i in f.pips}
+#: Why a face read as a 1 is not read: a pip of its size just beside its pip (``_crowded_one``).
+CROWDED_ONE = "a 1 with a pip of its size beside it"
+#: No pip of a 1's size lies this near its pip, in the pip's radii (seen through its foreshortening), but those of a
+#: face read (a touching die's) and its own side faces' (flatter).
+ONE_CLEAR = 6.0
+
+
+def _crowded_one(face: Face, pips: list[Pip], read: set[int]) -> bool:
+    """Is a face read as a 1 a part of a larger face, its grown outline cut short (a white die on a white table): a pip
+    of its kind and size, not much flatter (a side face's) and of no face read (``read``), just beside its pip?"""
+    p = pips[face.pips[0]]
+    c, s = math.cos(p.angle), math.sin(p.angle)
+    for k, q in enumerate(pips):
+        if k in read or q.dark != p.dark or not 1 / PIP_LIKE <= q.radius / p.radius <= PIP_LIKE \
+                or q.minor / q.major < p.minor / p.major - SIDE_PIP_FLATTER:
+            continue
+        dx, dy = q.x - p.x, q.y - p.y
+        u, v = (dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor  # in the pip's own axes, a circle's radii
+        if math.hypot(u, v) < ONE_CLEAR:
+            return True
+    return False
+
+
+#: Why a face read as a 2 is not read: a pip of its size in line with its two, beyond them (``_two_in_line``).
+IN_LINE = "a 2 in line with a pip beyond it"
+#: ... as far beyond one of its pips as the two are apart, within this share of that, along and across.
+IN_LINE_SLACK = 0.25
+
+
+def _two_in_line(face: Face, pips: list[Pip], read: set[int]) -> bool:
+    """Is a face read as a 2 two pips of a 3 (or of a 6's column) whose outline was cut short, its third pip beyond:
+    a pip of their kind, size and face colour, not much flatter (a side face's) and of no face of two pips or more read
+    (``read``), on their line, as far past one of them as they are apart?"""
+    a, b = (pips[i] for i in face.pips)
+    dx, dy = b.x - a.x, b.y - a.y
+    gap = math.hypot(dx, dy)
+    flat = min(a.minor / a.major, b.minor / b.major) - SIDE_PIP_FLATTER
+    for k, q in enumerate(pips):
+        if k in face.pips or k in read or q.dark != a.dark or not 1 / PIP_LIKE <= q.radius / a.radius <= PIP_LIKE \
+                or q.minor / q.major < flat or math.dist(q.face_lab, a.face_lab) > COLOUR_DISTANCE:
+            continue
+        for end, sign in ((b, 1), (a, -1)):  # beyond b, or beyond a
+            ex, ey = end.x + sign * dx, end.y + sign * dy
+            if math.hypot(q.x - ex, q.y - ey) < IN_LINE_SLACK * gap:
+                return True
+    return False
+
+
+def _read_pips(faces: list[Face], least: int = 1) -> set[int]:
+    """The pips of the faces read (of ``least`` pips or more)."""
+    return {i for f in faces if f.value is not None and len(f.pips) >= least for i in f.pips}
 
 
 def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
@@ -139,7 +209,7 @@ def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray:
         out.append(f)
     for g in found:
         out.append(Face(g.box, g.centre, g.side, g.aspect, 0.0, list(g.pips), g.value or None,
-                        LONE_PIP if not g.value else "", colour=g.colour, seed=g.pips[0]))
+                        (LARGE_PIP if g.large else LONE_PIP) if not g.value else "", colour=g.colour, seed=g.pips[0]))
     return out
 
 
@@ -152,13 +222,17 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         roundest = max(f.aspect for f in good)
         for f in good:
             (top if _is_top(f, roundest, faces, pips) else bad).append(f)
-        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
-        top += promoted
-        bad = [f for f in bad if f not in promoted]
+        bad = _promote(bad, top, pips)
     unsure: list[Face] = []
     flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
+    sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips]
+    for f in [f for f in bad if f.why == LARGE_PIP and sizes and _pip_aspect(f, pips) >= flat]:
+        if pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
+            f.value, f.why = 1, ""
+            top.append(f)
+            bad.remove(f)
     for f in sorted(bad, key=lambda f: -f.side):
-        if f.why == LONE_PIP and _pip_aspect(f, pips) < flat:
+        if f.why in (LONE_PIP, LARGE_PIP) and _pip_aspect(f, pips) < flat:
             continue  # a lone pip seen much flatter than the top faces' pips: a pip of a side face
         if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
             continue  # grown over a die already read (its top and a side together; a face that ran into its
@@ -172,17 +246,50 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
     return top, [_die_box(f) for f in unsure]
 
 
+def _promote(bad: list[Face], top: list[Face], pips: list[Pip]) -> list[Face]:
+    """Add to ``top`` the read faces not taken as tops that are tops all the same (``_neighbour_top``, ``_lone_top``),
+    again while any is added (a top added may be the other die whose pips kept a face from it); the rest."""
+    promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
+    while promoted:
+        top += promoted
+        bad = [f for f in bad if f not in promoted]
+        promoted = [f for f in bad if _neighbour_top(f, top, pips) or _lone_top(f, top, pips)]
+    return bad
+
+
 def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> bool:
     """Is a read face a top face: about as round as the roundest, and no rounder face beside it (its die's top)?
 
-    Seen from 50 degrees up or more a side face is at most about 0.7 as high as wide; a top face is rounder.
+    Seen from 50 degrees up or more a side face is at most about 0.7 as high as wide; a top face is rounder. A face
+    a whole die away from the rounder face, with pips as round as a top's, is not its side face (``_could_be_side``).
     """
     if f.aspect < MIN_TOP_ASPECT or f.aspect < roundest - TOP_ASPECT_SLACK:
         return False
     if f.aspect < SIDE_ASPECT and roundest >= SIDE_ASPECT + 0.1:
         return False
     return not any(g is not f and not g.leaked and _beside(f, g, 1.2) and not set(g.pips) & set(f.pips)
-                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 or _under(f, g)) for g in faces)
+                   and _one_die(f, g, pips) and (g.aspect > f.aspect + 0.1 and not _above(f, g) or _under(f, g))
+                   and _could_be_side(f, g, pips) or _stacked(f, g, pips) for g in faces)
+
+
+def _above(f: Face, g: Face) -> bool:
+    """Is ``f`` above ``g`` in the picture (within 50 degrees of straight up): where no side face of ``g`` is seen
+    (the side faces seen are turned to the camera, below their top)?"""
+    dx, dy = f.centre[0] - g.centre[0], f.centre[1] - g.centre[1]
+    return -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
+
+
+def _stacked(f: Face, g: Face, pips: list[Pip]) -> bool:
+    """Could read face ``f`` be a side face of read face ``g`` seen from low down (45 degrees, where a side face is
+    seen as round as its top): ``g`` above it, nearer than a whole die, of its colour and lit alike, and ``f`` neither
+    rounder nor with rounder pips? Such a face is not vouched for as a top."""
+    if g is f or g.value is None or g.leaked or set(g.pips) & set(f.pips) or not _one_die(f, g, pips):
+        return False
+    dx, dy = g.centre[0] - f.centre[0], g.centre[1] - f.centre[1]
+    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
+    return upward and math.dist(f.centre, g.centre) < NEIGHBOUR_SIDES * g.side \
+        and abs(f.colour[0] - g.colour[0]) <= SIDE_SHADE and f.aspect <= g.aspect + STACKED_ROUNDER \
+        and _pip_aspect(f, pips) <= _pip_aspect(g, pips) + STACKED_ROUNDER
 
 
 def _neighbour_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
@@ -267,6 +374,14 @@ def _under(f: Face, g: Face) -> bool:
     return upward and shade and g.aspect >= f.aspect - 0.25
 
 
+def _could_be_side(f: Face, g: Face, pips: list[Pip]) -> bool:
+    """Could ``f`` be a side face of ``g``: nearer than a whole die (``NEIGHBOUR_SIDES`` of ``g``'s side), or its
+    pips flatter than a side face's can be seen from 50 degrees up or higher (``SIDE_PIPS``) and flatter than
+    ``g``'s? (Another die's top beside ``g``, a whole die away, has pips as round as a top's.)"""
+    return math.dist(f.centre, g.centre) < NEIGHBOUR_SIDES * g.side \
+        or _pip_aspect(f, pips) < SIDE_PIPS and _pip_aspect(g, pips) > _pip_aspect(f, pips)
+
+
 def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
     """Is a face not taken as a top no side face of read top ``t`` after all: its pips as round as the top's and lit
     alike (a side face's pips are seen flatter, the face lit otherwise; a face that ran into its surroundings has
@@ -306,8 +421,41 @@ def _beside(a: Face, b: Face, reach: float = 1.35) -> bool:
     return math.dist(a.centre, b.centre) < reach * max(a.side, b.side)
 
 
+#: Why a spot is counted as an unread die: a die seen whole as a spot on the table, holding pips not read.
+DIE_SPOT = "a die seen as a spot, its pips not read"
+#: ... pips of the other kind, their radius this share of the spot's (a die is about 11 of its pips' radii across).
+DIE_SPOT_PIPS = (1 / 12, 1 / 3)
+
+
+def _mark_die_spots(faces: list[Face], pips: list[Pip]) -> None:
+    """Mark each face that ran into its surroundings from a spot that is a die seen whole (``_die_spot``) as that die,
+    the spot's size, so that it is counted unsure and not taken for a side face of a die beside it."""
+    read = _read_pips(faces)
+    for f in faces:
+        if f.value is None and f.leaked and len(f.pips) == 1 and _die_spot(pips, f.seed, read):
+            spot = pips[f.seed]
+            f.why, f.side, f.centre = DIE_SPOT, 2 * spot.radius, (spot.x, spot.y)
+            f.box = (int(spot.x - spot.major), int(spot.y - spot.major), int(2 * spot.major), int(2 * spot.major))
+
+
+def _die_spot(pips: list[Pip], i: int, read: set[int]) -> bool:
+    """Is spot ``i`` a die seen whole (a light die on a dark table): a spot holding a pip of the other kind, of a
+    die's pip's size and of no face read?"""
+    p = pips[i]
+    c, s = math.cos(p.angle), math.sin(p.angle)
+    for k, q in enumerate(pips):
+        if q.dark == p.dark or k in read or not DIE_SPOT_PIPS[0] <= q.radius / p.radius <= DIE_SPOT_PIPS[1]:
+            continue
+        dx, dy = q.x - p.x, q.y - p.y
+        if math.hypot((dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor) < 1:
+            return True
+    return False
+
+
 def _looks_like_die(f: Face) -> bool:
     """Is an unread face worth counting as a die: a face-sized region, or pips clustered like a face's?"""
+    if f.why == DIE_SPOT:
+        return True
     if not f.leaked:
         return f.why not in ("0 pips",)
     return len(f.pips) >= 2
