@@ -148,16 +148,20 @@ def _crowded_one(face: Face, pips: list[Pip], read: set[int]) -> bool:
     """Is a face read as a 1 a part of a larger face, its grown outline cut short (a white die on a white table): a pip
     of its kind and size, not much flatter (a side face's) and of no face read (``read``), just beside its pip?"""
     p = pips[face.pips[0]]
-    c, s = math.cos(p.angle), math.sin(p.angle)
     for k, q in enumerate(pips):
         if k in read or q.dark != p.dark or not 1 / PIP_LIKE <= q.radius / p.radius <= PIP_LIKE \
                 or q.minor / q.major < p.minor / p.major - SIDE_PIP_FLATTER:
             continue
-        dx, dy = q.x - p.x, q.y - p.y
-        u, v = (dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor  # in the pip's own axes, a circle's radii
-        if math.hypot(u, v) < ONE_CLEAR:
+        if _in_radii(p, q) < ONE_CLEAR:
             return True
     return False
+
+
+def _in_radii(p: Pip, q: Pip) -> float:
+    """How far spot ``q`` is from spot ``p``, in ``p``'s radii along its own axes (its foreshortening undone)."""
+    c, s = math.cos(p.angle), math.sin(p.angle)
+    dx, dy = q.x - p.x, q.y - p.y
+    return math.hypot((dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor)
 
 
 #: Why a face read as a 2 is not read: a pip of its size in line with its two, beyond them (``_two_in_line``).
@@ -285,9 +289,7 @@ def _stacked(f: Face, g: Face, pips: list[Pip]) -> bool:
     rounder nor with rounder pips? Such a face is not vouched for as a top."""
     if g is f or g.value is None or g.leaked or set(g.pips) & set(f.pips) or not _one_die(f, g, pips):
         return False
-    dx, dy = g.centre[0] - f.centre[0], g.centre[1] - f.centre[1]
-    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
-    return upward and math.dist(f.centre, g.centre) < NEIGHBOUR_SIDES * g.side \
+    return _above(g, f) and math.dist(f.centre, g.centre) < NEIGHBOUR_SIDES * g.side \
         and abs(f.colour[0] - g.colour[0]) <= SIDE_SHADE and f.aspect <= g.aspect + STACKED_ROUNDER \
         and _pip_aspect(f, pips) <= _pip_aspect(g, pips) + STACKED_ROUNDER
 
@@ -368,10 +370,8 @@ def _under(f: Face, g: Face) -> bool:
     """Is ``f`` a side face below top face ``g`` (nearer the camera, lit differently, not a flatter view)?
 
     Seen at an angle, a die shows its top face above the side faces turned to the camera."""
-    dx, dy = g.centre[0] - f.centre[0], g.centre[1] - f.centre[1]
-    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
     shade = abs(f.colour[0] - g.colour[0]) > SIDE_SHADE
-    return upward and shade and g.aspect >= f.aspect - 0.25
+    return _above(g, f) and shade and g.aspect >= f.aspect - 0.25
 
 
 def _could_be_side(f: Face, g: Face, pips: list[Pip]) -> bool:
@@ -395,9 +395,7 @@ def _attached(f: Face, t: Face, pips: list[Pip]) -> bool:
     and both its outline and its pips clearly flatter (another die's top, beside it, is seen as round as it is)?"""
     if f.leaked or not f.pips:
         return False
-    dx, dy = t.centre[0] - f.centre[0], t.centre[1] - f.centre[1]
-    upward = -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
-    return upward and math.dist(f.centre, t.centre) < NEIGHBOUR_SIDES * t.side \
+    return _above(t, f) and math.dist(f.centre, t.centre) < NEIGHBOUR_SIDES * t.side \
         and f.aspect <= t.aspect - ATTACHED_FLATTER and _pip_aspect(f, pips) <= _pip_aspect(t, pips) - ATTACHED_FLATTER
 
 
@@ -442,12 +440,10 @@ def _die_spot(pips: list[Pip], i: int, read: set[int]) -> bool:
     """Is spot ``i`` a die seen whole (a light die on a dark table): a spot holding a pip of the other kind, of a
     die's pip's size and of no face read?"""
     p = pips[i]
-    c, s = math.cos(p.angle), math.sin(p.angle)
     for k, q in enumerate(pips):
         if q.dark == p.dark or k in read or not DIE_SPOT_PIPS[0] <= q.radius / p.radius <= DIE_SPOT_PIPS[1]:
             continue
-        dx, dy = q.x - p.x, q.y - p.y
-        if math.hypot((dx * c + dy * s) / p.major, (-dx * s + dy * c) / p.minor) < 1:
+        if _in_radii(p, q) < 1:
             return True
     return False
 
