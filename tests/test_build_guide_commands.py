@@ -36,7 +36,7 @@ from shutbox.config import load_toml
 from shutbox.errors import ShutboxError
 from shutbox.firmware.host.serialport import PORT_GROUP, group_command, open_failure
 from shutbox.model import Kit, build_kit
-from tests.conftest import ctrl_c_as_at_a_terminal, first_fast
+from tests.conftest import ctrl_c_as_at_a_terminal
 
 #: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, one with microswitches and one
 #: without sensors.
@@ -179,7 +179,8 @@ def _play(command: str, folder: Path, extra: str) -> str:
     return proc.stdout
 
 
-@pytest.mark.parametrize("name", first_fast(["default", "74hc165"], keep=1))  # each waits on the wiring test
+@pytest.mark.slow  # a real-time walk through the wiring test, tile by tile (7 s); the boxless guide stays fast
+@pytest.mark.parametrize("name", ["default", "74hc165"])
 def test_the_guides_commands_run_in_order_on_a_simulated_box(name, tmp_path):
     """Settings, firmware, deploy as far as it goes without a board, the wiring test, monitor and play."""
     from shutbox.companion.simbox import SimBox
