@@ -191,7 +191,11 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     offset = np.mean([[q.x, q.y] for q in ps], axis=0) - np.mean(points, axis=0) @ axes.T
     centre = (float(offset[0]), float(offset[1]))
     others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members and not q.weak]).reshape(-1, 2)
-    if len(others) and float(np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1).min()) <= FACE_REACH:
+    off = np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1)
+    side = 2 * FACE_REACH * math.sqrt(abs(float(np.linalg.det(axes))))
+    die = np.array([_die_seen(q, ps[0]) and q.major <= DIE_WHOLE * side
+                    for k, q in enumerate(pips) if k not in members and not q.weak], bool)
+    if np.any((off <= FACE_REACH) & ~die):
         return None  # another spot on the face (of the other kind, or unlike its pips): not a clean face
     contrast = float(median([q.contrast for q in ps]))
     if not _even(gray, centre, axes, lambda: [_rim(gray, k, pips[k], rims) for k in members], cells, contrast, step):
@@ -312,8 +316,18 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
 
 #: A spot of the other kind this many times a pip's radius, around it, is its die seen as a spot on the table.
 DIE_SPOT = 3.0
+#: ... on a face read from its pips, when it is no larger than a die (its ellipse's major half axis at most this share
+#: of the face's side, of three grid steps; its shaded edges and a side face seen below the top add to it): a die holds
+#: one face, so a spot around two touching dice does not count.
+DIE_WHOLE = 1.25
 #: A pip seen this much flatter (minor over major axis) than a top face's pip is on a side face: no part of that top.
 SIDE_FLATTER = 0.15
+
+
+def _die_seen(q: Pip, p: Pip) -> bool:
+    """Could spot ``q`` be the die of pip ``p`` seen whole, as a spot of the other kind on the table (``DIE_SPOT`` times
+    its size or more)?"""
+    return q.dark != p.dark and q.radius >= DIE_SPOT * p.radius
 
 
 def _side_pip(q: Pip, p: Pip) -> bool:
@@ -332,7 +346,7 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
     unshape = np.linalg.inv(shape)
     value = 1
     for k, q in enumerate(pips):
-        if k == i or q.dark != p.dark and q.radius >= DIE_SPOT * p.radius:
+        if k == i or _die_seen(q, p):
             continue  # the die itself, seen as a spot of the other kind on the table
         d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
         if d < LONE_REACH and not q.weak:

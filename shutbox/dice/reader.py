@@ -95,22 +95,8 @@ def read_dice(image: np.ndarray) -> Reading:
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = face_colours(work)
     pips = find_pips(gray, lab)
-    scales = Scales(lab, pips)
-    faces: list[Face] = []
-    taken: set[int] = set()
-    unread: list[int] = []
-    faceless: list[int] = []
-    for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
-        if seed in taken or pips[seed].weak:  # a weak pip only completes a face (``faces``)
-            continue
-        face = grow_face(seed, scales)
-        if face is None:
-            faceless.append(seed)
-            continue
-        taken.update(face.pips if face.value is not None else [seed])
-        faces.append(face)
-        if face.value is None:
-            unread.append(seed)
+    faces, faceless = _grow_faces(pips, Scales(lab, pips))
+    unread = [f.seed for f in faces if f.value is None]
     crowded = [f for f in faces if f.value == 1 and _crowded_one(f, pips, _read_pips(faces))
                or f.value == 2 and len(f.pips) == 2 and _two_in_line(f, pips, _read_pips(faces, 2))]
     for face in crowded:  # its pip may be one of a face read from its pips
@@ -127,6 +113,35 @@ def read_dice(image: np.ndarray) -> Reading:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
 
     return Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
+
+
+def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:
+    """The faces grown from the pips, clearest first (a pip of a face read grows none), and the pips that grew none."""
+    faces: list[Face] = []
+    taken: set[int] = set()
+    faceless: list[int] = []
+    for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
+        if seed in taken or pips[seed].weak:  # a weak pip only completes a face (``faces``)
+            continue
+        face = grow_face(seed, scales)
+        if face is None:
+            faceless.append(seed)
+            continue
+        if face.value is not None and any(_same_face(face, g) for g in faces):
+            continue  # a pip left out of a face read (one its grid probe found) grew the same face again
+        taken.update(face.pips if face.value is not None else [seed])
+        faces.append(face)
+    return faces, faceless
+
+
+#: Two read faces whose middles are nearer than this share of a side, with pips in common, are one face.
+SAME_FACE = 0.25
+
+
+def _same_face(f: Face, g: Face) -> bool:
+    """Is read face ``f`` read face ``g`` grown again: the same value, pips in common, and the same middle?"""
+    return f.value == g.value and bool(set(f.pips) & set(g.pips)) \
+        and math.dist(f.centre, g.centre) < SAME_FACE * max(f.side, g.side)
 
 
 def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
