@@ -102,7 +102,7 @@ def read_dice(image: np.ndarray) -> Reading:
     for face in crowded:  # its pip may be one of a face read from its pips
         face.why, face.value = CROWDED_ONE if face.value == 1 else IN_LINE, None
         unread.append(face.seed)
-    faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray)
+    faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray, lab)
     for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
         if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
             face.value, face.why = 1, ""
@@ -209,13 +209,14 @@ def _read_pips(faces: list[Face], least: int = 1) -> set[int]:
     return {i for f in faces if f.value is not None and len(f.pips) >= least for i in f.pips}
 
 
-def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
+def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray, lab: np.ndarray
+                    ) -> list[Face]:
     """The faces, with those that did not read (ran into their surroundings, or failed a check of their outline)
     read from their pips alone where they read (``pipfaces``); an unread face keeps only the pips no such face
     took, and goes when its own seed pip was taken."""
     if not unread:
         return faces
-    found = read_pip_faces(pips, unread, gray, frozenset(_read_pips(faces)))
+    found = read_pip_faces(pips, unread, gray, frozenset(_read_pips(faces)), lab)
     if not found:
         return faces
     used = {i for f in found for i in f.pips}
@@ -244,9 +245,10 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         bad = _promote(bad, top, pips)
     unsure: list[Face] = []
     flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
-    sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips]
-    for f in [f for f in bad if f.why == LARGE_PIP and sizes and _pip_aspect(f, pips) >= flat]:
-        if pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
+    for f in [f for f in bad if f.why == LARGE_PIP and _pip_aspect(f, pips) >= flat]:
+        # the read tops' pips of its kind (a light spot beside dice with dark pips may be a lamp's glare on the table)
+        sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips if pips[i].dark == pips[f.seed].dark]
+        if sizes and pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
             f.value, f.why = 1, ""
             top.append(f)
             bad.remove(f)
