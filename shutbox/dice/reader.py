@@ -338,7 +338,8 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, lit as
     the tops of its colour (every top face has one normal, so one light: within ``SIDE_SHADE`` of the range of their
     lightness), and no pip of its kind above it (a side face's top is above it, nearer than a side and a half, and has
-    pips; a read top's pips do not count when that top is a whole die away, its pips no rounder and lit alike)?"""
+    pips; a read top's pips do not count when that top is a whole die away, its pips no rounder and lit alike, or when
+    it is of another colour or kind of pip)?"""
     if f.seed < 0 or not _could_be_top(f, pips):
         return False
     lit = [t.colour[0] for t in top if _one_die(f, t, pips)]
@@ -346,8 +347,9 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
         return False
     dark = pips[f.seed].dark
     reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
-    # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's
-    others = {i for t in top if _other_die(f, t, pips) for i in t.pips}
+    # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's,
+    # as are those of a top of another colour or kind of pip (a side face is its top's colour)
+    others = {i for t in top if _other_die(f, t, pips) or not _one_die(f, t, pips) for i in t.pips}
     size = float(median([pips[i].radius for i in f.pips]))
     for i, q in enumerate(pips):
         if i in f.pips or q.dark != dark or q.weak or i in others \
