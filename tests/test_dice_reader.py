@@ -39,7 +39,7 @@ def test_the_sample_reads_with_no_die_wrong_and_most_pictures_right():
         right += reading.values == want and not reading.unsure
         dice += len(want)
     assert wrong <= 0.005 * dice, f"{wrong} of {dice} dice read wrong"
-    assert right >= 0.97 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
+    assert right >= 0.985 * len(SAMPLE), f"{right} of {len(SAMPLE)} pictures all right"
 
 
 def test_an_empty_table_reads_as_no_dice():

@@ -79,10 +79,11 @@ class PipFace:
 
 
 def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
-                   explained: frozenset[int] = frozenset()) -> list[PipFace]:
+                   explained: frozenset[int] = frozenset(), lab: np.ndarray | None = None) -> list[PipFace]:
     """The faces read from the ``candidates`` pips alone (each pip in one face at most; a pip two readings
     disagree on is in none). A face of value 0 is a die seen but not read (a lone pip near others). ``explained``:
-    pips of faces read already (a lone pip near them is not a part of their face).
+    pips of faces read already (a lone pip near them is not a part of their face); ``lab``: the picture's
+    ``face_colours``, where a lone pip's face must be one colour.
 
     The pips left over once some faces read are tried again without those faces' pips: a face touching a die read
     from its pips has that die's pips just off it, which are no part of it."""
@@ -95,7 +96,7 @@ def read_pip_faces(pips: list[Pip], candidates: list[int], gray: np.ndarray,
     explained = explained | {i for f in faces for i in f.pips}
     for i in candidates:
         if i not in proposed:
-            face = _lone_pip(i, pips, gray, explained)
+            face = _lone_pip(i, pips, gray, explained, lab)
             if face is not None:
                 faces.append(face)
     return _unshared(faces)
@@ -191,7 +192,11 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     offset = np.mean([[q.x, q.y] for q in ps], axis=0) - np.mean(points, axis=0) @ axes.T
     centre = (float(offset[0]), float(offset[1]))
     others = np.array([[q.x, q.y] for k, q in enumerate(pips) if k not in members and not q.weak]).reshape(-1, 2)
-    if len(others) and float(np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1).min()) <= FACE_REACH:
+    off = np.abs((others - centre) @ np.linalg.inv(axes).T).max(axis=1)
+    side = 2 * FACE_REACH * math.sqrt(abs(float(np.linalg.det(axes))))
+    die = np.array([_die_seen(q, ps[0]) and q.major <= DIE_WHOLE * side
+                    for k, q in enumerate(pips) if k not in members and not q.weak], bool)
+    if np.any((off <= FACE_REACH) & ~die):
         return None  # another spot on the face (of the other kind, or unlike its pips): not a clean face
     contrast = float(median([q.contrast for q in ps]))
     if not _even(gray, centre, axes, lambda: [_rim(gray, k, pips[k], rims) for k in members], cells, contrast, step):
@@ -310,10 +315,36 @@ def _sample(gray: np.ndarray, centre: tuple[float, float], axes: np.ndarray, gri
     return gray[ys, xs].astype(np.float32)
 
 
+#: A pixel of a lone pip's patch whose chroma (``face_colours`` a and b) is this far from the patch's median is of
+#: another colour: another face or the table (a die's face is one colour; a JPEG's chroma is blurred and noisy, so a
+#: patch may have this share of such pixels).
+CHROMA_STEP = 10.0
+CHROMA_SHARE = 0.15
+
+
+def _off_colour(lab: np.ndarray, centre: tuple[float, float], axes: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Which grid points' chroma is ``CHROMA_STEP`` or more from the median of theirs (nearest pixel, clipped)."""
+    xy = grid @ axes.T + centre
+    xs = np.clip(np.rint(xy[:, 0]).astype(np.intp), 0, lab.shape[1] - 1)
+    ys = np.clip(np.rint(xy[:, 1]).astype(np.intp), 0, lab.shape[0] - 1)
+    ab = lab[ys, xs, 1:]
+    return np.hypot(*(ab - np.median(ab, axis=0)).T) > CHROMA_STEP
+
+
 #: A spot of the other kind this many times a pip's radius, around it, is its die seen as a spot on the table.
 DIE_SPOT = 3.0
+#: ... on a face read from its pips, when it is no larger than a die (its ellipse's major half axis at most this share
+#: of the face's side, of three grid steps; its shaded edges and a side face seen below the top add to it): a die holds
+#: one face, so a spot around two touching dice does not count.
+DIE_WHOLE = 1.25
 #: A pip seen this much flatter (minor over major axis) than a top face's pip is on a side face: no part of that top.
 SIDE_FLATTER = 0.15
+
+
+def _die_seen(q: Pip, p: Pip) -> bool:
+    """Could spot ``q`` be the die of pip ``p`` seen whole, as a spot of the other kind on the table (``DIE_SPOT`` times
+    its size or more)?"""
+    return q.dark != p.dark and q.radius >= DIE_SPOT * p.radius
 
 
 def _side_pip(q: Pip, p: Pip) -> bool:
@@ -321,18 +352,21 @@ def _side_pip(q: Pip, p: Pip) -> bool:
     return q.minor / q.major < p.minor / p.major - SIDE_FLATTER
 
 
-def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset()) -> PipFace | None:
+def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset(),
+              lab: np.ndarray | None = None) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
     read) when a pip of its kind (or a weak pip of its size) is as near as a 2's other pip could be, unless that pip is
     of a face read already (``explained``) or seen much flatter (on a side face): then it is not this face's. A pip
     clear of others whose even patch reaches only ``LONE_NEAR`` radii is a die seen, ``large`` (a 1's large pip, whose
-    die is not as wide as ``LONE_REACH``: the reader weighs it against the other dice's pips)."""
+    die is not as wide as ``LONE_REACH``: the reader weighs it against the other dice's pips). The patch must be even in
+    grey, and with ``lab`` of one colour, else the pip is a die seen (a side face's pip has the table, of another
+    colour, within its patch)."""
     p = pips[i]
     shape = _shape([p])
     unshape = np.linalg.inv(shape)
     value = 1
     for k, q in enumerate(pips):
-        if k == i or q.dark != p.dark and q.radius >= DIE_SPOT * p.radius:
+        if k == i or _die_seen(q, p):
             continue  # the die itself, seen as a spot of the other kind on the table
         d = float(np.hypot(*(unshape @ np.array([q.x - p.x, q.y - p.y]))))
         if d < LONE_REACH and not q.weak:
@@ -356,4 +390,6 @@ def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[in
         if value == 0 or float(np.mean(uneven[near])) > UNEVEN_SHARE:
             return unread if value == 0 else None
         return PipFace(0, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab, large=True)
+    if value and lab is not None and float(np.mean(_off_colour(lab, (p.x, p.y), shape, disk))) > CHROMA_SHARE:
+        return unread  # even in grey but not one colour: a side face's pip by the table, of another colour
     return PipFace(value, (i,), (p.x, p.y), shape * step, p.minor / p.major, p.face_lab)

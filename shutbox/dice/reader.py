@@ -95,28 +95,14 @@ def read_dice(image: np.ndarray) -> Reading:
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = face_colours(work)
     pips = find_pips(gray, lab)
-    scales = Scales(lab, pips)
-    faces: list[Face] = []
-    taken: set[int] = set()
-    unread: list[int] = []
-    faceless: list[int] = []
-    for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
-        if seed in taken or pips[seed].weak:  # a weak pip only completes a face (``faces``)
-            continue
-        face = grow_face(seed, scales)
-        if face is None:
-            faceless.append(seed)
-            continue
-        taken.update(face.pips if face.value is not None else [seed])
-        faces.append(face)
-        if face.value is None:
-            unread.append(seed)
+    faces, faceless = _grow_faces(pips, Scales(lab, pips))
+    unread = [f.seed for f in faces if f.value is None]
     crowded = [f for f in faces if f.value == 1 and _crowded_one(f, pips, _read_pips(faces))
                or f.value == 2 and len(f.pips) == 2 and _two_in_line(f, pips, _read_pips(faces, 2))]
     for face in crowded:  # its pip may be one of a face read from its pips
         face.why, face.value = CROWDED_ONE if face.value == 1 else IN_LINE, None
         unread.append(face.seed)
-    faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray)
+    faces = _with_pip_faces(faces, pips, [i for i in unread + faceless if i not in _read_pips(faces)], gray, lab)
     for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
         if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
             face.value, face.why = 1, ""
@@ -127,6 +113,35 @@ def read_dice(image: np.ndarray) -> Reading:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
 
     return Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
+
+
+def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:
+    """The faces grown from the pips, clearest first (a pip of a face read grows none), and the pips that grew none."""
+    faces: list[Face] = []
+    taken: set[int] = set()
+    faceless: list[int] = []
+    for seed in sorted(range(len(pips)), key=lambda i: -pips[i].contrast):
+        if seed in taken or pips[seed].weak:  # a weak pip only completes a face (``faces``)
+            continue
+        face = grow_face(seed, scales)
+        if face is None:
+            faceless.append(seed)
+            continue
+        if face.value is not None and any(_same_face(face, g) for g in faces):
+            continue  # a pip left out of a face read (one its grid probe found) grew the same face again
+        taken.update(face.pips if face.value is not None else [seed])
+        faces.append(face)
+    return faces, faceless
+
+
+#: Two read faces whose middles are nearer than this share of a side, with pips in common, are one face.
+SAME_FACE = 0.25
+
+
+def _same_face(f: Face, g: Face) -> bool:
+    """Is read face ``f`` read face ``g`` grown again: the same value, pips in common, and the same middle?"""
+    return f.value == g.value and bool(set(f.pips) & set(g.pips)) \
+        and math.dist(f.centre, g.centre) < SAME_FACE * max(f.side, g.side)
 
 
 def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
@@ -194,13 +209,14 @@ def _read_pips(faces: list[Face], least: int = 1) -> set[int]:
     return {i for f in faces if f.value is not None and len(f.pips) >= least for i in f.pips}
 
 
-def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray) -> list[Face]:
+def _with_pip_faces(faces: list[Face], pips: list[Pip], unread: list[int], gray: np.ndarray, lab: np.ndarray
+                    ) -> list[Face]:
     """The faces, with those that did not read (ran into their surroundings, or failed a check of their outline)
     read from their pips alone where they read (``pipfaces``); an unread face keeps only the pips no such face
     took, and goes when its own seed pip was taken."""
     if not unread:
         return faces
-    found = read_pip_faces(pips, unread, gray, frozenset(_read_pips(faces)))
+    found = read_pip_faces(pips, unread, gray, frozenset(_read_pips(faces)), lab)
     if not found:
         return faces
     used = {i for f in found for i in f.pips}
@@ -229,9 +245,10 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         bad = _promote(bad, top, pips)
     unsure: list[Face] = []
     flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
-    sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips]
-    for f in [f for f in bad if f.why == LARGE_PIP and sizes and _pip_aspect(f, pips) >= flat]:
-        if pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
+    for f in [f for f in bad if f.why == LARGE_PIP and _pip_aspect(f, pips) >= flat]:
+        # the read tops' pips of its kind (a light spot beside dice with dark pips may be a lamp's glare on the table)
+        sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips if pips[i].dark == pips[f.seed].dark]
+        if sizes and pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
             f.value, f.why = 1, ""
             top.append(f)
             bad.remove(f)
@@ -321,7 +338,8 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
     """Is a read face not taken as a top (flatter than the picture's roundest) a top all the same: round enough, lit as
     the tops of its colour (every top face has one normal, so one light: within ``SIDE_SHADE`` of the range of their
     lightness), and no pip of its kind above it (a side face's top is above it, nearer than a side and a half, and has
-    pips; a read top's pips do not count when that top is a whole die away, its pips no rounder and lit alike)?"""
+    pips; a read top's pips do not count when that top is a whole die away, its pips no rounder and lit alike, or when
+    it is of another colour or kind of pip)?"""
     if f.seed < 0 or not _could_be_top(f, pips):
         return False
     lit = [t.colour[0] for t in top if _one_die(f, t, pips)]
@@ -329,8 +347,9 @@ def _lone_top(f: Face, top: list[Face], pips: list[Pip]) -> bool:
         return False
     dark = pips[f.seed].dark
     reach = LONE_TOP_REACH * max(f.side, DIE_RADII * pips[f.seed].radius)
-    # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's
-    others = {i for t in top if _other_die(f, t, pips) for i in t.pips}
+    # the pips of a read top a whole die away, with pips no rounder than this face's and lit alike, are another die's,
+    # as are those of a top of another colour or kind of pip (a side face is its top's colour)
+    others = {i for t in top if _other_die(f, t, pips) or not _one_die(f, t, pips) for i in t.pips}
     size = float(median([pips[i].radius for i in f.pips]))
     for i, q in enumerate(pips):
         if i in f.pips or q.dark != dark or q.weak or i in others \
