@@ -178,7 +178,7 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     reach = np.max(np.abs(grid), axis=1)
     on_face = reach <= FACE_REACH
     clear = CLEAR_REACH_TWO if int(on_face.sum()) == 2 else CLEAR_REACH
-    if np.any((reach > FACE_REACH) & (reach < clear)):
+    if np.any((reach > FACE_REACH) & (reach < clear) & ~_side_pips(near, on_face, pips)):
         return None  # a pip just off the face: the grid is a part of a larger face, or of two dice
     points = np.rint(grid[on_face])
     if np.abs(points).max(initial=0) > 1 or np.hypot(*(grid[on_face] - points).T).max(initial=0) > MAX_OFFSET:
@@ -345,6 +345,14 @@ def _die_seen(q: Pip, p: Pip) -> bool:
     """Could spot ``q`` be the die of pip ``p`` seen whole, as a spot of the other kind on the table (``DIE_SPOT`` times
     its size or more)?"""
     return q.dark != p.dark and q.radius >= DIE_SPOT * p.radius
+
+
+def _side_pips(near: list[int], on_face: np.ndarray, pips: list[Pip]) -> np.ndarray:
+    """Which of the ``near`` pips are on a side face, seen from the face's pips (``on_face``): much flatter than the
+    flattest of them (``_side_pip``). Such a pip just off the face is no part of a larger face seen as this one."""
+    own = [pips[k] for k, inside in zip(near, on_face, strict=True) if inside]
+    flattest = min(own, key=lambda q: q.minor / q.major)
+    return np.array([_side_pip(pips[k], flattest) for k in near], bool)
 
 
 def _side_pip(q: Pip, p: Pip) -> bool:
