@@ -360,6 +360,12 @@ def _side_pip(q: Pip, p: Pip) -> bool:
     return q.minor / q.major < p.minor / p.major - SIDE_FLATTER
 
 
+def lone_one(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int], lab: np.ndarray) -> bool:
+    """Is pip ``i`` read as a 1 on its own (``_lone_pip``), the pips of faces read (``explained``) no other die's?"""
+    face = _lone_pip(i, pips, gray, explained, lab)
+    return face is not None and face.value == 1
+
+
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset(),
               lab: np.ndarray | None = None) -> PipFace | None:
     """A 1: a pip with no other pip near it, on an even patch ``LONE_REACH`` radii across; value 0 (a die seen, not
