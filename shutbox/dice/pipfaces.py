@@ -178,7 +178,7 @@ def _face_on_grid(grid: np.ndarray, near: list[int], pips: list[Pip], axes: np.n
     reach = np.max(np.abs(grid), axis=1)
     on_face = reach <= FACE_REACH
     clear = CLEAR_REACH_TWO if int(on_face.sum()) == 2 else CLEAR_REACH
-    if np.any((reach > FACE_REACH) & (reach < clear)):
+    if np.any((reach > FACE_REACH) & (reach < clear) & ~_side_pips(near, on_face, pips)):
         return None  # a pip just off the face: the grid is a part of a larger face, or of two dice
     points = np.rint(grid[on_face])
     if np.abs(points).max(initial=0) > 1 or np.hypot(*(grid[on_face] - points).T).max(initial=0) > MAX_OFFSET:
@@ -347,9 +347,23 @@ def _die_seen(q: Pip, p: Pip) -> bool:
     return q.dark != p.dark and q.radius >= DIE_SPOT * p.radius
 
 
+def _side_pips(near: list[int], on_face: np.ndarray, pips: list[Pip]) -> np.ndarray:
+    """Which of the ``near`` pips are on a side face, seen from the face's pips (``on_face``): much flatter than the
+    flattest of them (``_side_pip``). Such a pip just off the face is no part of a larger face seen as this one."""
+    own = [pips[k] for k, inside in zip(near, on_face, strict=True) if inside]
+    flattest = min(own, key=lambda q: q.minor / q.major)
+    return np.array([_side_pip(pips[k], flattest) for k in near], bool)
+
+
 def _side_pip(q: Pip, p: Pip) -> bool:
     """Is pip ``q`` on a side face, seen from pip ``p``: much flatter (a face turned away), not of ``p``'s face?"""
     return q.minor / q.major < p.minor / p.major - SIDE_FLATTER
+
+
+def lone_one(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int], lab: np.ndarray) -> bool:
+    """Is pip ``i`` read as a 1 on its own (``_lone_pip``), the pips of faces read (``explained``) no other die's?"""
+    face = _lone_pip(i, pips, gray, explained, lab)
+    return face is not None and face.value == 1
 
 
 def _lone_pip(i: int, pips: list[Pip], gray: np.ndarray, explained: frozenset[int] = frozenset(),

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
-from shutbox.dice.pipfaces import COLOUR_DISTANCE, read_pip_faces
+from shutbox.dice.pipfaces import COLOUR_DISTANCE, lone_one, read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
@@ -106,6 +106,12 @@ def read_dice(image: np.ndarray) -> Reading:
     for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
         if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
             face.value, face.why = 1, ""
+    twos = [f for f in crowded if f.why == IN_LINE and _two_after_all(f, faces, pips)]
+    if twos:  # a 2 read after all: a lone pip beside it, kept unread by its pips, may be a 1
+        faces = [f for f in faces if f not in twos and not any(set(g.pips) & set(f.pips) for g in twos)] + twos
+        for f in faces:
+            if f.why == LONE_PIP and lone_one(f.seed, pips, gray, frozenset(_read_pips(faces)), lab):
+                f.value, f.why = 1, ""
     _mark_die_spots(faces, pips)
     read, unsure = _sort_faces(faces, pips)
 
@@ -202,6 +208,18 @@ def _two_in_line(face: Face, pips: list[Pip], read: set[int]) -> bool:
             if math.hypot(q.x - ex, q.y - ey) < IN_LINE_SLACK * gap:
                 return True
     return False
+
+
+def _two_after_all(face: Face, faces: list[Face], pips: list[Pip]) -> bool:
+    """Is a face read as a 2 but left unread for a pip in line beyond it (``_two_in_line``) a 2 after all, that pip
+    one of a face read from its pips since? Then it is read (the caller drops its pips' other, unread, readings: lone
+    pips). A face read from its pips with one of its two pips keeps it unread."""
+    if len(face.pips) != 2 or _two_in_line(face, pips, _read_pips(faces, 2)):
+        return False
+    if any(g is not face and g.value is not None and set(g.pips) & set(face.pips) for g in faces):
+        return False
+    face.value, face.why = 2, ""
+    return True
 
 
 def _read_pips(faces: list[Face], least: int = 1) -> set[int]:
