@@ -106,12 +106,7 @@ def read_dice(image: np.ndarray) -> Reading:
     for face in crowded:  # or the pips beside it those of a die read from its pips: a 1 after all
         if face in faces and face.why == CROWDED_ONE and not _crowded_one(face, pips, _read_pips(faces)):
             face.value, face.why = 1, ""
-    twos = [f for f in crowded if f.why == IN_LINE and _two_after_all(f, faces, pips)]
-    if twos:  # a 2 read after all: a lone pip beside it, kept unread by its pips, may be a 1
-        faces = [f for f in faces if f not in twos and not any(set(g.pips) & set(f.pips) for g in twos)] + twos
-        for f in faces:
-            if f.why == LONE_PIP and lone_one(f.seed, pips, gray, frozenset(_read_pips(faces)), lab):
-                f.value, f.why = 1, ""
+    faces = _with_twos_after_all(crowded, faces, pips, gray, lab)
     _mark_die_spots(faces, pips)
     read, unsure = _sort_faces(faces, pips)
 
@@ -210,16 +205,31 @@ def _two_in_line(face: Face, pips: list[Pip], read: set[int]) -> bool:
     return False
 
 
+def _with_twos_after_all(crowded: list[Face], faces: list[Face], pips: list[Pip], gray: np.ndarray, lab: np.ndarray
+                         ) -> list[Face]:
+    """The faces, with each 2 kept unread for a pip in line beyond it read after all where that pip is since of a face
+    read from its pips (``_two_after_all``): its pips' other readings go, and a lone pip beside it, kept unread by its
+    pips, may be a 1."""
+    twos: list[Face] = []
+    for face in crowded:
+        if face.why == IN_LINE and _two_after_all(face, faces, pips):
+            face.value, face.why = 2, ""
+            twos.append(face)
+    if not twos:
+        return faces
+    faces = [f for f in faces if f not in twos and not any(set(g.pips) & set(f.pips) for g in twos)] + twos
+    for f in faces:
+        if f.why == LONE_PIP and lone_one(f.seed, pips, gray, frozenset(_read_pips(faces)), lab):
+            f.value, f.why = 1, ""
+    return faces
+
+
 def _two_after_all(face: Face, faces: list[Face], pips: list[Pip]) -> bool:
     """Is a face read as a 2 but left unread for a pip in line beyond it (``_two_in_line``) a 2 after all, that pip
-    one of a face read from its pips since? Then it is read (the caller drops its pips' other, unread, readings: lone
-    pips). A face read from its pips with one of its two pips keeps it unread."""
-    if len(face.pips) != 2 or _two_in_line(face, pips, _read_pips(faces, 2)):
-        return False
-    if any(g is not face and g.value is not None and set(g.pips) & set(face.pips) for g in faces):
-        return False
-    face.value, face.why = 2, ""
-    return True
+    one of a face read from its pips since? (The caller reads it, and drops its pips' other, unread, readings: lone
+    pips.) A face read from its pips with one of its two pips keeps it unread."""
+    return len(face.pips) == 2 and not _two_in_line(face, pips, _read_pips(faces, 2)) \
+        and not any(g is not face and g.value is not None and set(g.pips) & set(face.pips) for g in faces)
 
 
 def _read_pips(faces: list[Face], least: int = 1) -> set[int]:
