@@ -143,7 +143,7 @@ def hollows(lay: Layout, gate_list: list[Gate], cuts: tuple[float, ...], tabs: S
         tool = tool.intersect(inner)
     keep = (_spine(lay, cuts) + _cross_ribs(lay, cuts) + _hollow_blocks(lay, gate_list, cuts)
             + [tab_block(lay, key) for key in tabs])
-    return tool.cut(*keep).clean()
+    return cut_all(tool, keep)
 
 
 def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
@@ -461,20 +461,28 @@ def key_spots(lay: Layout, cuts: tuple[float, ...]) -> list[tuple[float, float, 
     return [(k.at, k.centre, tip + 2.5, k.sign) for k in plan_keys(lay, cuts, ()) if k.axis == "x" and k.sloped]
 
 
-def build_box(lay: Layout, cuts: tuple[float, ...] = (), ycuts: tuple[float, ...] = ()) -> cq.Shape:
+def hollow_tool(lay: Layout, cuts: tuple[float, ...] = (), ycuts: tuple[float, ...] = ()) -> cq.Shape:
+    """The box's hollow (``hollows``) for the cuts ``build_box`` is given: the slowest of its tools, so a side
+    process may build it while this one builds the rest."""
+    return hollows(lay, gates(lay, cuts), cuts, tab_keys(lay, cuts, ycuts))
+
+
+def build_box(lay: Layout, cuts: tuple[float, ...] = (), ycuts: tuple[float, ...] = (),
+              hollow: Callable[[], cq.Shape | None] | None = None) -> cq.Shape:
     """The whole box in one piece, in the box frame, ready to be cut at ``cuts`` (x positions on ribs) and
     ``ycuts`` (y positions along the box: with one at the tray's back wall, the blocks and screw holes of its
-    tabs are built in)."""
+    tabs are built in). ``hollow``: asked for ``hollow_tool(lay, cuts, ycuts)`` once the other tools are made (it
+    may be building elsewhere); when it gives None, the hollow is built here."""
     body = _rounded_block(0.0, lay.length, 0.0, lay.width, 0.0, lay.height, CORNER_RADIUS)
     tx0, tx1, ty0, ty1 = lay.tray
-    tools = [
+    tray = [
         _rounded_block(tx0, tx1, ty0, ty1, lay.tray_floor, lay.height + 1.0, TRAY_RADIUS),
         _rounded_block(tx0 + FELT_MARGIN, tx1 - FELT_MARGIN, ty0 + FELT_MARGIN, ty1 - FELT_MARGIN,
                        lay.felt_floor, lay.tray_floor + 0.5, TRAY_RADIUS - 1.0),
     ]
     gate_list = gates(lay, cuts)
     tabs = tab_keys(lay, cuts, ycuts)
-    tools.append(hollows(lay, gate_list, cuts, tabs))
+    tools = []
     for key in tabs:
         tools += tab_screw_tools(lay, key)
     for n in range(1, lay.tiles + 1):
@@ -482,7 +490,8 @@ def build_box(lay: Layout, cuts: tuple[float, ...] = (), ycuts: tuple[float, ...
     tools += gate_tools(lay, gate_list)
     if lay.sensors:
         tools += sensor_tools(lay) + button_tools(lay)
-    return cut_all(body, tools)
+    made = hollow() if hollow is not None else None
+    return cut_all(body, [*tray, made if made is not None else hollows(lay, gate_list, cuts, tabs), *tools])
 
 
 def build_gate(lay: Layout, gate: Gate) -> cq.Shape:

@@ -102,6 +102,8 @@ def part_round(shape: Any, bb: Any) -> Any:
 
     import cadquery as cq
 
+    from shutbox.cad.shapes import boolean
+
     sb, g = bounds(shape), BAND_GRID
     if sb.xlen < 3 * bb.xlen or len(shape.Faces()) < BAND_FACES:
         return shape
@@ -110,7 +112,7 @@ def part_round(shape: Any, bb: Any) -> Any:
     bands = _BANDS.setdefault(shape, {})
     if (y0, y1, z0, z1) not in bands:
         box = cq.Solid.makeBox(sb.xlen + 2.0, y1 - y0, z1 - z0, cq.Vector(sb.xmin - 1.0, y0, z0))
-        bands[(y0, y1, z0, z1)] = shape.intersect(box)
+        bands[(y0, y1, z0, z1)] = boolean("common", shape, [box])
     return bands[(y0, y1, z0, z1)]
 
 
@@ -337,18 +339,22 @@ def _pair(a: Any, b: Any, ka: str, kb: str, around: Any) -> tuple[float, float |
 
 def _common_volume(a, b) -> float:
     """Volume of the OCCT boolean common of two shapes (0 when either is empty)."""
+    from shutbox.cad.shapes import boolean
+
     if not a.Solids() or not b.Solids():
         return 0.0
-    return a.intersect(b).Volume()
+    return boolean("common", a, [b]).Volume()
 
 
 def _crop(shape, around, margin: float = 1.5):
     import cadquery as cq
 
+    from shutbox.cad.shapes import boolean
+
     lo = cq.Vector(around.xmin - margin, around.ymin - margin, around.zmin - margin)
     size = (around.xlen + 2 * margin, around.ylen + 2 * margin, around.zlen + 2 * margin)
     region = cq.Solid.makeBox(*size, lo)
-    return part_round(shape, region.BoundingBox()).intersect(region)
+    return boolean("common", part_round(shape, region.BoundingBox()), [region])
 
 
 def check_tile_number(path: Path, k: int, name: str, lay: Any, depth: float) -> list[Finding]:

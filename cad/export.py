@@ -174,6 +174,12 @@ def kit_cache_key(kit: Kit, specs: list[PartSpec]) -> str:
                                                                            for s in specs]})
 
 
+def box_wanted(kit: Kit) -> bool:
+    """Whether a build of ``kit`` builds the one-piece box: a box piece is not in the cache."""
+    return any(cache.lookup(cache.part_key(spec.name, spec.inputs)) is None for spec in plan(kit)[2]
+               if spec.kind == "box")
+
+
 def is_cached(kit: Kit) -> bool:
     """Whether the cache holds this kit's assembly (so an unchanged rebuild copies rather than builds)."""
     return cache.lookup(kit_cache_key(kit, plan(kit)[2])) is not None
@@ -210,6 +216,11 @@ class BuildWatcher:
         """Every part and assembly.step are complete; ``manifest`` is the one to be written, previews aside;
         ``solids``: the (label, kind, solid) written into assembly.step, when they were built here."""
 
+    def box_hollow(self) -> Any | None:
+        """The box's hollow tool (:func:`shutbox.cad.box.hollow_tool`) if it was built elsewhere; None: build it
+        here."""
+        return None
+
 
 def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progress: bool = True,
               watcher: BuildWatcher | None = None) -> dict[str, Any]:
@@ -223,7 +234,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
     from shutbox.cad.buildnotes import build_notes
 
     steps = Progress(len(specs) + 3, progress)
-    builder = Builder(kit, lay, split)
+    builder = Builder(kit, lay, split, watch.box_hollow)
     parts: list[dict[str, Any]] = []
     placed: list[tuple[str, PartSpec, Any]] = []  # (label, spec, cq.Shape)
     labels: list[str] = []

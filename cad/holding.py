@@ -32,6 +32,7 @@ def _common(shapes: list[Any], tool: Any) -> Any | None:
     import cadquery as cq
 
     from shutbox.cad.check import bounds, part_round
+    from shutbox.cad.shapes import boolean
 
     bb = tool.BoundingBox()
     parts = []
@@ -39,7 +40,7 @@ def _common(shapes: list[Any], tool: Any) -> Any | None:
         sb = bounds(shape)
         if sb.xmax < bb.xmin or bb.xmax < sb.xmin or sb.ymax < bb.ymin or bb.ymax < sb.ymin:
             continue
-        common = part_round(shape, bb).intersect(tool)
+        common = boolean("common", part_round(shape, bb), [tool])
         if common.Solids():
             parts.append(common)
     return cq.Compound.makeCompound(parts) if parts else None

@@ -8,6 +8,7 @@ that is too small) needs no CadQuery.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -351,15 +352,18 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
 class Builder:
     """Builds parts for one kit, sharing the one-piece box between the box pieces."""
 
-    def __init__(self, kit: Kit, lay: Layout, plan: SplitPlan) -> None:
+    def __init__(self, kit: Kit, lay: Layout, plan: SplitPlan,
+                 hollow: Callable[[], cq.Shape | None] | None = None) -> None:
+        """``hollow``: gives the box's hollow tool if it was built elsewhere (``build_box``)."""
         self.kit, self.lay, self.plan = kit, lay, plan
+        self.hollow = hollow
         self._box: cq.Shape | None = None
 
     def whole_box(self) -> cq.Shape:
         if self._box is None:
             from shutbox.cad.box import build_box
 
-            self._box = build_box(self.lay, self.plan.xs, self.plan.ys)
+            self._box = build_box(self.lay, self.plan.xs, self.plan.ys, self.hollow)
         return self._box
 
     def build(self, spec: PartSpec) -> cq.Shape:

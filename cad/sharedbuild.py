@@ -8,6 +8,7 @@ its share of the assembly checks (docs/architecture.md, "Build machinery"). Impo
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,17 +31,37 @@ def refuse_unbuildable(kit: Kit, what: str = "the CAD") -> None:
         raise ShutboxError(refusal)
 
 
-class _Checking(BuildWatcher):
-    """A CAD build shared with a side process when there is one: it builds the parts other than the box
-    pieces meanwhile (:func:`prepare_side`), and its share of the checks begins as soon as the parts and
-    assembly.step are written (:meth:`assembly_written`); the rest follows the build (:meth:`findings`)."""
+@dataclass
+class SideWork:
+    """What a CAD build gave its side process first (:func:`start_side_build`): the box's hollow tool, when the
+    box is to be built, and the parts other than the box pieces (:func:`prepare_side`)."""
 
-    def __init__(self, side: Executor | None, prepared: Future | None, bed: tuple[float, float, float]) -> None:
+    hollow: Future | None
+    parts: Future | None
+
+
+class _Checking(BuildWatcher):
+    """A CAD build shared with a side process when there is one: it builds the box's hollow tool and the parts
+    other than the box pieces meanwhile (:class:`SideWork`), and its share of the checks begins as soon as the
+    parts and assembly.step are written (:meth:`assembly_written`); the rest follows the build
+    (:meth:`findings`)."""
+
+    def __init__(self, side: Executor | None, prepared: SideWork | None, bed: tuple[float, float, float]) -> None:
         self.side = side
-        self.prepared = prepared
+        self.hollow = prepared.hollow if prepared is not None else None
+        self.prepared = prepared.parts if prepared is not None else None
         self.bed = bed
         self.started: SideChecks | None = None
         self.solids: list[tuple[str, str, Any]] | None = None
+
+    def box_hollow(self) -> Any | None:
+        work, self.hollow = self.hollow, None
+        if work is None:
+            return None
+        try:
+            return work.result()
+        except Exception:  # noqa: BLE001 - built here instead, where a failure is reported
+            return None
 
     def part_wanted(self, spec: PartSpec) -> None:
         if spec.kind != "box" and self.prepared is not None:
@@ -113,16 +134,29 @@ def prepare_side(kit: Kit, formats: tuple[str, ...]) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def start_side_build(pool: Executor | None, kit: Kit, formats: tuple[str, ...] = FORMATS) -> Future | None:
-    """Queue :func:`prepare_side` in ``pool``'s worker, unless there is none or the CAD kit is cached already
-    (copied from the cache, its checks remembered: nothing to share)."""
-    from shutbox.cad.export import is_cached
+def side_hollow(kit: Kit) -> Any:
+    """The box's hollow tool for ``kit`` (in the side process: the main one builds the box's other tools)."""
+    from shutbox.cad.box import hollow_tool
+    from shutbox.cad.export import plan
 
-    return pool.submit(prepare_side, kit, formats) if pool is not None and not is_cached(kit) else None
+    lay, split, _ = plan(kit)
+    return hollow_tool(lay, split.xs, split.ys)
 
 
-def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Executor | None, prepared: Future | None,
-                  progress: bool = True) -> tuple[dict[str, Any], list[Finding]]:
+def start_side_build(pool: Executor | None, kit: Kit, formats: tuple[str, ...] = FORMATS) -> SideWork | None:
+    """Queue the side process's share of a CAD build in ``pool``'s worker: the box's hollow tool when the box is
+    to be built, then :func:`prepare_side`. None when there is no worker or the CAD kit is cached already (copied
+    from the cache, its checks remembered: nothing to share)."""
+    from shutbox.cad.export import box_wanted, is_cached
+
+    if pool is None or is_cached(kit):
+        return None
+    hollow = pool.submit(side_hollow, kit) if box_wanted(kit) else None
+    return SideWork(hollow, pool.submit(prepare_side, kit, formats))
+
+
+def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Executor | None,
+                  prepared: SideWork | None, progress: bool = True) -> tuple[dict[str, Any], list[Finding]]:
     """The CAD build into ``folder`` and its findings. ``pool``'s worker shares the work only if it was given
     ``prepared`` (:func:`start_side_build`): it builds the small parts, then takes its share of the checks."""
     from shutbox.cad.export import build_cad
@@ -132,7 +166,7 @@ def build_checked(kit: Kit, folder: Path, formats: tuple[str, ...], pool: Execut
     return manifest, watcher.findings(folder)
 
 
-def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared: Future | None = None) -> list[str]:
+def write_kit_cad(kit: Kit, folder: Path, pool: Executor | None = None, prepared: SideWork | None = None) -> list[str]:
     """``shutbox kit`` generator: the CAD build into ``folder``, checked; returns the files written. ``pool``,
     ``prepared``: the kit's side process and the CAD work it was given first (:func:`start_side_build`)."""
     from shutbox.cad.export import plan

@@ -381,6 +381,8 @@ def cut_piece(lay: Layout, box: cq.Shape, plan: SplitPlan, piece: Piece) -> cq.S
     """Piece ``piece`` of the one-piece ``box``, in the box frame (assembled place), keys and pockets cut."""
     import cadquery as cq
 
+    from shutbox.cad.shapes import boolean
+
     if len(plan.pieces) == 1:
         return box
     region = cq.Solid.makeBox(piece.x1 - piece.x0, piece.y1 - piece.y0, lay.height + 2.0,
@@ -396,7 +398,7 @@ def cut_piece(lay: Layout, box: cq.Shape, plan: SplitPlan, piece: Piece) -> cq.S
         region = region.fuse(*add).clean()
     if remove:
         region = region.cut(*remove).clean()
-    return box.intersect(region).clean()
+    return boolean("common", box, [region]).clean()
 
 
 def print_piece(piece: Piece, solid: cq.Shape) -> cq.Shape:

@@ -40,12 +40,12 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     formats = parse_formats(args.formats)
     plan(kit)  # refuse bad combinations before anything is written
     from shutbox.cad.export import is_cached
-    from shutbox.cad.sharedbuild import build_checked, prepare_side
+    from shutbox.cad.sharedbuild import build_checked, start_side_build
     from shutbox.sideprocess import side_process
 
     with side_process(not is_cached(kit)) as pool, out_folder(args.out, "cad", "manifest.json", cad_files) as tmp:
         # Checked before it is moved into place: the side process's share begins while the previews render.
-        prepared = pool.submit(prepare_side, kit, formats) if pool is not None else None
+        prepared = start_side_build(pool, kit, formats)
         manifest, findings = build_checked(kit, tmp, formats, pool, prepared, progress=not args.quiet)
     failed = [f for f in findings if not f.ok]
     for f in failed:
