@@ -55,8 +55,11 @@ TWO_WIDER = LARGE_ONE / 1.2
 PIP_LIKE = 1.3
 #: A die's pips are within this ratio of each other's size (a Chinese die's 1 is about twice the others).
 PIP_SPREAD = 2.5
-#: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
+#: A face below a top, near it (``ATTACHED_SIDES``), its outline and pips both this much flatter, is its side face.
 ATTACHED_FLATTER = 0.1
+#: ... when nearer than this many of the top's sides: another die's top below it is nearer the camera, so seen from
+#: higher up, as round as the top or rounder, never flatter (a side face's middle is less than a side below its top's).
+ATTACHED_SIDES = 1.2
 #: Pips this round (minor over major axis) are on no side face seen from 50 degrees up or more (about cos 50 degrees,
 #: with room for a pip's measure), unless its top's pips are rounder still.
 SIDE_PIPS = 0.8
@@ -485,11 +488,11 @@ def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
 
 
 def _attached(f: Face, t: Face, pips: list[Pip]) -> bool:
-    """Is a face, lit as top ``t``, its side face all the same: below it, nearer than a whole die (``NEIGHBOUR_SIDES``),
-    and both its outline and its pips clearly flatter (another die's top, beside it, is seen as round as it is)?"""
+    """Is a face, lit as top ``t``, its side face all the same: below it, near it (``ATTACHED_SIDES``), and both its
+    outline and its pips clearly flatter (another die's top below it, nearer the camera, is seen as round or more)?"""
     if f.leaked or not f.pips:
         return False
-    return _above(t, f) and math.dist(f.centre, t.centre) < NEIGHBOUR_SIDES * t.side \
+    return _above(t, f) and math.dist(f.centre, t.centre) < ATTACHED_SIDES * t.side \
         and f.aspect <= t.aspect - ATTACHED_FLATTER and _pip_aspect(f, pips) <= _pip_aspect(t, pips) - ATTACHED_FLATTER
 
 
