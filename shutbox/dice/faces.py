@@ -177,8 +177,8 @@ def _face_at(seed: int, pips: list[Pip], near: list[tuple[int, int, int]], dista
         face.why = "face runs into its surroundings"
         return face
     _read(face, pips, filled, region, outline, cov, (x0, y0), light)
-    if face.value is None and weak and face.pips:
-        completed = _with_weak(face, weak, pips)
+    if face.value is None and weak and (face.pips or p.weak):  # (a weak seed: its face is all weak pips)
+        completed = _with_weak(face, weak, pips, p)
         _read(completed, pips, filled, region, outline, cov, (x0, y0), light)
         if completed.value is not None:
             face = completed
@@ -193,10 +193,11 @@ def _median_colour(ps: list[Pip]) -> tuple[float, float, float]:
     return float(lab[0]), float(lab[1]), float(lab[2])
 
 
-def _with_weak(face: Face, weak: list[int], pips: list[Pip]) -> Face:
+def _with_weak(face: Face, weak: list[int], pips: list[Pip], seed: Pip) -> Face:
     """The face again with the weak pips inside it that are of a size with its found pips (a pip by the face's rim,
-    or beside other pips, whose ring is even only in part), to be read once more."""
-    radii = [pips[i].radius for i in face.pips]
+    or beside other pips, whose ring is even only in part), to be read once more; with none found, of a size with
+    its seed (a weak pip itself: a kit's 2, whose wide pips are both by the face's rim)."""
+    radii = [pips[i].radius for i in face.pips] or [seed.radius]
     like = [i for i in weak if max(radii) / WEAK_SIZE <= pips[i].radius <= min(radii) * WEAK_SIZE]
     return replace(face, pips=face.pips + like, why="")
 

@@ -46,12 +46,20 @@ LONE_PIP = "a lone pip beside others"
 LARGE_PIP = "a lone pip, no even face around it"
 #: A lone pip this many times the read tops' pips (radius) is a 1's large pip: a Chinese die's or the kit's.
 LARGE_ONE = 1.4
+#: The kit's faces of fewer pips have wider ones (``cad/dice.py``: each face's pips weigh as the opposite face's): its
+#: 2's are 1.36 times its 4's, 5's and 6's, and its 1's 1.34 times its 2's. So a 2's pips are weighed as a die's other
+#: pips at this share: against a 2 a lone pip is a 1's large pip at 1.2 times its pips (the 2's own other pip, when
+#: the 2 is cut short, is 1.0 times them; a 2's lone pip is 1.36 times a 6's, under ``LARGE_ONE``).
+TWO_WIDER = LARGE_ONE / 1.2
 #: Pips of one die, or of two alike dice: radii within this ratio.
 PIP_LIKE = 1.3
 #: A die's pips are within this ratio of each other's size (a Chinese die's 1 is about twice the others).
 PIP_SPREAD = 2.5
-#: A face below a top, nearer than a whole die, whose outline and pips are both this much flatter, is its side face.
+#: A face below a top, near it (``ATTACHED_SIDES``), its outline and pips both this much flatter, is its side face.
 ATTACHED_FLATTER = 0.1
+#: ... when nearer than this many of the top's sides: another die's top below it is nearer the camera, so seen from
+#: higher up, as round as the top or rounder, never flatter (a side face's middle is less than a side below its top's).
+ATTACHED_SIDES = 1.2
 #: Pips this round (minor over major axis) are on no side face seen from 50 degrees up or more (about cos 50 degrees,
 #: with room for a pip's measure), unless its top's pips are rounder still.
 SIDE_PIPS = 0.8
@@ -117,7 +125,9 @@ def read_dice(image: np.ndarray) -> Reading:
 
 
 def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:
-    """The faces grown from the pips, clearest first (a pip of a face read grows none), and the pips that grew none."""
+    """The faces grown from the pips, clearest first (a pip of a face read grows none), and the pips that grew none.
+    Then the weak pips of no face grow theirs, kept where they read: a face whose pips are all weak (a kit's 2, its
+    wide pips by the face's rim, their rings crossing the die's edge) is read by its outline, or not at all."""
     faces: list[Face] = []
     taken: set[int] = set()
     faceless: list[int] = []
@@ -132,6 +142,14 @@ def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]
             continue  # a pip left out of a face read (one its grid probe found) grew the same face again
         taken.update(face.pips if face.value is not None else [seed])
         faces.append(face)
+    held = {i for f in faces for i in f.pips}
+    for seed in [i for i, p in enumerate(pips) if p.weak and i not in held]:
+        if seed in held:
+            continue  # a weak pip of a face grown from a weak pip before it
+        face = grow_face(seed, scales)  # kept only when it reads by its outline, all its pips of no other face
+        if face is not None and face.value is not None and not set(face.pips) & held:
+            held.update(face.pips)
+            faces.append(face)
     return faces, faceless
 
 
@@ -271,11 +289,14 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         for f in good:
             (top if _is_top(f, roundest, faces, pips) else bad).append(f)
         bad = _promote(bad, top, pips)
+        top = [f for f in top if not _speck(f, top, pips)]
     unsure: list[Face] = []
     flat = median([_pip_aspect(t, pips) for t in top]) - SIDE_PIP_FLATTER if top else 0.0
     for f in [f for f in bad if f.why == LARGE_PIP and _pip_aspect(f, pips) >= flat]:
         # the read tops' pips of its kind (a light spot beside dice with dark pips may be a lamp's glare on the table)
-        sizes = [pips[i].radius for t in top if len(t.pips) >= 2 for i in t.pips if pips[i].dark == pips[f.seed].dark]
+        # (a 2's pips as a die's other pips: the kit's 2 has wider ones, ``TWO_WIDER``)
+        sizes = [pips[i].radius / (TWO_WIDER if len(t.pips) == 2 else 1.0)
+                 for t in top if len(t.pips) >= 2 for i in t.pips if pips[i].dark == pips[f.seed].dark]
         if sizes and pips[f.seed].radius >= LARGE_ONE * median(sizes):  # a 1's large pip (a Chinese die's, the kit's)
             f.value, f.why = 1, ""
             top.append(f)
@@ -286,7 +307,8 @@ def _sort_faces(faces: list[Face], pips: list[Pip]) -> tuple[list[Face], list[tu
         if any((f.seed in t.pips) if f.leaked else (set(f.pips) & set(t.pips)) for t in top):
             continue  # grown over a die already read (its top and a side together; a face that ran into its
             # surroundings holds the pips near its seed, maybe a neighbour's, so only its seed tells)
-        if any(_beside(f, t) and _one_die(f, t, pips) and (_under(f, t) or not _like_top(f, top))
+        if any(_beside(f, t) and _one_die(f, t, pips)
+               and (_under(f, t) or not _like_top(f, top) or _under_beside(f, t, pips))
                and (not _unlike_side(f, t, pips) or _attached(f, t, pips)) for t in top):
             continue  # a side face of a die already read
         if any(_beside(f, u, 0.8) for u in unsure):
@@ -321,11 +343,23 @@ def _is_top(f: Face, roundest: float, faces: list[Face], pips: list[Pip]) -> boo
                    and _could_be_side(f, g, pips) or _stacked(f, g, pips) for g in faces)
 
 
-def _above(f: Face, g: Face) -> bool:
-    """Is ``f`` above ``g`` in the picture (within 50 degrees of straight up): where no side face of ``g`` is seen
-    (the side faces seen are turned to the camera, below their top)?"""
+def _above(f: Face, g: Face, reach: float = 50.0) -> bool:
+    """Is ``f`` above ``g`` in the picture (within ``reach`` degrees of straight up; 50: where no side face of ``g`` is
+    seen, the side faces seen being turned to the camera, below their top)?"""
     dx, dy = f.centre[0] - g.centre[0], f.centre[1] - g.centre[1]
-    return -dy > 0 and abs(dx) < -dy * math.tan(math.radians(50))
+    return -dy > 0 and abs(dx) < -dy * math.tan(math.radians(reach))
+
+
+#: A side face seen is below its top's middle, but may be nearly level with it, beside it: from high up, a side face
+#: turned nearly across the view is seen to the top's left or right, and the camera's roll turns that further.
+SIDE_REACH = 89.0
+
+
+def _under_beside(f: Face, t: Face, pips: list[Pip]) -> bool:
+    """Is an unread face a side face of top ``t`` beside it, lower in the picture than its middle (``SIDE_REACH``) and
+    lit otherwise, with pips of its kind (a side face's pips are its top's kind: a white die's lone dark pip below a
+    black die's top is no side face of it)?"""
+    return f.seed >= 0 and t.seed >= 0 and pips[f.seed].dark == pips[t.seed].dark and _under(f, t, SIDE_REACH)
 
 
 def _stacked(f: Face, g: Face, pips: list[Pip]) -> bool:
@@ -413,12 +447,28 @@ def _plain(f: Face) -> bool:
     return not f.leaked and (f.value is not None or len(f.pips) >= 2)
 
 
-def _under(f: Face, g: Face) -> bool:
-    """Is ``f`` a side face below top face ``g`` (nearer the camera, lit differently, not a flatter view)?
+def _under(f: Face, g: Face, reach: float = 50.0) -> bool:
+    """Is ``f`` a side face below top face ``g`` (nearer the camera, lit differently, not a flatter view; ``reach``: of
+    straight down, in degrees)?
 
     Seen at an angle, a die shows its top face above the side faces turned to the camera."""
     shade = abs(f.colour[0] - g.colour[0]) > SIDE_SHADE
-    return _above(g, f) and shade and g.aspect >= f.aspect - 0.25
+    return _above(g, f, reach) and shade and g.aspect >= f.aspect - 0.25
+
+
+#: A read face less than this share of the side of a read top beside it, its pips less than ``SPECK_PIP`` of that top's
+#: pips, is no die: dice are of a size (14 to 19 mm, their pips at least 0.45 of the kit's 2's) and beside one another
+#: are seen at one scale. It is a glint on the dice's rounded edges between them (a light spot on black dice).
+SPECK = 0.35
+SPECK_PIP = 0.4
+
+
+def _speck(f: Face, top: list[Face], pips: list[Pip]) -> bool:
+    """Is a read top no die but a speck beside a top of two pips or more, far smaller than it and with far smaller
+    pips (``SPECK``)?"""
+    size = median([pips[i].radius for i in f.pips])
+    return any(t is not f and len(t.pips) >= 2 and _beside(f, t) and f.side < SPECK * t.side
+               and size < SPECK_PIP * median([pips[i].radius for i in t.pips]) for t in top)
 
 
 def _could_be_side(f: Face, g: Face, pips: list[Pip]) -> bool:
@@ -438,11 +488,11 @@ def _unlike_side(f: Face, t: Face, pips: list[Pip]) -> bool:
 
 
 def _attached(f: Face, t: Face, pips: list[Pip]) -> bool:
-    """Is a face, lit as top ``t``, its side face all the same: below it, nearer than a whole die (``NEIGHBOUR_SIDES``),
-    and both its outline and its pips clearly flatter (another die's top, beside it, is seen as round as it is)?"""
+    """Is a face, lit as top ``t``, its side face all the same: below it, near it (``ATTACHED_SIDES``), and both its
+    outline and its pips clearly flatter (another die's top below it, nearer the camera, is seen as round or more)?"""
     if f.leaked or not f.pips:
         return False
-    return _above(t, f) and math.dist(f.centre, t.centre) < NEIGHBOUR_SIDES * t.side \
+    return _above(t, f) and math.dist(f.centre, t.centre) < ATTACHED_SIDES * t.side \
         and f.aspect <= t.aspect - ATTACHED_FLATTER and _pip_aspect(f, pips) <= _pip_aspect(t, pips) - ATTACHED_FLATTER
 
 
