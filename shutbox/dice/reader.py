@@ -427,7 +427,10 @@ def _one_die(f: Face, g: Face, pips: list[Pip]) -> bool:
     """Could two faces be of one die: pips of one kind (dark on light, or light on dark) and the same chroma? A
     die's side face is its top's colour, only lit otherwise; a die of another colour beside it is another die. (A
     face that ran into its surroundings may be a whole die seen as a spot, its colour the table's, and a lone spot
-    may be a glint between a side face's pips: they could be.)"""
+    may be a glint between a side face's pips: they could be, unless it is far wider than the other's pips and of
+    the other kind, ``_alien_pip``.)"""
+    if _alien_pip(f, g, pips) or _alien_pip(g, f, pips):
+        return False
     if not _plain(f) or not _plain(g):
         return True
     if f.seed >= 0 and g.seed >= 0 and pips[f.seed].dark != pips[g.seed].dark:
@@ -440,6 +443,32 @@ def _one_die(f: Face, g: Face, pips: list[Pip]) -> bool:
         return False  # a coloured die beside a grey one, or much more colourful (a dim side keeps most of it)
     turn = abs(math.atan2(fc[1], fc[0]) - math.atan2(gc[1], gc[0]))
     return min(turn, 2 * math.pi - turn) <= math.radians(SIDE_HUE)
+
+
+#: A lone pip of the other kind than a read face's pips and at least this many times as wide is no pip of that die;
+#: nor is one as wide as them (within ``PIP_LIKE``) and as round as a top's pip (this or rounder, and no flatter than
+#: that face's pips): a side face's pip is seen flatter, a glint between its pips is smaller.
+ALIEN_PIP = 2.0
+ALIEN_ROUND = 0.9
+#: ... and no wider than a die's pip can be at that face's scale (radius at most this share of its side; the kit's
+#: large 1's is 0.2, and dice differ in size by a third at most): a larger spot is a glint or the table's.
+ALIEN_PIP_MOST = 0.3
+
+
+def _alien_pip(f: Face, g: Face, pips: list[Pip]) -> bool:
+    """Is ``f`` a lone pip beside others (an outlined face of one pip, not read) that can be no part of read face
+    ``g``'s die: of the other kind than ``g``'s pips and far wider (``ALIEN_PIP``), or as wide and as round as a top's
+    pip (``ALIEN_ROUND``), though no wider than a die's pip (``ALIEN_PIP_MOST``)? A die's side faces carry pips of
+    its top's kind and size (seen flatter, so no wider), and a glint between them is smaller still: such a pip is
+    another die's (the kit's large 1 beside a red die; a black die's 1 below a white die's)."""
+    if f.why != LONE_PIP or f.leaked or len(f.pips) != 1 or g.value is None or not g.pips:
+        return False
+    p = pips[f.pips[0]]
+    if p.radius > ALIEN_PIP_MOST * g.side or any(pips[i].dark == p.dark for i in g.pips):
+        return False
+    size = float(median([pips[i].radius for i in g.pips]))
+    return p.radius >= ALIEN_PIP * size \
+        or p.radius >= size / PIP_LIKE and p.minor / p.major >= max(_pip_aspect(g, pips), ALIEN_ROUND)
 
 
 def _plain(f: Face) -> bool:
