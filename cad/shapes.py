@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 import cadquery as cq
 
@@ -65,7 +66,7 @@ def coned_hole(x: float, y: float, radius: float, z0: float, z1: float) -> cq.Sh
     return cyl.fuse(cone).clean()
 
 
-def boolean(kind: str, shape: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
+def boolean(kind: Literal["cut", "common"], shape: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
     """``shape`` cut by (``"cut"``), or in common with (``"common"``), ``tools``: CadQuery's boolean with OCCT's
     oriented bounding boxes switched on, which rule out far sub-shape pairs before they are intersected (about
     15 % faster on the box's cuts, the same solid)."""

@@ -37,7 +37,7 @@ class SideWork:
     box is to be built, and the parts other than the box pieces (:func:`prepare_side`)."""
 
     hollow: Future | None
-    parts: Future | None
+    parts: Future
 
 
 class _Checking(BuildWatcher):

@@ -122,13 +122,16 @@ def test_a_lookup_counts_as_a_use_for_pruning(root):
 def test_a_truncated_cached_part_is_rebuilt_not_copied(root, tmp_path):
     pytest.importorskip("cadquery")
     from shutbox.cad.check import check_folder
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.export import box_wanted, build_cad
     from shutbox.model import build_kit
 
     kit = build_kit({"printer.bed": "xl", "sensors.kind": "none"})
+    assert box_wanted(kit)  # a cold cache: the box is built (its hollow tool given to a side process)
     first = tmp_path / "first"
     first.mkdir()
     manifest = build_cad(kit, first, ("stl",), progress=False)
+    assert not box_wanted(kit)  # its pieces are in the cache now, also for another die size
+    assert not box_wanted(build_kit({"printer.bed": "xl", "sensors.kind": "none", "dice.size_mm": 18}))
     die = next(p for p in manifest["parts"] if p["kind"] == "die")
     good = (first / die["files"]["stl"]).read_bytes()
     entries = [p for p in root.iterdir() if (p / cache.ENTRY).is_file()

@@ -106,3 +106,22 @@ def test_a_side_process_that_died_leaves_the_build_to_the_main_process(tmp_path)
     checking.side = Died()
     checking.assembly_written(tmp_path, {key: [] for key in ("settings", "bed_mm", "split", "parts", "assembly")})
     assert checking.side is None and checking.started is None
+
+
+def test_the_hollow_tool_is_taken_from_the_side_process_once_or_built_here():
+    """`build_box` asks the watcher for the hollow tool: the side process's result once; None (built here) when the
+    side process failed at it or was given none."""
+    from concurrent.futures import Future
+
+    from shutbox.cad.sharedbuild import SideWork, _Checking
+
+    done, failed, parts = Future(), Future(), Future()
+    done.set_result("the hollow tool")
+    failed.set_exception(RuntimeError("OCCT boolean cut failed"))
+    bed = build_kit({}).printer.bed_mm
+    checking = _Checking(None, SideWork(done, parts), bed)
+    assert checking.box_hollow() == "the hollow tool"
+    assert checking.box_hollow() is None  # asked for once: a second box would be built here
+    assert _Checking(None, SideWork(failed, parts), bed).box_hollow() is None
+    assert _Checking(None, SideWork(None, parts), bed).box_hollow() is None
+    assert _Checking(None, None, bed).box_hollow() is None
