@@ -3,7 +3,8 @@
 Pips are found (``pips``), each grows its face (``faces``), and the faces that read are sorted into top
 faces and side faces: seen from above at an angle, every top face is foreshortened alike (the roundest
 faces of the picture), a side face more. A side face beside a read top face is that die's; anything
-else that looks like a die but did not read is counted ``unsure``. Nothing is guessed.
+else that looks like a die but did not read is counted ``unsure``. Each unsure die is then looked at again by a
+small network (``second_look``); only what it is sure of is taken. Nothing is guessed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
 from shutbox.dice.pipfaces import COLOUR_DISTANCE, lone_one, read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
+from shutbox.dice.second_look import NO_TOP, OFF, SURE, look
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
 WORK_SIZE = 720
@@ -93,8 +95,8 @@ class Reading:
         return {"dice": self.values, "unsure": len(self.unsure)}
 
 
-def read_dice(image: np.ndarray) -> Reading:
-    """Read the dice in a BGR picture (8-bit, as OpenCV decodes it)."""
+def read_dice(image: np.ndarray, second_look: bool = True) -> Reading:
+    """Read the dice in a BGR picture (8-bit, as OpenCV decodes it); ``second_look=False``: by the rules alone."""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     height, width = image.shape[:2]
@@ -121,7 +123,40 @@ def read_dice(image: np.ndarray) -> Reading:
     def box(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
 
-    return Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
+    reading = Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
+    return _looked_again(image, reading) if second_look and reading.unsure else reading
+
+
+#: A die read at a second look this near a die read already (its middle, in the larger box's longer side) is that die.
+SAME_DIE = 0.75
+#: An unsure box smaller than this share of the dice read's (their median longer side) is looked at as large.
+DIE_SIDE = 0.9
+#: A 1 is read at a second look (only beside dice read: their size frames its crop).
+ONES = True
+#: An unsure box the second look finds on a die but off its top (a side face) is a read die's when this near it.
+ITS_SIDE = 0.85
+
+
+def _looked_again(image: np.ndarray, reading: Reading) -> Reading:
+    """The reading with each unsure die the network is sure of read (a value), dropped (no die there) or, when it is
+    on a die read already but off its top (a side face), dropped too. A die read so beside a die read already
+    (``SAME_DIE``) stays unsure, and so do two read so beside each other. A 1 is taken only beside dice read, whose
+    size frames its crop: a lone pip's box is its patch, and a crop of it alone looks alike whether its die is a 1 or
+    a die whose other pips were not found (a white die on a white cloth)."""
+    def apart(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+        return math.dist((a[0] + a[2] / 2, a[1] + a[3] / 2), (b[0] + b[2] / 2, b[1] + b[3] / 2)) / max(a[2:] + b[2:])
+
+    sides = sorted(max(d.box[2:]) for d in reading.dice)
+    answers = look(image, list(reading.unsure), DIE_SIDE * sides[len(sides) // 2] if sides else 0.0)
+    new = [Die(value, b) for b, (value, p) in zip(reading.unsure, answers, strict=True)
+           if p >= SURE and value not in (NO_TOP, OFF) and (value != 1 or ONES and reading.dice)]
+    taken = [d for d in new if all(apart(d.box, r.box) >= SAME_DIE for r in reading.dice)
+             and all(apart(d.box, o.box) >= SAME_DIE for o in new if o is not d)]
+    dice = reading.dice + tuple(taken)
+    kept = [b for b, (value, p) in zip(reading.unsure, answers, strict=True)
+            if p < SURE or value == OFF and all(apart(b, d.box) >= ITS_SIDE for d in dice)
+            or value not in (NO_TOP, OFF) and b not in [d.box for d in taken]]  # a 1 stays unsure
+    return Reading(dice, tuple(kept))
 
 
 def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:

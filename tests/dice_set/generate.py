@@ -254,9 +254,11 @@ def _apart(p: Placed, x: float, y: float, yaw: float, size: float) -> bool:
 
 def render_scene(dice: list[Placed], meshes: dict[str, tuple[list[tuple[trimesh.Trimesh, Colour]], float]],
                  rng: np.random.Generator, size: tuple[int, int], table: tuple[str, Colour] | None,
-                 elevation: tuple[float, float]) -> tuple[np.ndarray, np.ndarray] | None:
+                 elevation: tuple[float, float], where: list | None = None
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
     """RGB and alpha of the scene seen from a random camera above it (alpha: the dice alone, no table), or
-    None when a die would not be wholly inside the frame."""
+    None when a die would not be wholly inside the frame. ``where`` (when given) gets each die's value and its top
+    face's middle and side in the picture's pixels."""
     _, _, _, rendering, ns = _vtk()
     width, height = size
     renderer = rendering.vtkRenderer()
@@ -326,6 +328,8 @@ def render_scene(dice: list[Placed], meshes: dict[str, tuple[list[tuple[trimesh.
         window.RemoveRenderer(renderer)
         return None
     window.Render()
+    if where is not None:
+        where[:] = [_top_in_picture(renderer, d, height * SUPERSAMPLE) for d in dice]
     grab = rendering.vtkWindowToImageFilter()
     grab.SetInput(window)
     grab.SetInputBufferTypeToRGBA()
@@ -351,6 +355,33 @@ def _window() -> Any:
         window.SetAlphaBitPlanes(1)
         _WINDOW.append(window)
     return _WINDOW[0]
+
+
+def _top_in_picture(renderer, d: Placed, height: int) -> tuple:
+    """The die's value, its top face's middle (x, y) and the longer diagonal of the face over the square root of two,
+    and the middles of its side faces turned to the camera, in the output picture's pixels (the display is SUPERSAMPLE
+    times larger and counts y up)."""
+    def seen(x: float, y: float, z: float) -> tuple[float, float]:
+        renderer.SetWorldPoint(float(x), float(y), float(z), 1.0)
+        renderer.WorldToDisplay()
+        px, py, _ = renderer.GetDisplayPoint()
+        return px / SUPERSAMPLE, (height - py) / SUPERSAMPLE
+
+    h = d.size / 2
+    turn = _yaw(d.yaw)[:2, :2]
+    corners = []
+    for cx, cy in ((-h, -h), (h, h), (-h, h), (h, -h)):
+        x, y = np.array([cx, cy]) @ turn.T + [d.x, d.y]
+        corners.append(seen(x, y, d.size))
+    side = max(math.dist(corners[0], corners[1]), math.dist(corners[2], corners[3])) / math.sqrt(2)
+    eye = np.asarray(renderer.GetActiveCamera().GetPosition())
+    sides = []
+    for nx, ny in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        normal = np.array([nx, ny]) @ turn.T
+        middle = np.array([d.x, d.y, h]) + [*(normal * h), 0.0]
+        if float(np.dot([*normal, 0.0], eye - middle)) > 0:
+            sides.append(seen(*middle))
+    return (d.value, *seen(d.x, d.y, d.size), side, sides)
 
 
 def _on_screen(renderer, d: Placed, width: int, height: int) -> bool:
@@ -404,8 +435,10 @@ def photo_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     return np.clip(img, 0, 255)
 
 
-def composite(rgb: np.ndarray, alpha: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Dice (rgb, alpha) laid on a photo-like table with a soft shadow, glare, warp, noise."""
+def composite(rgb: np.ndarray, alpha: np.ndarray, rng: np.random.Generator,
+              where: list | None = None) -> np.ndarray:
+    """Dice (rgb, alpha) laid on a photo-like table with a soft shadow, glare, warp, noise (``where``: the dice's top
+    faces, moved by the warp)."""
     height, width = alpha.shape
     base = photo_table(rng, (width, height))
     a = alpha.astype(np.float32) / 255
@@ -424,6 +457,14 @@ def composite(rgb: np.ndarray, alpha: np.ndarray, rng: np.random.Generator) -> n
     jitter = rng.uniform(-0.06, 0.06, (4, 2)).astype(np.float32) * [width, height]
     warp = cv2.getPerspectiveTransform(src, (src + jitter).astype(np.float32))
     img = cv2.warpPerspective(img, warp, (width, height), borderMode=cv2.BORDER_REFLECT)
+    if where:
+        def moved(points: list) -> list[tuple[float, float]]:
+            if not points:
+                return []
+            out = cv2.perspectiveTransform(np.array([points], np.float32), warp)[0]
+            return [(float(x), float(y)) for x, y in out]
+
+        where[:] = [(v, *moved([(x, y)])[0], s, moved(sides)) for v, x, y, s, sides in where]
     if rng.random() < 0.5:  # a phone's smaller sensor: down and up again
         f = rng.uniform(0.6, 0.85)
         img = cv2.resize(cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), (width, height))
@@ -438,7 +479,9 @@ def how_many(rng: np.random.Generator) -> int:
     return int(rng.choice([0, 1, 2, 2, 2, 2, 2, 3, 3, 4], p=None))
 
 
-def one_image(seed: int, meshes: dict, kind: str) -> tuple[np.ndarray, list[int], dict]:
+def one_image(seed: int, meshes: dict, kind: str, where: list | None = None
+              ) -> tuple[np.ndarray, list[int], dict]:
+    """One picture, its dice's values (sorted) and how it was made; ``where`` gets the top faces in the picture."""
     rng = np.random.default_rng(seed)
     n = how_many(rng) if seed % 25 else 0
     mixed = rng.random() < 0.25
@@ -448,7 +491,7 @@ def one_image(seed: int, meshes: dict, kind: str) -> tuple[np.ndarray, list[int]
     for _ in range(30):
         dice = place_dice(rng, styles, [meshes[s.name][1] for s in styles], touching=0.35)
         table = TABLES[int(rng.integers(len(TABLES)))] if kind == "render" else None
-        scene = render_scene(dice, meshes, rng, (WIDTH, height), table, (50, 90) if table else (55, 90))
+        scene = render_scene(dice, meshes, rng, (WIDTH, height), table, (50, 90) if table else (55, 90), where)
         if scene is not None:
             rgb, alpha = scene
             break
@@ -459,7 +502,7 @@ def one_image(seed: int, meshes: dict, kind: str) -> tuple[np.ndarray, list[int]
         img = camera_look(rgb, rng, blur, float(rng.uniform(0, 6)))
         quality = int(rng.integers(60, 93))
     else:
-        img = composite(rgb, alpha, rng)
+        img = composite(rgb, alpha, rng, where)
         quality = int(rng.integers(35, 75))
     info = {"seed": seed, "styles": sorted({s.name for s in styles}), "quality": quality,
             "touching": _touching(dice)}

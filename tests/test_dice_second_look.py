@@ -1,0 +1,89 @@
+"""The dice reader's second look: the network on crops of the test set's dice, and what the reader does with its
+answers (a fake network at the module boundary, so the reader's own rule runs)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+import numpy as np  # noqa: E402
+
+from shutbox.dice import reader, second_look  # noqa: E402
+from shutbox.dice.reader import Die, Reading, read_dice  # noqa: E402
+from shutbox.dice.second_look import NO_TOP, OFF, SIZE, crop, look  # noqa: E402
+from tests.conftest import REPO  # noqa: E402
+
+SET = REPO / "tests" / "dice_set"
+LABELS = json.loads((SET / "labels.json").read_text(encoding="utf-8"))
+
+
+def test_the_network_ships_with_the_package():
+    assert second_look.MODEL.is_file() and second_look.MODEL.stat().st_size < 2_000_000
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"shutbox.dice" = ["*.onnx"]' in text
+
+
+def test_a_crop_is_the_networks_input_also_past_the_pictures_edge():
+    image = np.random.default_rng(1).integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    for box in ((10, 10, 40, 30), (-30, -20, 50, 50), (140, 100, 60, 60), (500, 500, 10, 10)):
+        out = crop(image, box)
+        assert out.shape == (SIZE, SIZE, 3) and np.isfinite(out).all(), box
+
+
+def test_the_network_reads_the_dice_the_rules_read_and_never_another_value():
+    """Crops of dice the rules read (every 10th picture): the network agrees with the rules on most, and where it
+    gives another answer it is not sure of it."""
+    agree = total = 0
+    for name in sorted(LABELS)[::10]:
+        image = cv2.imread(str(SET / name))
+        reading = read_dice(image, second_look=False)
+        for die, (value, p) in zip(reading.dice, look(image, [d.box for d in reading.dice]), strict=True):
+            total += 1
+            agree += value == die.value and p >= reader.SURE
+            assert value in (die.value, OFF, NO_TOP) or p < reader.SURE, (name, die, value, p)
+    assert total > 100 and agree >= 0.9 * total, (agree, total)
+
+
+def test_the_network_sees_no_die_on_an_empty_table():
+    for name in [n for n in LABELS if not LABELS[n]["dice"]][:6]:
+        image = cv2.imread(str(SET / name))
+        h, w = image.shape[:2]
+        answers = look(image, [(w // 2 - 40, h // 2 - 40, 80, 80), (20, 20, 60, 60)])
+        assert all(value in (NO_TOP, OFF) or p < reader.SURE for value, p in answers), (name, answers)
+
+
+@pytest.mark.parametrize(("answers", "values", "unsure"), [
+    # (value, probability) per unsure box; the boxes: one far from the read 5, one on its side, one on it
+    ([(3, 0.99), (OFF, 0.99), (NO_TOP, 0.99)], [3, 5], 0),  # read; a side face of the 5: dropped; no die: dropped
+    ([(3, 0.90), (OFF, 0.90), (NO_TOP, 0.90)], [5], 3),  # nothing sure: all stay unsure
+    ([(OFF, 0.99), (2, 0.99), (4, 0.99)], [5], 3),  # off a die far from any read: unsure; a value on the read 5's
+    # side face or on the 5 itself is that die again, not another: unsure
+    ([(NO_TOP, 0.99), (NO_TOP, 0.99), (6, 0.99)], [5], 1),
+    ([(1, 0.99), (NO_TOP, 0.99), (NO_TOP, 0.99)], [1, 5], 0),  # a 1 beside a die read (its size frames the crop)
+])
+def test_the_reader_takes_only_what_the_second_look_is_sure_of(monkeypatch, answers, values, unsure):
+    read = Reading((Die(5, (100, 100, 50, 50)),), ())
+    boxes = [(300, 300, 50, 50), (110, 140, 50, 40), (102, 98, 50, 50)]
+    monkeypatch.setattr(reader, "look", lambda image, boxes, side: answers)
+    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading(read.dice, tuple(boxes)))
+    assert out.values == values and len(out.unsure) == unsure
+
+
+def test_two_unsure_boxes_read_alike_on_one_die_stay_unsure(monkeypatch):
+    monkeypatch.setattr(reader, "look", lambda image, boxes, side: [(3, 0.99), (3, 0.99)])
+    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8),
+                               Reading((), ((100, 100, 40, 40), (110, 105, 40, 40))))
+    assert out.values == [] and len(out.unsure) == 2
+
+
+def test_a_1_with_no_die_read_beside_it_stays_unsure(monkeypatch):
+    """A lone pip's box is its patch: with no die read to size its crop, a pip of any die looks like a 1."""
+    monkeypatch.setattr(reader, "look", lambda image, boxes, side: [(1, 0.999)])
+    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
+    assert out.values == [] and len(out.unsure) == 1
+    monkeypatch.setattr(reader, "look", lambda image, boxes, side: [(4, 0.999)])
+    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
+    assert out.values == [4] and not out.unsure
