@@ -87,3 +87,20 @@ def test_a_1_with_no_die_read_beside_it_stays_unsure(monkeypatch):
     monkeypatch.setattr(reader, "look", lambda image, boxes, side: [(4, 0.999)])
     out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
     assert out.values == [4] and not out.unsure
+
+
+def test_a_box_counts_only_when_both_framings_give_one_answer(monkeypatch):
+    """The network's scores faked per crop (near framings first, then the wider): agreeing framings give their class
+    at the lower probability; disagreeing ones give OFF at 0, never either framing's value."""
+    class Net:
+        def setInput(self, batch):  # noqa: N802 (cv2.dnn's name)
+            assert batch.shape == (4, 3, SIZE, SIZE)
+
+        def forward(self):
+            sure3, surer3, sure4 = np.eye(8)[3] * 5, np.eye(8)[3] * 8, np.eye(8)[4] * 20  # p 0.955, 0.998, ~1
+            return np.stack([sure3, sure3, surer3, sure4])  # box 1: 3 and 3; box 2: 3 and 4
+
+    monkeypatch.setattr(second_look, "_net", lambda: Net())
+    (first, p1), (second, p2) = look(np.zeros((200, 200, 3), np.uint8), [(10, 10, 40, 40), (100, 100, 40, 40)])
+    assert first == 3 and p1 == pytest.approx(np.exp(5) / (np.exp(5) + 7))
+    assert (second, p2) == (OFF, 0.0)

@@ -131,8 +131,6 @@ def read_dice(image: np.ndarray, second_look: bool = True) -> Reading:
 SAME_DIE = 0.75
 #: An unsure box smaller than this share of the dice read's (their median longer side) is looked at as large.
 DIE_SIDE = 0.9
-#: A 1 is read at a second look (only beside dice read: their size frames its crop).
-ONES = True
 #: An unsure box the second look finds on a die but off its top (a side face) is a read die's when this near it.
 ITS_SIDE = 0.85
 
@@ -149,13 +147,17 @@ def _looked_again(image: np.ndarray, reading: Reading) -> Reading:
     sides = sorted(max(d.box[2:]) for d in reading.dice)
     answers = look(image, list(reading.unsure), DIE_SIDE * sides[len(sides) // 2] if sides else 0.0)
     new = [Die(value, b) for b, (value, p) in zip(reading.unsure, answers, strict=True)
-           if p >= SURE and value not in (NO_TOP, OFF) and (value != 1 or ONES and reading.dice)]
+           if p >= SURE and value not in (NO_TOP, OFF) and (value != 1 or reading.dice)]
     taken = [d for d in new if all(apart(d.box, r.box) >= SAME_DIE for r in reading.dice)
              and all(apart(d.box, o.box) >= SAME_DIE for o in new if o is not d)]
     dice = reading.dice + tuple(taken)
+    read_again = {d.box for d in taken}
+
+    def dropped(b: tuple[int, int, int, int], value: int, p: float) -> bool:
+        return p >= SURE and (value == NO_TOP or value == OFF and any(apart(b, d.box) < ITS_SIDE for d in dice))
+
     kept = [b for b, (value, p) in zip(reading.unsure, answers, strict=True)
-            if p < SURE or value == OFF and all(apart(b, d.box) >= ITS_SIDE for d in dice)
-            or value not in (NO_TOP, OFF) and b not in [d.box for d in taken]]  # a 1 stays unsure
+            if b not in read_again and not dropped(b, value, p)]
     return Reading(dice, tuple(kept))
 
 

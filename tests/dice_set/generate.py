@@ -257,8 +257,8 @@ def render_scene(dice: list[Placed], meshes: dict[str, tuple[list[tuple[trimesh.
                  elevation: tuple[float, float], where: list | None = None
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """RGB and alpha of the scene seen from a random camera above it (alpha: the dice alone, no table), or
-    None when a die would not be wholly inside the frame. ``where`` (when given) gets each die's value and its top
-    face's middle and side in the picture's pixels."""
+    None when a die would not be wholly inside the frame. ``where`` (when given) gets each die's value, its top
+    face's middle and side, and its side faces' middles, in the picture's pixels (``_top_in_picture``)."""
     _, _, _, rendering, ns = _vtk()
     width, height = size
     renderer = rendering.vtkRenderer()

@@ -5,8 +5,8 @@
     nice python tests/dice_set/train_second_look.py train /tmp/sl/crops.npz          # needs torch (not a dependency)
 
 ``pictures`` writes pictures as ``generate.py`` makes them (nine renders to a composite), each with its dice's top
-faces in the picture (value, middle, side). Its seeds must be none of the test set's (0 to 100639 and 100000 to
-100059) nor the tuning and check sets' (docs/dice.md). ``crops`` reads each picture with the rules and cuts the
+faces in the picture (value, middle, side). Its seeds must be none of the test set's (0 to 639 and 100 000 to
+100 059) nor the tuning and check sets' (docs/dice.md). ``crops`` reads each picture with the rules and cuts the
 network's inputs out of it:
 - every box the reader gives by the rules alone (read or unsure), three times, moved a little;
 - squares around every die's top face's middle, moved and scaled a little, and some way off it; and on its side faces.
