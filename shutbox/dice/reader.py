@@ -158,7 +158,40 @@ def _looked_again(image: np.ndarray, reading: Reading) -> Reading:
 
     kept = [b for b, (value, p) in zip(reading.unsure, answers, strict=True)
             if b not in read_again and not dropped(b, value, p)]
-    return Reading(dice, tuple(kept))
+    return _paired(image, Reading(dice, tuple(kept)), sides[len(sides) // 2]) if sides else Reading(dice, tuple(kept))
+
+
+#: Two unsure boxes this near (their middles, in the read dice's median side) may be one face's pips.
+PAIR_REACH = 1.0
+
+
+def _paired(image: np.ndarray, reading: Reading, side: float) -> Reading:
+    """The reading with each pair of unsure boxes that are one face's pips read as that face: a 2's or a 3's pips,
+    too far apart to grow one face, each a lone pip's box. The pair is looked at as one die of the read dice's size
+    (``side``) around the middle between them, where a 2's or a 3's middle is; it is read when the network is sure of
+    a value of 2 or more there, not beside a die read (``SAME_DIE``), and neither box is in another pair so read."""
+    boxes = reading.unsure
+    pairs = [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
+             if math.dist(_middle(boxes[i]), _middle(boxes[j])) <= PAIR_REACH * side]
+    if not pairs:
+        return reading
+    windows = []
+    for i, j in pairs:
+        (ax, ay), (bx, by) = _middle(boxes[i]), _middle(boxes[j])
+        windows.append((round((ax + bx - side) / 2), round((ay + by - side) / 2), round(side), round(side)))
+    answers = look(image, windows, 0.0)
+    read = [(i, j, Die(value, w)) for (i, j), w, (value, p) in zip(pairs, windows, answers, strict=True)
+            if p >= SURE and 2 <= value <= 6
+            and all(math.dist(_middle(w), _middle(d.box)) >= SAME_DIE * max(side, *d.box[2:]) for d in reading.dice)]
+    held = [k for i, j, _ in read for k in (i, j)]
+    taken = [(i, j, die) for i, j, die in read if held.count(i) == 1 and held.count(j) == 1]
+    gone = {k for i, j, _ in taken for k in (i, j)}
+    return Reading(reading.dice + tuple(die for _, _, die in taken),
+                   tuple(b for k, b in enumerate(boxes) if k not in gone))
+
+
+def _middle(box: tuple[int, int, int, int]) -> tuple[float, float]:
+    return (box[0] + box[2] / 2, box[1] + box[3] / 2)
 
 
 def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:

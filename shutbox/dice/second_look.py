@@ -24,7 +24,7 @@ SIZE = 40
 #: The crop's side over the unsure box's longer side (a die's box is its face; the crop shows its surroundings too).
 CROP = 1.5
 #: Answers taken: the network's probability of its answer at least this.
-SURE = 0.95
+SURE = 0.85
 #: Class 0: no die at the crop's middle (the table, a glint).
 NO_TOP = 0
 #: Class 7: a die at the crop's middle, but not its top face's middle (a side face, an edge).

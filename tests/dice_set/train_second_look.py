@@ -131,6 +131,7 @@ def train(data: list[Path], out: Path, epochs: int) -> None:
     from shutbox.dice.second_look import SIZE
 
     torch.manual_seed(1)
+    torch.set_num_threads(2)
     loaded = [np.load(d) for d in data]
     x = torch.from_numpy(np.concatenate([d["x"] for d in loaded]).astype(np.float32)).permute(0, 3, 1, 2).contiguous()
     y = torch.from_numpy(np.concatenate([d["y"] for d in loaded]))
@@ -152,7 +153,7 @@ def train(data: list[Path], out: Path, epochs: int) -> None:
             idx = order[i:i + 256]
             xb = train_x[idx]
             k = int(torch.randint(4, ()))
-            xb = torch.rot90(xb, k, (2, 3))
+            xb = torch.rot90(xb, k, (2, 3)).contiguous()
             if torch.rand(()) < 0.5:
                 xb = torch.flip(xb, (3,))
             loss = nn.functional.cross_entropy(net(xb), train_y[idx], label_smoothing=0.02)
