@@ -11,7 +11,7 @@ cv2 = pytest.importorskip("cv2")
 
 import numpy as np  # noqa: E402
 
-from shutbox.dice import reader, second_look  # noqa: E402
+from shutbox.dice import second_look, settle  # noqa: E402
 from shutbox.dice.reader import Die, Reading, read_dice  # noqa: E402
 from shutbox.dice.second_look import NO_TOP, OFF, SIZE, crop, look  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
@@ -42,8 +42,8 @@ def test_the_network_reads_the_dice_the_rules_read_and_never_another_value():
         reading = read_dice(image, second_look=False)
         for die, (value, p) in zip(reading.dice, look(image, [d.box for d in reading.dice]), strict=True):
             total += 1
-            agree += value == die.value and p >= reader.SURE
-            assert value in (die.value, OFF, NO_TOP) or p < reader.SURE, (name, die, value, p)
+            agree += value == die.value and p >= second_look.SURE
+            assert value in (die.value, OFF, NO_TOP) or p < second_look.SURE, (name, die, value, p)
     assert total > 100 and agree >= 0.9 * total, (agree, total)
 
 
@@ -52,7 +52,7 @@ def test_the_network_sees_no_die_on_an_empty_table():
         image = cv2.imread(str(SET / name))
         h, w = image.shape[:2]
         answers = look(image, [(w // 2 - 40, h // 2 - 40, 80, 80), (20, 20, 60, 60)])
-        assert all(value in (NO_TOP, OFF) or p < reader.SURE for value, p in answers), (name, answers)
+        assert all(value in (NO_TOP, OFF) or p < second_look.SURE for value, p in answers), (name, answers)
 
 
 @pytest.mark.parametrize(("answers", "values", "unsure"), [
@@ -67,8 +67,8 @@ def test_the_network_sees_no_die_on_an_empty_table():
 def test_the_reader_takes_only_what_the_second_look_is_sure_of(monkeypatch, answers, values, unsure):
     read = Reading((Die(5, (100, 100, 50, 50)),), ())
     boxes = [(300, 300, 50, 50), (110, 140, 50, 40), (102, 98, 50, 50)]
-    monkeypatch.setattr(reader, "look", _looks(answers))
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading(read.dice, tuple(boxes)))
+    monkeypatch.setattr(settle, "look", _looks(answers))
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading(read.dice, tuple(boxes)))
     assert out.values == values and len(out.unsure) == unsure
 
 
@@ -100,8 +100,8 @@ def test_two_unsure_pips_near_each_other_are_looked_at_as_one_die(monkeypatch):
             return [(OFF, 0.0)] * len(boxes)
         return [(2, 0.99) if b == (300, 285, 50, 50) else (OFF, 0.5) for b in boxes]
 
-    monkeypatch.setattr(reader, "look", fake)
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), tuple(PIPS)))
+    monkeypatch.setattr(settle, "look", fake)
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), tuple(PIPS)))
     # pairs within the side (50): pips 1-2 (30 apart), 2-3 (40), 1-3 (50, on the reach); pip 4 is far
     assert asked[1] == [(300, 285, 50, 50), (300, 305, 50, 50), (315, 305, 50, 50)]
     assert out.values == [2, 5] and out.unsure == (PIPS[2], PIPS[3])
@@ -116,39 +116,39 @@ def test_two_unsure_pips_near_each_other_are_looked_at_as_one_die(monkeypatch):
 ])
 def test_a_pair_is_read_only_when_sure_of_a_value_its_pips_in_no_other_pair(monkeypatch, pair_answers, values,
                                                                              unsure):
-    monkeypatch.setattr(reader, "look", _looks([(OFF, 0.0)] * 4, pair_answers))
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), tuple(PIPS)))
+    monkeypatch.setattr(settle, "look", _looks([(OFF, 0.0)] * 4, pair_answers))
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), tuple(PIPS)))
     assert out.values == values and len(out.unsure) == unsure
 
 
 def test_a_pair_on_a_die_read_is_that_die_again(monkeypatch):
     pips = ((105, 110, 20, 20), (125, 120, 20, 20))  # two pips on the read 5 itself
-    monkeypatch.setattr(reader, "look", _looks([(OFF, 0.0)] * 2, [(2, 0.99)]))
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), pips))
+    monkeypatch.setattr(settle, "look", _looks([(OFF, 0.0)] * 2, [(2, 0.99)]))
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), pips))
     assert out.values == [5] and out.unsure == pips
 
 
 def test_pairs_are_looked_at_only_beside_dice_read(monkeypatch):
     """With no die read there is no die size to frame a pair by: the second look's answers stand."""
-    monkeypatch.setattr(reader, "look", _looks([(OFF, 0.0)] * 4))
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), tuple(PIPS)))
+    monkeypatch.setattr(settle, "look", _looks([(OFF, 0.0)] * 4))
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), tuple(PIPS)))
     assert out.values == [] and out.unsure == tuple(PIPS)
 
 
 def test_two_unsure_boxes_read_alike_on_one_die_stay_unsure(monkeypatch):
-    monkeypatch.setattr(reader, "look", _looks([(3, 0.99), (3, 0.99)]))
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8),
+    monkeypatch.setattr(settle, "look", _looks([(3, 0.99), (3, 0.99)]))
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8),
                                Reading((), ((100, 100, 40, 40), (110, 105, 40, 40))))
     assert out.values == [] and len(out.unsure) == 2
 
 
 def test_a_1_with_no_die_read_beside_it_stays_unsure(monkeypatch):
     """A lone pip's box is its patch: with no die read to size its crop, a pip of any die looks like a 1."""
-    monkeypatch.setattr(reader, "look", lambda image, boxes, side: [(1, 0.999)])
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
+    monkeypatch.setattr(settle, "look", lambda image, boxes, side: [(1, 0.999)])
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
     assert out.values == [] and len(out.unsure) == 1
-    monkeypatch.setattr(reader, "look", lambda image, boxes, side: [(4, 0.999)])
-    out = reader._looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
+    monkeypatch.setattr(settle, "look", lambda image, boxes, side: [(4, 0.999)])
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
     assert out.values == [4] and not out.unsure
 
 
@@ -167,3 +167,81 @@ def test_a_box_counts_only_when_both_framings_give_one_answer(monkeypatch):
     (first, p1), (second, p2) = look(np.zeros((200, 200, 3), np.uint8), [(10, 10, 40, 40), (100, 100, 40, 40)])
     assert first == 3 and p1 == pytest.approx(np.exp(5) / (np.exp(5) + 7))
     assert (second, p2) == (OFF, 0.0)
+
+
+def _scan_looks(answer):
+    """A fake ``look``: its first call (each box as it is) sure of nothing, then each window of a scan answered by
+    ``answer(middle)`` (the window's middle)."""
+    calls = []
+
+    def fake(image, boxes, side=0.0):
+        calls.append(list(boxes))
+        if len(calls) == 1:
+            return [(OFF, 0.0)] * len(boxes)
+        return [answer((x + w / 2, y + h / 2)) for x, y, w, h in boxes]
+    return fake, calls
+
+
+#: An unsure box of two dice's size beside the read 5 (side 50, middle 125, 125): its windows every 12.5 pixels.
+WIDE = (200, 100, 100, 50)
+
+
+def near(point, spot, reach=4):
+    return abs(point[0] - spot[0]) <= reach and abs(point[1] - spot[1]) <= reach
+
+
+@pytest.mark.parametrize(("answer", "values", "unsure"), [
+    # a 3's top at (225, 125), a window on it; elsewhere off a top: the 3 read, the box gone
+    (lambda m: (3, 0.99) if near(m, (225, 125)) else (OFF, 0.99), [3, 5], 0),
+    # the 3 seen by several windows around its middle: one die
+    (lambda m: (3, 0.9) if near(m, (225, 125), 13) else (OFF, 0.99), [3, 5], 0),
+    # ... with a 4 beside it (the two within 0.75 of a side): two values on one spot, unsure
+    (lambda m: (3, 0.99) if near(m, (225, 125)) else (4, 0.99) if near(m, (250, 125)) else (OFF, 0.99), [5], 1),
+    # a 3 and a 6 a die apart: both read
+    (lambda m: (3, 0.99) if near(m, (225, 125)) else (6, 0.99) if near(m, (287.5, 125)) else (OFF, 0.99),
+     [3, 5, 6], 0),
+    # a 3 read, and a window unsure of a 6 a die away: another die may be there, unsure
+    (lambda m: (3, 0.99) if near(m, (225, 125)) else (6, 0.6) if near(m, (287.5, 125)) else (OFF, 0.99), [5], 1),
+    # a 3 not sure enough: unsure
+    (lambda m: (3, 0.8) if near(m, (225, 125)) else (NO_TOP, 0.99), [5], 1),
+])
+def test_a_scan_reads_a_die_where_its_top_is_and_only_when_nothing_else_may_be_there(monkeypatch, answer, values,
+                                                                                     unsure):
+    fake, calls = _scan_looks(answer)
+    monkeypatch.setattr(settle, "look", fake)
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (WIDE,)))
+    assert len(calls[1]) == 9 * 5 and all(b[2:] == (50, 50) for b in calls[1])  # windows of the read die's size
+    assert out.values == values and len(out.unsure) == unsure
+    if values == [3, 5]:
+        assert next(d for d in out.dice if d.value == 3).box == (200, 100, 50, 50)
+
+
+def test_a_top_a_scan_finds_on_a_die_read_is_that_die_again(monkeypatch):
+    fake, _ = _scan_looks(lambda m: (5, 0.99) if near(m, (125, 125), 20) else (NO_TOP, 0.4))
+    monkeypatch.setattr(settle, "look", fake)
+    box = (110, 110, 60, 60)  # over the read 5
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (box,)))
+    assert out.values == [5] and out.unsure == (box,)
+
+
+@pytest.mark.parametrize(("box", "off", "dropped"), [
+    ((100, 150, 50, 30), 1.0, True),  # below the 5, every window off a top: its side face
+    ((100, 150, 50, 30), 0.6, False),  # ... but too few windows sure of it
+    ((400, 300, 50, 30), 1.0, False),  # far from every die read: not a side face of one
+])
+def test_a_box_with_no_top_in_it_beside_a_die_read_is_its_side_face(monkeypatch, box, off, dropped):
+    grid = settle._grid(box, 50)
+    sure = set(grid[:round(off * len(grid))])
+    fake, _ = _scan_looks(lambda m: (OFF, 0.99) if min(grid, key=lambda g: abs(g[0] - m[0]) + abs(g[1] - m[1])) in sure
+                          else (OFF, 0.5))
+    monkeypatch.setattr(settle, "look", fake)
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (box,)))
+    assert out.values == [5] and out.unsure == (() if dropped else (box,))
+
+
+def test_a_side_face_is_not_dropped_when_a_window_may_see_a_top(monkeypatch):
+    box = (100, 150, 50, 30)
+    fake, _ = _scan_looks(lambda m: (2, 0.6) if near(m, (125, 165), 7) else (OFF, 0.99))
+    monkeypatch.setattr(settle, "look", fake)
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (box,)))
+    assert out.unsure == (box,)

@@ -10,7 +10,6 @@ small network (``second_look``); only what it is sure of is taken. Nothing is gu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from statistics import median
 
 import cv2
@@ -19,7 +18,8 @@ import numpy as np
 from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
 from shutbox.dice.pipfaces import COLOUR_DISTANCE, lone_one, read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
-from shutbox.dice.second_look import NO_TOP, OFF, SURE, look
+from shutbox.dice.reading import Die, Reading
+from shutbox.dice.settle import looked_again
 
 #: Pictures are read at most this many pixels along their longer side (the reader's speed).
 WORK_SIZE = 720
@@ -70,31 +70,6 @@ SIDE_PIPS = 0.8
 STACKED_ROUNDER = 0.05
 
 
-@dataclass(frozen=True)
-class Die:
-    """One die read: its top face's value and the face's box (x, y, width, height) in the picture's pixels."""
-
-    value: int
-    box: tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What a picture shows: the dice read, and the boxes of the dice seen but not read."""
-
-    dice: tuple[Die, ...]
-    unsure: tuple[tuple[int, int, int, int], ...]
-
-    @property
-    def values(self) -> list[int]:
-        """The values read, lowest first."""
-        return sorted(d.value for d in self.dice)
-
-    def as_dict(self) -> dict[str, object]:
-        """``{"dice": [values], "unsure": N}``."""
-        return {"dice": self.values, "unsure": len(self.unsure)}
-
-
 def read_dice(image: np.ndarray, second_look: bool = True) -> Reading:
     """Read the dice in a BGR picture (8-bit, as OpenCV decodes it); ``second_look=False``: by the rules alone."""
     if image.ndim == 2:
@@ -124,74 +99,7 @@ def read_dice(image: np.ndarray, second_look: bool = True) -> Reading:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
 
     reading = Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
-    return _looked_again(image, reading) if second_look and reading.unsure else reading
-
-
-#: A die read at a second look this near a die read already (its middle, in the larger box's longer side) is that die.
-SAME_DIE = 0.75
-#: An unsure box smaller than this share of the dice read's (their median longer side) is looked at as large.
-DIE_SIDE = 0.9
-#: An unsure box the second look finds on a die but off its top (a side face) is a read die's when this near it.
-ITS_SIDE = 0.85
-
-
-def _looked_again(image: np.ndarray, reading: Reading) -> Reading:
-    """The reading with each unsure die the network is sure of read (a value), dropped (no die there) or, when it is
-    on a die read already but off its top (a side face), dropped too. A die read so beside a die read already
-    (``SAME_DIE``) stays unsure, and so do two read so beside each other. A 1 is taken only beside dice read, whose
-    size frames its crop: a lone pip's box is its patch, and a crop of it alone looks alike whether its die is a 1 or
-    a die whose other pips were not found (a white die on a white cloth)."""
-    def apart(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-        return math.dist((a[0] + a[2] / 2, a[1] + a[3] / 2), (b[0] + b[2] / 2, b[1] + b[3] / 2)) / max(a[2:] + b[2:])
-
-    sides = sorted(max(d.box[2:]) for d in reading.dice)
-    answers = look(image, list(reading.unsure), DIE_SIDE * sides[len(sides) // 2] if sides else 0.0)
-    new = [Die(value, b) for b, (value, p) in zip(reading.unsure, answers, strict=True)
-           if p >= SURE and value not in (NO_TOP, OFF) and (value != 1 or reading.dice)]
-    taken = [d for d in new if all(apart(d.box, r.box) >= SAME_DIE for r in reading.dice)
-             and all(apart(d.box, o.box) >= SAME_DIE for o in new if o is not d)]
-    dice = reading.dice + tuple(taken)
-    read_again = {d.box for d in taken}
-
-    def dropped(b: tuple[int, int, int, int], value: int, p: float) -> bool:
-        return p >= SURE and (value == NO_TOP or value == OFF and any(apart(b, d.box) < ITS_SIDE for d in dice))
-
-    kept = [b for b, (value, p) in zip(reading.unsure, answers, strict=True)
-            if b not in read_again and not dropped(b, value, p)]
-    return _paired(image, Reading(dice, tuple(kept)), sides[len(sides) // 2]) if sides else Reading(dice, tuple(kept))
-
-
-#: Two unsure boxes this near (their middles, in the read dice's median side) may be one face's pips.
-PAIR_REACH = 1.0
-
-
-def _paired(image: np.ndarray, reading: Reading, side: float) -> Reading:
-    """The reading with each pair of unsure boxes that are one face's pips read as that face: a 2's or a 3's pips,
-    too far apart to grow one face, each a lone pip's box. The pair is looked at as one die of the read dice's size
-    (``side``) around the middle between them, where a 2's or a 3's middle is; it is read when the network is sure of
-    a value of 2 or more there, not beside a die read (``SAME_DIE``), and neither box is in another pair so read."""
-    boxes = reading.unsure
-    pairs = [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
-             if math.dist(_middle(boxes[i]), _middle(boxes[j])) <= PAIR_REACH * side]
-    if not pairs:
-        return reading
-    windows = []
-    for i, j in pairs:
-        (ax, ay), (bx, by) = _middle(boxes[i]), _middle(boxes[j])
-        windows.append((round((ax + bx - side) / 2), round((ay + by - side) / 2), round(side), round(side)))
-    answers = look(image, windows, 0.0)
-    read = [(i, j, Die(value, w)) for (i, j), w, (value, p) in zip(pairs, windows, answers, strict=True)
-            if p >= SURE and 2 <= value <= 6
-            and all(math.dist(_middle(w), _middle(d.box)) >= SAME_DIE * max(side, *d.box[2:]) for d in reading.dice)]
-    held = [k for i, j, _ in read for k in (i, j)]
-    taken = [(i, j, die) for i, j, die in read if held.count(i) == 1 and held.count(j) == 1]
-    gone = {k for i, j, _ in taken for k in (i, j)}
-    return Reading(reading.dice + tuple(die for _, _, die in taken),
-                   tuple(b for k, b in enumerate(boxes) if k not in gone))
-
-
-def _middle(box: tuple[int, int, int, int]) -> tuple[float, float]:
-    return (box[0] + box[2] / 2, box[1] + box[3] / 2)
+    return looked_again(image, reading) if second_look and reading.unsure else reading
 
 
 def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:
