@@ -57,7 +57,10 @@ def crop(image: np.ndarray, box: Box, scale: float = 1.0, shift: tuple[float, fl
 
 @cache
 def _net() -> cv2.dnn.Net:
-    net = cv2.dnn.readNetFromONNX(str(MODEL))
+    # OpenCV 5's classic engine runs this small network in about half the new engine's time, to the same answers
+    # (OpenCV 4 has only that one)
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    net = cv2.dnn.readNetFromONNX(str(MODEL)) if engine is None else cv2.dnn.readNetFromONNX(str(MODEL), engine)
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     return net
 
@@ -66,22 +69,34 @@ def _net() -> cv2.dnn.Net:
 WIDER = 1.35
 
 
-def look(image: np.ndarray, boxes: list[Box], die_side: float = 0.0) -> list[tuple[int, float]]:
+def look(image: np.ndarray, boxes: list[Box], die_side: float = 0.0, enough: float = 0.0) -> list[tuple[int, float]]:
     """Per box: the class the network gives (``NO_TOP``, ``OFF``, or a value 1 to 6) and its probability, the lower
     of the two framings' when they agree, else ``OFF`` at 0. A box smaller than ``die_side`` (the dice read: dice are
-    of a size) is framed as that large around its middle (a lone pip's box is its patch, not its die)."""
+    of a size) is framed as that large around its middle (a lone pip's box is its patch, not its die). A box whose
+    first framing gives its answer below ``enough`` (the least probability the caller will take) is not framed again:
+    its answer is the first framing's, as the lower of two would be no more (half the network's time on a scan)."""
     if not boxes:
         return []
     framed = [_at_least(b, die_side) for b in boxes]
-    batch = np.stack([crop(image, b, scale).transpose(2, 0, 1) for scale in (1.0, WIDER) for b in framed])
+    near = _probabilities(image, framed, 1.0)
+    again = [i for i, p in enumerate(near) if p.max() >= enough]
+    wide = dict(zip(again, _probabilities(image, [framed[i] for i in again], WIDER), strict=True))
+    answers = []
+    for i, a in enumerate(near):
+        b = wide.get(i, a)
+        answers.append((int(a.argmax()), float(min(a.max(), b.max()))) if a.argmax() == b.argmax() else (OFF, 0.0))
+    return answers
+
+
+def _probabilities(image: np.ndarray, boxes: list[Box], scale: float) -> np.ndarray:
+    """The network's class probabilities for each box's crop at ``scale``."""
+    if not boxes:
+        return np.zeros((0, OFF + 1), np.float32)
     net = _net()
-    net.setInput(batch)
-    scores = net.forward().reshape(len(batch), -1)
+    net.setInput(np.stack([crop(image, b, scale).transpose(2, 0, 1) for b in boxes]))
+    scores = net.forward().reshape(len(boxes), -1)
     scores = np.exp(scores - scores.max(axis=1, keepdims=True))
-    probs = scores / scores.sum(axis=1, keepdims=True)
-    near, wide = probs[:len(boxes)], probs[len(boxes):]
-    return [(int(a.argmax()), float(min(a.max(), b.max()))) if a.argmax() == b.argmax() else (OFF, 0.0)
-            for a, b in zip(near, wide, strict=True)]
+    return scores / scores.sum(axis=1, keepdims=True)
 
 
 def _at_least(box: Box, side: float) -> Box:
