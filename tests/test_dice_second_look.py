@@ -255,6 +255,7 @@ def test_a_top_a_scan_finds_on_a_die_read_is_that_die_again(monkeypatch):
     ((100, 150, 50, 30), 1.0, True),  # below the 5, every window off a top: its side face
     ((100, 150, 50, 30), 0.6, False),  # ... but too few windows sure of it
     ((400, 300, 50, 30), 1.0, False),  # far from every die read: not a side face of one
+    ((100, 70, 50, 30), 1.0, False),  # above the 5: another die behind it, its top's middle hidden
 ])
 def test_a_box_with_no_top_in_it_beside_a_die_read_is_its_side_face(monkeypatch, box, off, dropped):
     grid = settle._grid(box, 50)

@@ -5,7 +5,8 @@ Three steps, each asking the network (``second_look.look``) and taking only answ
 2. pairs of boxes still unsure, near each other, as one die around the middle between them (a 2's or a 3's pips, too
    far apart to grow one face, each its own lone pip's box);
 3. each box still unsure scanned with windows of a die's size: a die whose box took in its side faces, or the die it
-   touches, is read where its top's middle is; a box with no top in it, beside a die read, is dropped (its side face).
+   touches, is read where its top's middle is; a box with no top in it, beside a die read and below it, is dropped (its
+   side face).
 
 Steps 2 and 3 frame their windows by the read dice's size, so they run only when dice were read.
 """
@@ -35,8 +36,8 @@ ONE_TOP = 0.5
 #: A scan reads nothing in a box where a window gives a value at this probability or more away from every die read:
 #: another die may be there.
 ANOTHER_TOP = 0.5
-#: A box a scan reads nothing in, beside a die read, is that die's side face when at least this share of its windows
-#: are sure to be on a die but off its top (and none gives a value at ``ANOTHER_TOP``).
+#: A box a scan reads nothing in, beside a die read and below it, is that die's side face when at least this share of
+#: its windows are sure to be on a die but off its top (and none gives a value at ``ANOTHER_TOP``).
 SIDE_SHARE = 0.7
 
 
@@ -102,9 +103,9 @@ def _scanned(image: np.ndarray, reading: Reading, side: float) -> Reading:
     over the box, all looked at in one batch. Windows the network is sure read a value of are grouped (alike, within
     ``ONE_TOP``); a group on a die read is that die's top again. The rest are dice read, and the box is gone, when
     they are not two values on one spot (within ``SAME_DIE``) and no window gives a value at ``ANOTHER_TOP`` away
-    from them and the dice read (a die the network is not sure of). A box with no window giving a value so, beside a
-    die read, most of its windows (``SIDE_SHARE``) sure to be off a top, is that die's side face: dropped. Else the
-    box stays unsure."""
+    from them and the dice read (a die the network is not sure of). A box with no window giving a value so, beside and
+    below a die read, most of its windows (``SIDE_SHARE``) sure to be off a top, is that die's side face: dropped.
+    Else the box stays unsure."""
     grids = [_grid(b, side) for b in reading.unsure]
     windows = [_window(c, side) for grid in grids for c in grid]
     answers = look(image, windows, 0.0, ANOTHER_TOP)
@@ -132,15 +133,18 @@ def _scanned(image: np.ndarray, reading: Reading, side: float) -> Reading:
                           for c, (value, p) in zip(grid, mine, strict=True))
         if found and not clashing and not unexplained:
             dice += found
-        elif found or unexplained or not _beside(box, dice) or \
+        elif found or unexplained or not _below(box, dice) or \
                 sum(value == OFF and p >= SURE for value, p in mine) < SIDE_SHARE * len(grid):
             kept.append(box)
     return Reading(tuple(dice), tuple(kept))
 
 
-def _beside(box: Box, dice: list[Die]) -> bool:
-    """Is a box within ``ITS_SIDE`` of a die (its middle, in the larger box's longer side)?"""
-    return any(math.dist(_middle(box), _middle(d.box)) / max(box[2:] + d.box[2:]) < ITS_SIDE for d in dice)
+def _below(box: Box, dice: list[Die]) -> bool:
+    """Is a box within ``ITS_SIDE`` of a die (its middle, in the larger box's longer side) and below it in the picture?
+    Seen from above, a die's side faces are below its top; a box above a die is another die behind it, its top's
+    middle hidden (the network sees no top's middle there either)."""
+    return any(math.dist(_middle(box), _middle(d.box)) / max(box[2:] + d.box[2:]) < ITS_SIDE
+               and _middle(box)[1] > _middle(d.box)[1] for d in dice)
 
 
 def _grid(box: Box, side: float) -> list[tuple[float, float]]:
