@@ -273,3 +273,46 @@ def test_a_side_face_is_not_dropped_when_a_window_may_see_a_top(monkeypatch):
     monkeypatch.setattr(settle, "look", fake)
     out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (box,)))
     assert out.unsure == (box,)
+
+
+#: A 3 read below the read 5 (its middle 0.81 of a side down and a little right): where the 5's side face would be.
+UNDER = Die(3, (105, 140, 50, 50))
+
+
+@pytest.mark.parametrize(("answer", "values", "unsure"), [
+    ((OFF, 0.6), [5], 1),  # both framings say off a top, more likely than not: unsure (and not sure enough to drop)
+    ((OFF, 0.9), [5], 0),  # ... sure of it: unsure, then dropped as the 5's side face by the look at each box
+    ((3, 0.9), [3, 5], 0),  # a top: kept
+    ((OFF, 0.4), [3, 5], 0),  # not likely enough: kept
+])
+def test_a_die_read_where_another_die_has_its_side_face_is_looked_at(monkeypatch, answer, values, unsure):
+    asked = []
+
+    def fake(image, boxes, side=0.0, enough=0.0):
+        asked.append(list(boxes))
+        return [answer if len(asked) <= 2 else (OFF, 0.0)] * len(boxes)
+    monkeypatch.setattr(settle, "look", fake)
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE, UNDER), ()))
+    assert asked[0] == [UNDER.box]  # the 5 is above the 3: not looked at
+    assert out.values == values and len(out.unsure) == unsure
+
+
+def test_dice_side_by_side_or_apart_are_not_looked_at(monkeypatch):
+    asked = []
+    monkeypatch.setattr(settle, "look", lambda image, boxes, side=0.0, enough=0.0: asked.append(boxes) or [])
+    level = Die(3, (140, 100, 50, 50))  # beside the 5, level with it
+    far = Die(3, (100, 300, 50, 50))  # below it, a die's length away
+    for dice in ((FIVE, level), (FIVE, far)):
+        out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading(dice, ()))
+        assert out.values == sorted(d.value for d in dice) and not out.unsure
+    assert asked == []
+
+
+@pytest.mark.parametrize(("box", "dropped"), [
+    ((110, 140, 50, 40), True),  # below the read 5: its side face
+    ((105, 70, 50, 40), False),  # above it: another die behind it, its top's middle hidden
+])
+def test_a_box_off_a_top_is_a_side_face_only_below_a_die_read(monkeypatch, box, dropped):
+    monkeypatch.setattr(settle, "look", _looks([(OFF, 0.99)]))
+    out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (box,)))
+    assert out.values == [5] and out.unsure == (() if dropped else (box,))

@@ -1,7 +1,8 @@
 """What the second look makes of the dice the rules leave unsure: each read, dropped, or left unsure.
 
-Three steps, each asking the network (``second_look.look``) and taking only answers at ``SURE``:
-1. each unsure box as it is: a value is a die read, no die or a read die's side face is dropped;
+First each die read where a die read beside it has its side face (below it) is looked at: one the network says is off
+a top is unsure. Then three steps, each asking the network (``second_look.look``) and taking only answers at ``SURE``:
+1. each unsure box as it is: a value is a die read, no die or a read die's side face (below it) is dropped;
 2. pairs of boxes still unsure, near each other, as one die around the middle between them (a 2's or a 3's pips, too
    far apart to grow one face, each its own lone pip's box);
 3. each box still unsure scanned with windows of a die's size: a die whose box took in its side faces, or the die it
@@ -24,7 +25,8 @@ from shutbox.dice.second_look import NO_TOP, OFF, SURE, look
 SAME_DIE = 0.75
 #: An unsure box smaller than this share of the dice read's (their median longer side) is looked at as large.
 DIE_SIDE = 0.9
-#: An unsure box the second look finds on a die but off its top (a side face) is a read die's when this near it.
+#: An unsure box the second look finds on a die but off its top (a side face) is a read die's when this near it and
+#: below it in the picture (``_below``).
 ITS_SIDE = 0.85
 #: Two unsure boxes this near (their middles, in the read dice's median side) may be one face's pips.
 PAIR_REACH = 1.0
@@ -36,6 +38,9 @@ ONE_TOP = 0.5
 #: A scan reads nothing in a box where a window gives a value at this probability or more away from every die read:
 #: another die may be there.
 ANOTHER_TOP = 0.5
+#: A die read below a die read beside it (where its side face is) is not vouched for when both framings say it is on a
+#: die but off its top with this probability or more: more likely a side face than anything else.
+NOT_A_TOP = 0.5
 #: A box a scan reads nothing in, beside a die read and below it, is that die's side face when at least this share of
 #: its windows are sure to be on a die but off its top (and none gives a value at ``ANOTHER_TOP``).
 SIDE_SHARE = 0.7
@@ -45,18 +50,35 @@ def looked_again(image: np.ndarray, reading: Reading) -> Reading:
     """The reading with its unsure dice looked at again (the module's three steps)."""
     sides = sorted(max(d.box[2:]) for d in reading.dice)
     side = sides[len(sides) // 2] if sides else 0.0
+    reading = _checked(image, reading, DIE_SIDE * side)
+    if not reading.unsure:
+        return reading
     settled = _one_by_one(image, reading, DIE_SIDE * side)
     if not side or not settled.unsure:
         return settled
     return _scanned(image, _paired(image, settled, side), side)
 
 
+def _checked(image: np.ndarray, reading: Reading, least: float) -> Reading:
+    """The reading with each die read below a die read beside it, where that die's side face would be, looked at: one
+    that both framings say is on a die but off its top (at ``NOT_A_TOP``) is unsure, a side face the rules may have
+    read as a top (the steps after may drop it, read it, or leave it unsure)."""
+    doubtful = [d for d in reading.dice if _below(d.box, [e for e in reading.dice if e is not d])]
+    if not doubtful:
+        return reading
+    answers = look(image, [d.box for d in doubtful], least, NOT_A_TOP)
+    sides = {d.box for d, (value, p) in zip(doubtful, answers, strict=True) if value == OFF and p >= NOT_A_TOP}
+    if not sides:
+        return reading
+    return Reading(tuple(d for d in reading.dice if d.box not in sides), reading.unsure + tuple(sorted(sides)))
+
+
 def _one_by_one(image: np.ndarray, reading: Reading, least: float) -> Reading:
-    """Each unsure die the network is sure of read (a value), dropped (no die there) or, when it is on a die read
-    already but off its top (a side face), dropped too. A die read so beside a die read already (``SAME_DIE``) stays
-    unsure, and so do two read so beside each other. A 1 is taken only beside dice read, whose size frames its crop
-    (``least``): a lone pip's box is its patch, and a crop of it alone looks alike whether its die is a 1 or a die
-    whose other pips were not found (a white die on a white cloth)."""
+    """Each unsure die the network is sure of read (a value), dropped (no die there) or, when it is on a die but off
+    its top, below a die read (its side face), dropped too. A die read so beside a die read already (``SAME_DIE``)
+    stays unsure, and so do two read so beside each other. A 1 is taken only beside dice read, whose size frames its
+    crop (``least``): a lone pip's box is its patch, and a crop of it alone looks alike whether its die is a 1 or a
+    die whose other pips were not found (a white die on a white cloth)."""
     def apart(a: Box, b: Box) -> float:
         return math.dist(_middle(a), _middle(b)) / max(a[2:] + b[2:])
 
@@ -69,7 +91,7 @@ def _one_by_one(image: np.ndarray, reading: Reading, least: float) -> Reading:
     read_again = {d.box for d in taken}
 
     def dropped(b: Box, value: int, p: float) -> bool:
-        return p >= SURE and (value == NO_TOP or value == OFF and any(apart(b, d.box) < ITS_SIDE for d in dice))
+        return p >= SURE and (value == NO_TOP or value == OFF and _below(b, list(dice)))
 
     kept = [b for b, (value, p) in zip(reading.unsure, answers, strict=True)
             if b not in read_again and not dropped(b, value, p)]
