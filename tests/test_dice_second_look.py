@@ -14,6 +14,7 @@ import numpy as np  # noqa: E402
 from shutbox.dice import second_look, settle  # noqa: E402
 from shutbox.dice.reader import Die, Reading, read_dice  # noqa: E402
 from shutbox.dice.second_look import NO_TOP, OFF, SIZE, crop, look  # noqa: E402
+from shutbox.errors import ShutboxError  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
 
 SET = REPO / "tests" / "dice_set"
@@ -316,3 +317,18 @@ def test_a_box_off_a_top_is_a_side_face_only_below_a_die_read(monkeypatch, box, 
     monkeypatch.setattr(settle, "look", _looks([(OFF, 0.99)]))
     out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((FIVE,), (box,)))
     assert out.values == [5] and out.unsure == (() if dropped else (box,))
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated"])
+def test_a_missing_or_damaged_network_is_a_one_line_error(tmp_path, monkeypatch, damage):
+    model = tmp_path / "second_look.onnx"
+    if damage == "truncated":
+        model.write_bytes(second_look.MODEL.read_bytes()[:300_000])
+    monkeypatch.setattr(second_look, "MODEL", model)
+    second_look._net.cache_clear()
+    try:
+        with pytest.raises(ShutboxError, match=r"^the dice reader's network .*second_look.onnx is missing or damaged; "
+                                               r"reinstall shutbox$"):
+            look(np.zeros((100, 100, 3), np.uint8), [(10, 10, 40, 40)])
+    finally:
+        second_look._net.cache_clear()

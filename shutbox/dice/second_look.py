@@ -18,6 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from shutbox.errors import ShutboxError
+from shutbox.usertext import shown
+
 MODEL = Path(__file__).with_name("second_look.onnx")
 #: The network's input: a square crop of this many pixels a side, three colours.
 SIZE = 40
@@ -60,7 +63,12 @@ def _net() -> cv2.dnn.Net:
     # OpenCV 5's classic engine runs this small network in about half the new engine's time, to the same answers
     # (OpenCV 4 has only that one)
     engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    net = cv2.dnn.readNetFromONNX(str(MODEL)) if engine is None else cv2.dnn.readNetFromONNX(str(MODEL), engine)
+    try:
+        path = str(MODEL)
+        net = cv2.dnn.readNetFromONNX(path) if engine is None else cv2.dnn.readNetFromONNX(path, engine)
+    except cv2.error:
+        raise ShutboxError(f"the dice reader's network {shown(str(MODEL), 200)} is missing or damaged; "
+                           "reinstall shutbox") from None
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     return net
 
