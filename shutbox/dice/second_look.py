@@ -5,7 +5,7 @@ box is then cut out of the picture (a square around its middle, ``CROP`` times i
 convolutional network (``second_look.onnx``, run by OpenCV's own ``cv2.dnn``: no other library). It says what is at
 the crop's middle: a top face and its value, a die but not its top's middle (``OFF``: a side face), or no die
 (``NO_TOP``). Each box is framed twice (the second ``WIDER``); an answer counts when both framings give it with a
-probability of at least ``SURE`` (``reader.py`` holds that threshold's use). Anything less leaves the die unsure.
+probability of at least ``SURE`` (``settle.py`` holds that threshold's use). Anything less leaves the die unsure.
 The network is trained on rendered pictures of other seeds than the test set's
 (``tests/dice_set/train_second_look.py``).
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from shutbox.dice.reading import Box
 from shutbox.errors import ShutboxError
 from shutbox.usertext import shown
 
@@ -32,8 +33,6 @@ SURE = 0.85
 NO_TOP = 0
 #: Class 7: a die at the crop's middle, but not its top face's middle (a side face, an edge).
 OFF = 7
-
-Box = tuple[int, int, int, int]
 
 
 def crop(image: np.ndarray, box: Box, scale: float = 1.0, shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
