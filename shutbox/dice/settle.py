@@ -47,7 +47,7 @@ SIDE_SHARE = 0.7
 
 
 def looked_again(image: np.ndarray, reading: Reading) -> Reading:
-    """The reading with its unsure dice looked at again (the module's three steps)."""
+    """The reading with its doubtful dice read checked and its unsure dice looked at again (the module's steps)."""
     sides = sorted(max(d.box[2:]) for d in reading.dice)
     side = sides[len(sides) // 2] if sides else 0.0
     reading = _checked(image, reading, DIE_SIDE * side)
