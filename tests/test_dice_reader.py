@@ -58,6 +58,15 @@ def test_a_blank_or_noisy_picture_has_no_dice():
         assert read_dice(image).values == []
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (15, 640), (8, 6000), (6000, 8), (16, 16), (40, 6000),
+                                   (12000, 40)])
+def test_a_picture_too_small_or_too_thin_for_a_die_reads_as_no_dice(shape):
+    """A few pixels, or a sliver that shrinks to one at the reader's working size: nothing read, and no error."""
+    picture = cv2.resize(cv2.imread(str(SET / sorted(LABELS)[1])), shape[::-1], interpolation=cv2.INTER_AREA)
+    assert read_dice(picture).as_dict() == {"dice": [], "unsure": 0}
+    assert read_dice(picture[..., 0].copy()).as_dict() == {"dice": [], "unsure": 0}
+
+
 def test_a_die_drawn_flat_reads_and_a_broken_pattern_does_not():
     """A flat drawing: a white square with black pips on green felt. Five pips read as 5; the centre pip moved
     off the pattern is not read as anything (unsure), never as another value."""

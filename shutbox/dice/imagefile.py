@@ -19,6 +19,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 #: What a picture may be.
 FORMATS = ("JPEG", "PNG", "BMP", "WEBP", "TIFF")
+#: Least side a die can be read in, px: a picture (or the reader's working copy of it) narrower shows none.
+MIN_SIDE = 16
 
 
 def read_image_bytes(data: bytes, name: str) -> np.ndarray:
@@ -40,6 +42,9 @@ def read_image_bytes(data: bytes, name: str) -> np.ndarray:
         raise ShutboxError(f"{name}: not a picture, or a damaged one ({', '.join(FORMATS)} are read)") from None
     if kind not in FORMATS:
         raise ShutboxError(f"{name}: a {kind} picture; one of {', '.join(FORMATS)} is read")
+    if min(width, height) < MIN_SIDE:
+        raise ShutboxError(f"{name}: {width} x {height} pixels is too small to show a die; at least {MIN_SIDE} pixels "
+                           "a side is read")
     if width * height > MAX_PIXELS:
         raise ShutboxError(f"{name}: {width} x {height} pixels is more than the {MAX_PIXELS // 1_000_000} "
                            "megapixels read; scale it down")

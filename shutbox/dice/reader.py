@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from shutbox.dice.faces import DIE_RADII, Face, Scales, face_colours, grow_face
+from shutbox.dice.imagefile import MIN_SIDE
 from shutbox.dice.pipfaces import COLOUR_DISTANCE, lone_one, read_pip_faces
 from shutbox.dice.pips import Pip, find_pips
 from shutbox.dice.reading import Die, Reading
@@ -76,6 +77,8 @@ def read_dice(image: np.ndarray, second_look: bool = True) -> Reading:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     height, width = image.shape[:2]
     scale = min(1.0, WORK_SIZE / max(height, width))
+    if min(height, width) * scale < MIN_SIDE:  # a sliver, or a few pixels: no die can be read in it
+        return Reading((), ())
     work = _shrink(image, scale) if scale < 1 else image
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = face_colours(work)
