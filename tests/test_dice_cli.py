@@ -76,6 +76,7 @@ def _png_header(width: int, height: int) -> bytes:
     ("claims", "megapixels"),
     ("cut", "damaged"),
     ("tiny", "8 x 6000 pixels is too small to show a die; at least 16 pixels a side"),
+    ("float", "cannot be decoded"),
 ], several=True))
 def test_bad_pictures_are_one_line_errors(tmp_path: Path, case: str, needle: str):
     path = tmp_path / f"{case}.png"
@@ -89,6 +90,11 @@ def test_bad_pictures_are_one_line_errors(tmp_path: Path, case: str, needle: str
         path.write_bytes(_png_header(9000, 9000))
     elif case == "tiny":  # 8 wide, 6000 high, written whole (no decoder needed)
         path.write_bytes(_png_header(8, 6000))
+    elif case == "float":  # a TIFF of floating-point pixels: Pillow reads its header, OpenCV cannot decode it
+        from PIL import Image
+
+        path = tmp_path / "float.tif"
+        Image.new("F", (120, 100), 0.5).save(path)
     elif case == "cut":
         path = tmp_path / "cut.jpg"
         path.write_bytes((SET / sorted(LABELS)[0]).read_bytes()[:2000])

@@ -48,9 +48,11 @@ def read_image_bytes(data: bytes, name: str) -> np.ndarray:
     if width * height > MAX_PIXELS:
         raise ShutboxError(f"{name}: {width} x {height} pixels is more than the {MAX_PIXELS // 1_000_000} "
                            "megapixels read; scale it down")
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # a decoder's warning is not a second line
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise ShutboxError(f"{name}: a damaged or cut-short {kind} file; it cannot be decoded")
+        raise ShutboxError(f"{name}: a {kind} file that cannot be decoded (damaged, cut short, or of pixels OpenCV "
+                           "does not read, such as floating point)")
     return image
 
 
