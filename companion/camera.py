@@ -133,6 +133,9 @@ def open_capture(device: str) -> Any:
     """An OpenCV capture of ``device`` (a number, a device path, a video file or an image sequence pattern)."""
     import cv2
 
+    from shutbox.dice.imagefile import quiet_opencv
+
+    quiet_opencv()
     source: int | str = int(device) if device.isdigit() else device
     capture = cv2.VideoCapture(source)
     if not capture.isOpened():

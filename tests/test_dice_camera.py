@@ -76,10 +76,14 @@ def test_a_recorded_image_sequence_stands_in_for_the_camera(tmp_path: Path):
     assert got[0].jpeg[:2] == b"\xff\xd8"
 
 
-def test_a_camera_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path: Path):
+@pytest.mark.parametrize("device", ["nothing-here-%03d.png", "nothing-here.mp4", "99"])
+def test_a_camera_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path: Path, device: str):
+    """One line: neither OpenCV's warning nor FFmpeg's own complaint beside it."""
+    device = device if device.isdigit() else str(tmp_path / device)
     proc = run_cli("play", "--port", "none", "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"),
-                   "--camera", str(tmp_path / "nothing-here-%03d.png"))
+                   "--camera", device)
     assert proc.returncode == 2 and "--camera" in proc.stderr and "cannot be opened" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert not (tmp_path / "g.sqlite3").exists()
 
 

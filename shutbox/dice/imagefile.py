@@ -23,6 +23,18 @@ FORMATS = ("JPEG", "PNG", "BMP", "WEBP", "TIFF")
 MIN_SIDE = 16
 
 
+def quiet_opencv() -> None:
+    """OpenCV says only errors on stderr, and the FFmpeg it opens videos with only fatal ones (unless the user set
+    ``OPENCV_FFMPEG_LOGLEVEL``; read when FFmpeg is first used): a decoder's or a capture's complaint would be a
+    second line beside the kit's own one-line error."""
+    import os
+
+    import cv2
+
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 def read_image_bytes(data: bytes, name: str) -> np.ndarray:
     """The BGR pixels of a picture file's bytes; ``name`` (a path or ``upload``) names it in errors."""
     import io
@@ -48,7 +60,7 @@ def read_image_bytes(data: bytes, name: str) -> np.ndarray:
     if width * height > MAX_PIXELS:
         raise ShutboxError(f"{name}: {width} x {height} pixels is more than the {MAX_PIXELS // 1_000_000} "
                            "megapixels read; scale it down")
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # a decoder's warning is not a second line
+    quiet_opencv()
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise ShutboxError(f"{name}: a {kind} file that cannot be decoded (damaged, cut short, or of pixels OpenCV "
