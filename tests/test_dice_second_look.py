@@ -332,3 +332,17 @@ def test_a_missing_or_damaged_network_is_a_one_line_error(tmp_path, monkeypatch,
             look(np.zeros((100, 100, 3), np.uint8), [(10, 10, 40, 40)])
     finally:
         second_look._net.cache_clear()
+
+
+def test_looks_from_several_threads_at_once_each_get_their_own_answers():
+    """A camera and phones' photos are read in threads: one network, its input set then run, one thread at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pictures = [cv2.imread(str(SET / name)) for name in sorted(LABELS)[:8]]
+    rng = np.random.default_rng(5)
+    jobs = [(i % len(pictures), [(int(x), int(y), 60, 60) for x, y in rng.integers(0, 300, (rng.integers(1, 30), 2))])
+            for i in range(48)]
+    alone = [look(pictures[k], boxes) for k, boxes in jobs]
+    with ThreadPoolExecutor(6) as pool:
+        together = list(pool.map(lambda job: look(pictures[job[0]], job[1]), jobs))
+    assert together == alone

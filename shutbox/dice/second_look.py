@@ -12,6 +12,7 @@ The network is trained on rendered pictures of other seeds than the test set's
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -57,6 +58,10 @@ def crop(image: np.ndarray, box: Box, scale: float = 1.0, shift: tuple[float, fl
     return (small - mean) / spread
 
 
+#: The network's input is set, then run: two threads doing so at once would run each other's crops.
+_ONE_AT_A_TIME = threading.Lock()
+
+
 @cache
 def _net() -> cv2.dnn.Net:
     # OpenCV 5's classic engine runs this small network in about half the new engine's time, to the same answers
@@ -99,9 +104,11 @@ def _probabilities(image: np.ndarray, boxes: list[Box], scale: float) -> np.ndar
     """The network's class probabilities for each box's crop at ``scale``."""
     if not boxes:
         return np.zeros((0, OFF + 1), np.float32)
-    net = _net()
-    net.setInput(np.stack([crop(image, b, scale).transpose(2, 0, 1) for b in boxes]))
-    scores = net.forward().reshape(len(boxes), -1)
+    batch = np.stack([crop(image, b, scale).transpose(2, 0, 1) for b in boxes])
+    with _ONE_AT_A_TIME:  # one network for the process: a camera and phones' photos may be read at once
+        net = _net()
+        net.setInput(batch)
+        scores = net.forward().reshape(len(boxes), -1)
     scores = np.exp(scores - scores.max(axis=1, keepdims=True))
     return scores / scores.sum(axis=1, keepdims=True)
 
