@@ -77,7 +77,7 @@ def _looks(*calls):
     """A fake ``look`` giving each call its answers in turn (one per box asked of it), then nothing sure."""
     given = list(calls)
 
-    def fake(image, boxes, side=0.0, enough=0.0):
+    def fake(image, boxes, side=0.0):
         answers = given.pop(0) if given else [(OFF, 0.0)] * len(boxes)
         assert len(answers) == len(boxes)
         return answers
@@ -95,7 +95,7 @@ def test_two_unsure_pips_near_each_other_are_looked_at_as_one_die(monkeypatch):
     size around the middle between them; a pair read as 2 to 6 is a die read, and its two boxes are gone."""
     asked = []
 
-    def fake(image, boxes, side=0.0, enough=0.0):
+    def fake(image, boxes, side=0.0):
         asked.append(list(boxes))
         if len(asked) == 1:
             return [(OFF, 0.0)] * len(boxes)
@@ -145,26 +145,24 @@ def test_two_unsure_boxes_read_alike_on_one_die_stay_unsure(monkeypatch):
 
 def test_a_1_with_no_die_read_beside_it_stays_unsure(monkeypatch):
     """A lone pip's box is its patch: with no die read to size its crop, a pip of any die looks like a 1."""
-    monkeypatch.setattr(settle, "look", lambda image, boxes, side, enough: [(1, 0.999)])
+    monkeypatch.setattr(settle, "look", lambda image, boxes, side: [(1, 0.999)])
     out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
     assert out.values == [] and len(out.unsure) == 1
-    monkeypatch.setattr(settle, "look", lambda image, boxes, side, enough: [(4, 0.999)])
+    monkeypatch.setattr(settle, "look", lambda image, boxes, side: [(4, 0.999)])
     out = settle.looked_again(np.zeros((480, 640, 3), np.uint8), Reading((), ((100, 100, 40, 40),)))
     assert out.values == [4] and not out.unsure
 
 
 def test_a_box_counts_only_when_both_framings_give_one_answer(monkeypatch):
-    """The network's scores faked per crop (near framings, then the wider): agreeing framings give their class at the
-    lower probability; disagreeing ones give OFF at 0, never either framing's value."""
-    sure3, surer3, sure4 = np.eye(8)[3] * 5, np.eye(8)[3] * 8, np.eye(8)[4] * 20  # p 0.955, 0.998, ~1
-    given = [np.stack([sure3, sure3]), np.stack([surer3, sure4])]  # box 1: 3 and 3; box 2: 3 and 4
-
+    """The network's scores faked per crop (near framings first, then the wider): agreeing framings give their class
+    at the lower probability; disagreeing ones give OFF at 0, never either framing's value."""
     class Net:
         def setInput(self, batch):  # noqa: N802 (cv2.dnn's name)
-            assert batch.shape == (2, 3, SIZE, SIZE)
+            assert batch.shape == (4, 3, SIZE, SIZE)
 
         def forward(self):
-            return given.pop(0)
+            sure3, surer3, sure4 = np.eye(8)[3] * 5, np.eye(8)[3] * 8, np.eye(8)[4] * 20  # p 0.955, 0.998, ~1
+            return np.stack([sure3, sure3, surer3, sure4])  # box 1: 3 and 3; box 2: 3 and 4
 
     monkeypatch.setattr(second_look, "_net", lambda: Net())
     (first, p1), (second, p2) = look(np.zeros((200, 200, 3), np.uint8), [(10, 10, 40, 40), (100, 100, 40, 40)])
@@ -172,37 +170,12 @@ def test_a_box_counts_only_when_both_framings_give_one_answer(monkeypatch):
     assert (second, p2) == (OFF, 0.0)
 
 
-def test_a_box_the_first_framing_is_not_sure_enough_of_is_not_framed_again():
-    """With ``enough``, only the boxes whose first framing reaches it are framed again, and every answer at or above
-    ``enough`` is the one framing all twice gives (the rest below it either way)."""
-    image = cv2.imread(str(SET / sorted(LABELS)[3]))
-    h, w = image.shape[:2]
-    rng = np.random.default_rng(7)
-    boxes = [(int(x), int(y), 50, 50) for x, y in zip(rng.integers(0, w - 50, 60), rng.integers(0, h - 50, 60),
-                                                      strict=True)]
-    both = look(image, boxes)
-    crops = []
-    real = second_look._probabilities
-
-    def counted(image, boxes, scale):
-        crops.append(len(boxes))
-        return real(image, boxes, scale)
-    second_look._probabilities = counted
-    try:
-        some = look(image, boxes, enough=0.9)
-    finally:
-        second_look._probabilities = real
-    assert crops[0] == 60 and crops[1] < 60, crops
-    for (v1, p1), (v2, p2) in zip(both, some, strict=True):
-        assert (v1, round(p1, 5)) == (v2, round(p2, 5)) if max(p1, p2) >= 0.9 else p1 < 0.9 and p2 < 0.9
-
-
 def _scan_looks(answer):
     """A fake ``look``: its first call (each box as it is) sure of nothing, then each window of a scan answered by
     ``answer(middle)`` (the window's middle)."""
     calls = []
 
-    def fake(image, boxes, side=0.0, enough=0.0):
+    def fake(image, boxes, side=0.0):
         calls.append(list(boxes))
         if len(calls) == 1:
             return [(OFF, 0.0)] * len(boxes)
@@ -289,7 +262,7 @@ UNDER = Die(3, (105, 140, 50, 50))
 def test_a_die_read_where_another_die_has_its_side_face_is_looked_at(monkeypatch, answer, values, unsure):
     asked = []
 
-    def fake(image, boxes, side=0.0, enough=0.0):
+    def fake(image, boxes, side=0.0):
         asked.append(list(boxes))
         return [answer if len(asked) <= 2 else (OFF, 0.0)] * len(boxes)
     monkeypatch.setattr(settle, "look", fake)
@@ -300,7 +273,7 @@ def test_a_die_read_where_another_die_has_its_side_face_is_looked_at(monkeypatch
 
 def test_dice_side_by_side_or_apart_are_not_looked_at(monkeypatch):
     asked = []
-    monkeypatch.setattr(settle, "look", lambda image, boxes, side=0.0, enough=0.0: asked.append(boxes) or [])
+    monkeypatch.setattr(settle, "look", lambda image, boxes, side=0.0: asked.append(boxes) or [])
     level = Die(3, (140, 100, 50, 50))  # beside the 5, level with it
     far = Die(3, (100, 300, 50, 50))  # below it, a die's length away
     for dice in ((FIVE, level), (FIVE, far)):

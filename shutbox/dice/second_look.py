@@ -81,36 +81,23 @@ def _net() -> cv2.dnn.Net:
 WIDER = 1.35
 
 
-def look(image: np.ndarray, boxes: list[Box], die_side: float = 0.0, enough: float = 0.0) -> list[tuple[int, float]]:
+def look(image: np.ndarray, boxes: list[Box], die_side: float = 0.0) -> list[tuple[int, float]]:
     """Per box: the class the network gives (``NO_TOP``, ``OFF``, or a value 1 to 6) and its probability, the lower
     of the two framings' when they agree, else ``OFF`` at 0. A box smaller than ``die_side`` (the dice read: dice are
-    of a size) is framed as that large around its middle (a lone pip's box is its patch, not its die). A box whose
-    first framing gives its answer below ``enough`` (the least probability the caller will take) is not framed again:
-    its answer is the first framing's, as the lower of two would be no more (half the network's time on a scan)."""
+    of a size) is framed as that large around its middle (a lone pip's box is its patch, not its die)."""
     if not boxes:
         return []
     framed = [_at_least(b, die_side) for b in boxes]
-    near = _probabilities(image, framed, 1.0)
-    again = [i for i, p in enumerate(near) if p.max() >= enough]
-    wide = dict(zip(again, _probabilities(image, [framed[i] for i in again], WIDER), strict=True))
-    answers = []
-    for i, a in enumerate(near):
-        b = wide.get(i, a)
-        answers.append((int(a.argmax()), float(min(a.max(), b.max()))) if a.argmax() == b.argmax() else (OFF, 0.0))
-    return answers
-
-
-def _probabilities(image: np.ndarray, boxes: list[Box], scale: float) -> np.ndarray:
-    """The network's class probabilities for each box's crop at ``scale``."""
-    if not boxes:
-        return np.zeros((0, OFF + 1), np.float32)
-    batch = np.stack([crop(image, b, scale).transpose(2, 0, 1) for b in boxes])
+    batch = np.stack([crop(image, b, scale).transpose(2, 0, 1) for scale in (1.0, WIDER) for b in framed])
     with _ONE_AT_A_TIME:  # one network for the process: a camera and phones' photos may be read at once
         net = _net()
         net.setInput(batch)
-        scores = net.forward().reshape(len(boxes), -1)
+        scores = net.forward().reshape(len(batch), -1)
     scores = np.exp(scores - scores.max(axis=1, keepdims=True))
-    return scores / scores.sum(axis=1, keepdims=True)
+    probs = scores / scores.sum(axis=1, keepdims=True)
+    near, wide = probs[:len(boxes)], probs[len(boxes):]
+    return [(int(a.argmax()), float(min(a.max(), b.max()))) if a.argmax() == b.argmax() else (OFF, 0.0)
+            for a, b in zip(near, wide, strict=True)]
 
 
 def _at_least(box: Box, side: float) -> Box:

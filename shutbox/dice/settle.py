@@ -66,7 +66,7 @@ def _checked(image: np.ndarray, reading: Reading, least: float) -> Reading:
     doubtful = [d for d in reading.dice if _below(d.box, [e for e in reading.dice if e is not d])]
     if not doubtful:
         return reading
-    answers = look(image, [d.box for d in doubtful], least, NOT_A_TOP)
+    answers = look(image, [d.box for d in doubtful], least)
     sides = {d.box for d, (value, p) in zip(doubtful, answers, strict=True) if value == OFF and p >= NOT_A_TOP}
     if not sides:
         return reading
@@ -82,7 +82,7 @@ def _one_by_one(image: np.ndarray, reading: Reading, least: float) -> Reading:
     def apart(a: Box, b: Box) -> float:
         return math.dist(_middle(a), _middle(b)) / max(a[2:] + b[2:])
 
-    answers = look(image, list(reading.unsure), least, SURE)
+    answers = look(image, list(reading.unsure), least)
     new = [Die(value, b) for b, (value, p) in zip(reading.unsure, answers, strict=True)
            if p >= SURE and value not in (NO_TOP, OFF) and (value != 1 or reading.dice)]
     taken = [d for d in new if all(apart(d.box, r.box) >= SAME_DIE for r in reading.dice)
@@ -110,7 +110,7 @@ def _paired(image: np.ndarray, reading: Reading, side: float) -> Reading:
         return reading
     windows = [_window(((ax + bx) / 2, (ay + by) / 2), side)
                for (ax, ay), (bx, by) in ((_middle(boxes[i]), _middle(boxes[j])) for i, j in pairs)]
-    answers = look(image, windows, 0.0, SURE)
+    answers = look(image, windows)
     read = [(i, j, Die(value, w)) for (i, j), w, (value, p) in zip(pairs, windows, answers, strict=True)
             if p >= SURE and 2 <= value <= 6 and not _on_a_die(_middle(w), reading.dice, side)]
     held = [k for i, j, _ in read for k in (i, j)]
@@ -130,7 +130,7 @@ def _scanned(image: np.ndarray, reading: Reading, side: float) -> Reading:
     Else the box stays unsure."""
     grids = [_grid(b, side) for b in reading.unsure]
     windows = [_window(c, side) for grid in grids for c in grid]
-    answers = look(image, windows, 0.0, ANOTHER_TOP)
+    answers = look(image, windows)
     dice = list(reading.dice)
     kept: list[Box] = []
     at = 0
