@@ -102,7 +102,7 @@ def read_dice(image: np.ndarray, second_look: bool = True) -> Reading:
         return (round(b[0] / scale), round(b[1] / scale), round(b[2] / scale), round(b[3] / scale))
 
     reading = Reading(tuple(Die(f.value or 0, box(f.box)) for f in read), tuple(box(b) for b in unsure))
-    return looked_again(image, reading) if second_look and reading.dice + reading.unsure else reading
+    return looked_again(image, reading) if second_look and (reading.dice or reading.unsure) else reading
 
 
 def _grow_faces(pips: list[Pip], scales: Scales) -> tuple[list[Face], list[int]]:

@@ -15,6 +15,7 @@ Steps 2 and 3 frame their windows by the read dice's size, so they run only when
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -79,19 +80,16 @@ def _one_by_one(image: np.ndarray, reading: Reading, least: float) -> Reading:
     stays unsure, and so do two read so beside each other. A 1 is taken only beside dice read, whose size frames its
     crop (``least``): a lone pip's box is its patch, and a crop of it alone looks alike whether its die is a 1 or a
     die whose other pips were not found (a white die on a white cloth)."""
-    def apart(a: Box, b: Box) -> float:
-        return math.dist(_middle(a), _middle(b)) / max(a[2:] + b[2:])
-
     answers = look(image, list(reading.unsure), least)
     new = [Die(value, b) for b, (value, p) in zip(reading.unsure, answers, strict=True)
            if p >= SURE and value not in (NO_TOP, OFF) and (value != 1 or reading.dice)]
-    taken = [d for d in new if all(apart(d.box, r.box) >= SAME_DIE for r in reading.dice)
-             and all(apart(d.box, o.box) >= SAME_DIE for o in new if o is not d)]
+    taken = [d for d in new if all(_apart(d.box, r.box) >= SAME_DIE for r in reading.dice)
+             and all(_apart(d.box, o.box) >= SAME_DIE for o in new if o is not d)]
     dice = reading.dice + tuple(taken)
     read_again = {d.box for d in taken}
 
     def dropped(b: Box, value: int, p: float) -> bool:
-        return p >= SURE and (value == NO_TOP or value == OFF and _below(b, list(dice)))
+        return p >= SURE and (value == NO_TOP or value == OFF and _below(b, dice))
 
     kept = [b for b, (value, p) in zip(reading.unsure, answers, strict=True)
             if b not in read_again and not dropped(b, value, p)]
@@ -161,12 +159,16 @@ def _scanned(image: np.ndarray, reading: Reading, side: float) -> Reading:
     return Reading(tuple(dice), tuple(kept))
 
 
-def _below(box: Box, dice: list[Die]) -> bool:
-    """Is a box within ``ITS_SIDE`` of a die (its middle, in the larger box's longer side) and below it in the picture?
-    Seen from above, a die's side faces are below its top; a box above a die is another die behind it, its top's
-    middle hidden (the network sees no top's middle there either)."""
-    return any(math.dist(_middle(box), _middle(d.box)) / max(box[2:] + d.box[2:]) < ITS_SIDE
-               and _middle(box)[1] > _middle(d.box)[1] for d in dice)
+def _below(box: Box, dice: Sequence[Die]) -> bool:
+    """Is a box within ``ITS_SIDE`` of a die and below it in the picture? Seen from above, a die's side faces are
+    below its top; a box above a die is another die behind it, its top's middle hidden (the network sees no top's
+    middle there either)."""
+    return any(_apart(box, d.box) < ITS_SIDE and _middle(box)[1] > _middle(d.box)[1] for d in dice)
+
+
+def _apart(a: Box, b: Box) -> float:
+    """How far apart two boxes' middles are, in the larger box's longer side."""
+    return math.dist(_middle(a), _middle(b)) / max(a[2:] + b[2:])
 
 
 def _grid(box: Box, side: float) -> list[tuple[float, float]]:
