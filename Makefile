@@ -3,6 +3,9 @@ PYTHON ?= python3
 # The fast tests spend much of their time waiting on the commands they run: more workers than cores keep both busy.
 TEST_WORKERS ?= 3
 VENV := .venv
+# The emulated Pico's harness and its locked npm packages (rp2040js), on the Node and npm the machine has.
+EMULATOR := firmware/shutbox/firmware/emulator
+NODE_PACKAGES := $(EMULATOR)/node_modules/.package-lock.json
 BIN := $(VENV)/bin
 # Every install is held to the versions CI tested (regenerate with `make constraints`).
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
@@ -13,7 +16,7 @@ kit: $(VENV)/.installed
 	$(BIN)/shutbox kit --out out/
 
 # Everything: every test, the slow ones (CAD builds, browsers, long simulations) too. .ci/run runs this.
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev $(NODE_PACKAGES)
 	$(BIN)/python -m pytest
 
 # Lint, type-check the shipped code and the fast tests (not marked slow): under a minute on two idle cores. The
@@ -23,7 +26,7 @@ test: $(VENV)/.installed-dev
 check: $(VENV)/.installed-dev
 	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck-code fast-tests
 
-fast-tests: $(VENV)/.installed-dev
+fast-tests: $(VENV)/.installed-dev $(NODE_PACKAGES)
 	nice -n 10 $(BIN)/python -m pytest -q -m "not slow" -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(VENV)/.installed-dev
@@ -32,20 +35,22 @@ bench: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 
-# Type-check all host code (pyrightconfig.json) through a symlink tree laid out as the installed package.
+# Type-check all host code (pyrightconfig.json): the tree is laid out as the package installs.
 typecheck: $(VENV)/.installed-dev
-	$(BIN)/python tests/typecheck_tree.py
 	$(BIN)/pyright
 
 # The same, over the shipped code only (pyrightconfig.json's folders but tests/ and bench/): `make check`'s share.
 typecheck-code: $(VENV)/.installed-dev
-	$(BIN)/pyright $$($(BIN)/python tests/typecheck_tree.py --code)
+	$(BIN)/pyright shutbox cad companion print dice firmware/shutbox/firmware/host
 
 # Type-check the MicroPython firmware against the Pico stubs, kept apart from the host's packages.
 firmware-typecheck: $(VENV)/.installed-dev
 	$(BIN)/python -m pip install --quiet --no-user --upgrade --target .cache/firmware-typings \
 		-r firmware/stubs-requirements.txt
 	$(BIN)/pyright -p firmware/pyrightconfig.json
+
+$(NODE_PACKAGES): $(EMULATOR)/package-lock.json
+	npm ci --prefix $(EMULATOR) --no-audit --no-fund --loglevel=error
 
 # The whole kit: the scorekeeper and the CAD generator (`pip install .` alone leaves the CAD out).
 $(VENV)/.installed: pyproject.toml constraints.txt

@@ -16,12 +16,12 @@ import cadquery as cq
 import numpy as np
 import trimesh
 
-from shutbox.cad.dice import BED_FACE, FACES, build_die
-from shutbox.cad.export import plan
-from shutbox.cad.mesh import tessellate
-from shutbox.cad.parts import DieSpec
-from shutbox.cad.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
-from shutbox.model import build_kit
+from shutbox.cad.build.export import plan
+from shutbox.cad.build.mesh import tessellate
+from shutbox.cad.geometry.dice import BED_FACE, FACES, build_die
+from shutbox.cad.geometry.parts import DieSpec
+from shutbox.cad.slicer.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
+from shutbox.kit.model import build_kit
 
 BED = (250.0, 210.0, 220.0)
 

@@ -1,4 +1,5 @@
-"""Benchmark: the firmware on the emulated Pico (MicroPython's RP2040 port in rp2040js, firmware/emulator).
+"""Benchmark: the firmware on the emulated Pico (MicroPython's RP2040 port in rp2040js,
+firmware/shutbox/firmware/emulator).
 
 - boot: power-up to the first snapshot (the board's file system preloaded with the firmware), in device
   time (when the board sent it) and wall time (when the host had it);
@@ -22,7 +23,7 @@ import time
 
 from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.firmware.host.protocol import Snapshot, StreamDecoder
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 
 FLIPS = 10
 

@@ -1,6 +1,6 @@
 """Benchmark: the firmware's free memory after start and the cost of one scan, on unix MicroPython.
 
-Runs the real firmware modules under the unix port with the fake ``machine`` (firmware/sim) and a
+Runs the real firmware modules under the unix port with the fake ``machine`` (firmware/shutbox/firmware/sim) and a
 heap the size of a Pico's (``-X heapsize``). The unix port is 64-bit, so objects take more room
 than on the RP2040 (memory figures are an upper bound) and the CPU is far faster (times are a lower
 bound; an RP2040 at 125 MHz runs MicroPython bytecode roughly 20-50x slower).
@@ -15,10 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shutbox.companion.simbox import find_micropython, sim_dir
+from shutbox.companion.sim.box import find_micropython, sim_dir
 from shutbox.firmware.host.bundle import firmware_dir
 from shutbox.firmware.host.plan import config_module, pin_map
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 
 HEAP = "192K"  # about what gc.mem_free() shows on a Pico at the REPL
 SCANS = 20000

@@ -1,4 +1,4 @@
-"""Benchmark: what the build guide's plan drawings (cad/figures.py) add to a kit build, against a bare
+"""Benchmark: what the build guide's plan drawings (cad/shutbox/cad/guide/figures.py) add to a kit build, against a bare
 ``import cadquery`` in the same run (the yardstick of bench/cad.py): CPU time of drawing every figure of the
 default kit and of a 12-tile 74HC165 kit, best of five, in this process after one warm-up.
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 
 def main() -> int:
-    from shutbox.cad.figures import draw_figures
-    from shutbox.cad.layout import layout
-    from shutbox.model import build_kit
+    from shutbox.cad.geometry.layout import layout
+    from shutbox.cad.guide.figures import draw_figures
+    from shutbox.kit.model import build_kit
 
     yard = min(_child_cpu() for _ in range(3))
     kits = {"default": {}, "12 tiles, 74HC165": {"rules.tiles": 12, "firmware.tile_input": "74hc165"}}

@@ -3,8 +3,8 @@
 1. Decode throughput: ``StreamDecoder.feed`` over 50 000 snapshot lines (with a bad line every 50),
    fed in 64-byte reads as a serial port delivers them, and in one piece.
 2. Line to state update, through the real path: a line is written to a pseudo-terminal, the
-   :class:`~shutbox.companion.link.BoxLink` reader thread reads it with pyserial and decodes it, the
-   main loop takes it off the queue and the :class:`~shutbox.companion.session.LiveSession` judges
+   :class:`~shutbox.companion.live.link.BoxLink` reader thread reads it with pyserial and decodes it, the
+   main loop takes it off the queue and the :class:`~shutbox.companion.live.session.LiveSession` judges
    the box, records a completed move in SQLite (``synchronous=FULL``) and redraws the text view.
    Timed from the write to the end of ``handle``; ``arrived→updated`` is the part after the reader
    thread had the bytes. Two cases: a snapshot that changes the move in progress (no write to the
@@ -27,12 +27,12 @@ import time
 import tty
 from pathlib import Path
 
-from shutbox.companion.link import BoxLink, Received
-from shutbox.companion.session import LiveSession, Typed
-from shutbox.companion.store import GameStore
-from shutbox.companion.terminal import TextView
+from shutbox.companion.live.link import BoxLink, Received
+from shutbox.companion.live.session import LiveSession, Typed
+from shutbox.companion.live.terminal import TextView
+from shutbox.companion.store.database import GameStore
 from shutbox.firmware.host.protocol import SEQ_MODULO, Snapshot, StreamDecoder, encode
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 BUDGET_MS = 50.0
 LINES = 50_000
@@ -120,9 +120,9 @@ def line_to_update() -> float:
 
 
 def simulated_box() -> None:
-    from shutbox.companion.simgame import SimTable
-    from shutbox.companion.terminal import Notes
-    from shutbox.model import Kit
+    from shutbox.companion.live.terminal import Notes
+    from shutbox.companion.sim.game import SimTable
+    from shutbox.kit.model import Kit
 
     times = []
     with tempfile.TemporaryDirectory() as tmp, GameStore(Path(tmp) / "sim.sqlite3") as store:

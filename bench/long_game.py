@@ -1,7 +1,7 @@
 """Benchmark and measurement: how many turns long games last (the long-game pad's turn rows).
 
 For each box size, prints the exact distribution's mean, median, 90th and 99th percentile of the
-number of turns under the two policies of :mod:`shutbox.print.turns` (the solver's best play and
+number of turns under the two policies of :mod:`shutbox.game.turns` (the solver's best play and
 shutting the largest tiles), the rows the pad prints (:func:`long_game_turn_rows`: the larger 99th
 percentile) and how long the exact walk takes. Then plays long games out with the rules engine
 (seeded dice, the same policies) and prints the simulated figures beside the exact ones, as a
@@ -17,10 +17,9 @@ import random
 import statistics
 import time
 
-from shutbox.game import solver
+from shutbox.game import solver, turns
 from shutbox.game.replay import UNCOVER, Game
-from shutbox.model import BOX_TILE_COUNTS, Rules
-from shutbox.print import turns
+from shutbox.kit.model import BOX_TILE_COUNTS, Rules
 
 
 def simulate(rules: Rules, policy: str, games: int, seed: int = 1) -> list[int]:

@@ -4,7 +4,7 @@ can), slices every part with PrusaSlicer and reports grams and hours per part an
 Two beds: mk4 (250 x 210 mm, the box in pieces) and a 256 mm bed. Two sets of settings:
 - defaults: PrusaSlicer's built-in defaults with 0.2 mm layers and 15% infill (``DEFAULT_ARGS``),
   with support on (auto, 40-degree threshold): the support column weighs the ``;TYPE:Support material``
-  extrusions and must be 0, the bridge column is the longest bridge line over air in mm (``cad/sliced.py``);
+  extrusions and must be 0, the bridge column is the longest bridge line over air in mm (``shutbox.cad.slicer.sliced``);
 - guide: each part sliced with the settings the build guide gives for it (each part's ``print_settings``).
 
     .venv/bin/python bench/print_cost.py [--bed mk4 --bed bambu] [--sensors reed] [--tiles 9] [--by-type]
@@ -19,10 +19,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shutbox.cad.export import build_cad, plan
-from shutbox.cad.sliced import slice_with_support
-from shutbox.cad.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, hours_by_type, read_summary, slice_part
-from shutbox.model import build_kit
+from shutbox.cad.build.export import build_cad, plan
+from shutbox.cad.slicer.sliced import slice_with_support
+from shutbox.cad.slicer.slicing import DEFAULT_ARGS, SUPPORT_CHECK_ARGS, hours_by_type, read_summary, slice_part
+from shutbox.kit.model import build_kit
 
 
 def cost(bed: str, tiles: int | None, sensors: str | None, work: Path, by_type: bool = False) -> bool:

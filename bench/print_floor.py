@@ -19,10 +19,10 @@ from pathlib import Path
 
 import trimesh
 
-from shutbox.cad.export import plan
-from shutbox.cad.layout import FLOOR, HOLLOW_RIB
-from shutbox.cad.slicing import DEFAULT_ARGS, hours_by_type, slice_part
-from shutbox.model import build_kit
+from shutbox.cad.build.export import plan
+from shutbox.cad.geometry.layout import FLOOR, HOLLOW_RIB
+from shutbox.cad.slicer.slicing import DEFAULT_ARGS, hours_by_type, slice_part
+from shutbox.kit.model import build_kit
 
 
 def block(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float) -> trimesh.Trimesh:

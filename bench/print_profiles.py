@@ -1,11 +1,13 @@
 """Benchmark: grams and hours per part on the two sets of settings the build guide gives, sliced with PrusaSlicer.
 
-- recommended: each part's own settings (``cad/parts.py``: nozzle, layer height, perimeters, infill) on the kit's
-  plate configuration for its nozzle (``cad/printprofile.py``), as the project 3MFs carry them; with
+- recommended: each part's own settings (``shutbox.cad.geometry.parts``: nozzle, layer height, perimeters, infill) on
+the kit's
+  plate configuration for its nozzle (``cad/shutbox/cad/slicer/printprofile.py``), as the project 3MFs carry them; with
   ``--projects`` every plate's project file is also sliced as it is (``prusa-slicer --export-gcode PLATE.3mf``):
   the kit's time is the plates' sum;
 - speed: Prusa's own "0.20mm SPEED @MK3" print preset, "Prusament PLA" and the MK3S printer, resolved from
-  PrusaSlicer's vendor bundle (``cad/vendorprofile.py``), with each part's own layer height, perimeters and infill
+  PrusaSlicer's vendor bundle (``shutbox.cad.slicer.vendorprofile``), with each part's own layer height, perimeters
+  and infill
   (what the projects keep as per-object settings when that preset is chosen): the preset's nozzle and speeds.
 
 Targets: the recommended kit <= 14 h; the speed preset <= 20 h and <= 300 g. Each part is sliced once: the G-code
@@ -28,12 +30,12 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from shutbox.cad.export import build_cad, plan
-from shutbox.cad.printprofile import SPEED_PROFILE, plate_config
-from shutbox.cad.sliced import extrusions, filament_grams
-from shutbox.cad.slicing import PLA_DENSITY, read_summary, slicer_path
-from shutbox.cad.vendorprofile import flat_profile
-from shutbox.model import build_kit
+from shutbox.cad.build.export import build_cad, plan
+from shutbox.cad.slicer.printprofile import SPEED_PROFILE, plate_config
+from shutbox.cad.slicer.sliced import extrusions, filament_grams
+from shutbox.cad.slicer.slicing import PLA_DENSITY, read_summary, slicer_path
+from shutbox.cad.slicer.vendorprofile import flat_profile
+from shutbox.kit.model import build_kit
 
 TARGET_HOURS = 14.0
 SPEED_HOURS, SPEED_GRAMS = 20.0, 300.0
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         bed = kit.printer.bed_mm
         specs = {s.name: s for s in plan(kit)[2]}
         speed = {**flat_profile(*SPEED_PROFILE), "bed_shape": plate_config(0.4, bed)["bed_shape"]}
-        print(f"{kit.rules.tiles} tiles, bed {kit.printer.bed}; recommended: cad/printprofile.py + each part's own "
+        print(f"{kit.rules.tiles} tiles, bed {kit.printer.bed}; recommended: printprofile + each part's own "
               f"settings; speed: {' / '.join(SPEED_PROFILE)} (vendor bundle) + each part's own layers and infill")
         print(f"  {'part':<20}{'copies':>6}  {'recommended':<26}{'g':>7}{'h':>7}   {'speed g':>8}{'h':>7}")
         totals = [0.0, 0.0, 0.0, 0.0]

@@ -15,12 +15,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shutbox.commands.review import seconds_per_turn  # noqa: E402
+from shutbox.cli.commands.review import seconds_per_turn  # noqa: E402
 from shutbox.game import estimate  # noqa: E402
 from shutbox.game.replay import Game  # noqa: E402
 from shutbox.game.review import full_work, review_game  # noqa: E402
-from shutbox.model import Rules  # noqa: E402
-from shutbox.solvercache import cached_solve  # noqa: E402
+from shutbox.game.solvercache import cached_solve  # noqa: E402
+from shutbox.kit.model import Rules  # noqa: E402
 
 BUDGET_S = 10.0  #: CPU seconds per decision for the estimate
 THROWS = 6

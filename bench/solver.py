@@ -27,7 +27,7 @@ import sys
 import time
 
 from shutbox.game import estimate, solver
-from shutbox.model import BOX_TILE_COUNTS, MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
+from shutbox.kit.model import BOX_TILE_COUNTS, MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
 
 BUDGET_MS = 100.0
 LIMIT_S, LIMIT_MB = 10.0, 2048

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shutbox.companion.store import GameStore  # noqa: E402
+from shutbox.companion.store.database import GameStore  # noqa: E402
 from shutbox.game.formats import match_format  # noqa: E402
 from shutbox.game.gamefile import settings_of  # noqa: E402
-from shutbox.model import Rules  # noqa: E402
+from shutbox.kit.model import Rules  # noqa: E402
 from tests.review_support import play_game  # noqa: E402
 
 GAMES = int(os.environ.get("BENCH_GAMES", "10000"))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shutbox.model import Kit  # noqa: E402
+from shutbox.kit.model import Kit  # noqa: E402
 from tests.web_support import LiveTable, browser  # noqa: E402
 
 FLIPS = 60

@@ -1,5 +1,5 @@
 """``python -m shutbox`` runs the command-line interface."""
 
-from shutbox.entry import main
+from shutbox.cli.entry import main
 
 raise SystemExit(main())

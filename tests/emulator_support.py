@@ -9,7 +9,7 @@ from tests.conftest import IN_CI
 
 def needs_emulator() -> None:
     """Skip with the reason when the emulated Pico cannot run here; in CI that is a failure."""
-    from shutbox.errors import ShutboxError
+    from shutbox.base.errors import ShutboxError
     from shutbox.firmware.host.emulator import check_harness, find_node
 
     try:

@@ -21,7 +21,7 @@ from pypdf import PdfReader
 
 from shutbox.game.gamefile import game_to_dict
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 from tests.conftest import REPO, require_tool
 
 GOLDEN = REPO / "tests" / "golden" / "print"

@@ -6,7 +6,7 @@ import random
 
 from shutbox.game import solver
 from shutbox.game.replay import UNCOVER, Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 
 def play_game(rules: Rules, names: list[str], seed: int, skill: float = 0.6, max_turns: int = 200) -> Game:

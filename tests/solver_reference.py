@@ -8,7 +8,7 @@ from functools import cache
 from itertools import product
 
 from shutbox.game.rules import dice_counts, legal_moves, move_preference, score
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 Value = tuple[Fraction, Fraction]
 

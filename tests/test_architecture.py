@@ -15,55 +15,48 @@ import pytest
 
 from tests.conftest import REPO
 
-#: Room -> the rooms it may import (itself always allowed). The order of this table is the layering.
+#: Room -> the rooms it may import (itself always allowed). The order of this table is the layering: shutbox/ holds
+#: the layers under the parts (base, kit, game) and the one over them (cli); each part is a top-level folder.
 ALLOWED: dict[str, set[str]] = {
-    "model": set(),  # shutbox.model, shutbox.errors
-    "game": {"model"},
-    "core": {"model", "game"},  # the other modules directly in shutbox/ (cli, config, output, gamefiles …)
-    "firmware.host": {"model", "core"},
-    "cad": {"model", "core", "firmware.host"},  # build notes describe the wiring
-    "print": {"model", "core", "game"},
-    "dice": {"model"},  # the camera's dice reader (OpenCV)
-    "companion": {"model", "core", "game", "firmware.host", "dice"},
-    "commands": {"model", "core", "game", "firmware.host", "cad", "print", "companion", "dice"},
+    "base": set(),  # shutbox/base: errors, text, bounded parsing, output, caches, typefaces, progress
+    "kit": {"base"},  # shutbox/kit: the kit model and its settings
+    "game": {"base", "kit"},  # shutbox/game: rules, solver, review, game files
+    "firmware.host": {"base", "kit"},  # firmware/: the pin plan, bundle, deploy, protocol
+    "cad": {"base", "kit", "firmware.host"},  # cad/: the build guide describes the wiring
+    "print": {"base", "kit", "game"},  # print/
+    "dice": {"base", "kit"},  # dice/: the camera's dice reader (OpenCV)
+    "companion": {"base", "kit", "game", "firmware.host", "dice"},  # companion/
+    "cli": {"base", "kit", "game", "firmware.host", "cad", "print", "companion", "dice"},  # shutbox/cli: on top
 }
+#: The parts: top-level folders, each holding its share of the ``shutbox`` namespace (``cad/shutbox/cad``, ...).
+PARTS = ("cad", "companion", "print", "firmware", "dice")
 #: Third-party packages the pure game domain may import.
-GAME_THIRD_PARTY = {"numpy"}
-#: Folders holding each package (setuptools' package-dir mapping).
-FOLDERS = {"shutbox": "shutbox", "shutbox.cad": "cad", "shutbox.companion": "companion", "shutbox.print": "print",
-           "shutbox.firmware.host": "firmware/host"}
+GAME_THIRD_PARTY = {"numpy", "scipy"}
+#: The folders on the import path (each holds a ``shutbox`` folder): the layers, then each part.
+ROOTS = (REPO, *(REPO / part for part in PARTS))
 
 
 def room_of(module: str) -> str | None:
     """The room of a ``shutbox`` module name, or None for a module outside the project."""
     parts = module.split(".")
-    if parts[0] != "shutbox":
+    if parts[0] != "shutbox" or len(parts) == 1:
         return None
-    if len(parts) == 1:
-        return "core"
-    if parts[1] in {"model", "errors", "usertext", "bounded"}:
-        return "model"
+    if parts[1] == "__main__":
+        return "cli"
     if parts[1] == "firmware":
-        if parts[2:3] == ["host"]:
-            return "firmware.host"
-        return "firmware"
-    if parts[1] in {"game", "commands", "cad", "print", "companion", "dice"}:
-        return parts[1]
-    return "core"
+        return "firmware.host" if parts[2:3] == ["host"] else "firmware"
+    return parts[1] if parts[1] in ALLOWED else None
 
 
 def host_modules() -> dict[str, Path]:
-    """Every host module by its installed name."""
+    """Every host module by its installed name (the firmware's device sources are not host code)."""
     found: dict[str, Path] = {}
-    for package, folder in FOLDERS.items():
-        root = REPO / folder
-        files = root.rglob("*.py") if package == "shutbox" else root.glob("*.py")
-        for path in files:
-            rel = path.relative_to(root).with_suffix("")
-            if package == "shutbox" and rel.parts[0] in {"fonts"}:
+    for root in ROOTS:
+        for path in sorted((root / "shutbox").rglob("*.py")):
+            name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+            if room_of(name) == "firmware":
                 continue
-            name = ".".join([package, *rel.parts])
-            found[name.removesuffix(".__init__")] = path
+            found[name] = path
     return found
 
 
@@ -91,7 +84,7 @@ MODULES = host_modules()
 
 def project_imports(names: frozenset[str]) -> set[str]:
     """The project modules among ``names`` (``from shutbox.game import solver`` names the module itself)."""
-    return {n for n in names if n.startswith("shutbox") and (n in MODULES or n == "shutbox")}
+    return {n for n in names if n in MODULES}
 
 
 def test_every_host_module_has_a_room():
@@ -109,13 +102,13 @@ def test_module_imports_only_what_its_room_may(module: str):
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if room_of(m) == "game"))
-def test_game_domain_imports_only_model_stdlib_and_numpy(module: str):
+def test_game_domain_imports_only_the_layers_under_it_stdlib_numpy_and_scipy(module: str):
     names = imports_of(MODULES[module], module)
     tops = {n.split(".")[0] for n in names if not n.startswith("shutbox")} - {"__future__"}
     outside = sorted(t for t in tops if t not in sys.stdlib_module_names and t not in GAME_THIRD_PARTY)
     assert outside == []
     ours = project_imports(names)
-    assert all(room_of(n) in {"model", "game"} for n in ours), sorted(ours)
+    assert all(room_of(n) in {"base", "kit", "game"} for n in ours), sorted(ours)
 
 
 def test_no_cycle_between_rooms():
@@ -139,6 +132,12 @@ def test_no_cycle_between_rooms():
         visit(room, [])
 
 
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if room_of(m) != "cli"))
+def test_no_part_imports_the_cli(module: str):
+    names = imports_of(MODULES[module], module)
+    assert sorted(n for n in names if n == "shutbox.cli" or n.startswith("shutbox.cli.")) == []
+
+
 def test_print_and_companion_do_not_import_each_other():
     for module, path in MODULES.items():
         ours = {room_of(n) for n in project_imports(imports_of(path, module))}
@@ -148,7 +147,7 @@ def test_print_and_companion_do_not_import_each_other():
             assert "print" not in ours, module
 
 
-DEVICE = sorted((REPO / "firmware").glob("*.py"))
+DEVICE = sorted((REPO / "firmware" / "shutbox" / "firmware").glob("*.py"))
 
 
 @pytest.mark.parametrize("path", DEVICE, ids=lambda p: p.name)

@@ -7,12 +7,12 @@ What each command is run against (``RUNNERS`` names every kind of command; a com
 - ``shutbox cad --out cad``: run as written (slow: a CAD build); the ``cad/build.md`` it writes must be this guide.
 - ``shutbox firmware build --out fw``: run as written; the bundle and its wiring sheet must be there.
 - ``shutbox firmware deploy --bundle fw``: needs a board. As written (``--port auto``) on a machine without a Pico
-  it must say so in one line and exit 2; with ``--port`` of a blank emulated Pico (firmware/host/emulator.py,
+  it must say so in one line and exit 2; with ``--port`` of a blank emulated Pico (shutbox.firmware.host.emulator,
   slow, Node) it must copy the bundle and find the firmware running.
 - ``sudo usermod -aG dialout $USER``: never run (it changes the machine's users); it must be the fix the
   scorekeeper's "permission denied" error gives.
 - ``shutbox monitor --test``, ``shutbox monitor``, ``shutbox play --players ...``: with ``--port`` of a simulated box
-  (companion/simbox.py: the bundle just built, on the unix MicroPython port, behind a pseudo-terminal), the
+  (shutbox.companion.sim.box: the bundle just built, on the unix MicroPython port, behind a pseudo-terminal), the
   test doing what the wiring test says; ``shutbox play ... --port none`` (the guide for a kit without sensors)
   as written.
 """
@@ -30,12 +30,12 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.cad.buildnotes import build_notes
-from shutbox.cad.export import plan
-from shutbox.config import load_toml
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.cad.build.export import plan
+from shutbox.cad.guide.buildnotes import build_notes
 from shutbox.firmware.host.serialport import PORT_GROUP, group_command, open_failure
-from shutbox.model import Kit, build_kit
+from shutbox.kit.config import load_toml
+from shutbox.kit.model import Kit, build_kit
 from tests.conftest import ctrl_c_as_at_a_terminal
 
 #: The kits whose guides are read: the default one, 12 tiles on a 74HC165 chain, one with microswitches and one
@@ -183,10 +183,10 @@ def _play(command: str, folder: Path, extra: str) -> str:
 @pytest.mark.parametrize("name", ["default", "74hc165"])
 def test_the_guides_commands_run_in_order_on_a_simulated_box(name, tmp_path):
     """Settings, firmware, deploy as far as it goes without a board, the wiring test, monitor and play."""
-    from shutbox.companion.simbox import SimBox
+    from shutbox.companion.sim.box import SimBox
 
     try:
-        from shutbox.companion.simbox import find_micropython
+        from shutbox.companion.sim.box import find_micropython
 
         find_micropython()
     except Exception as exc:  # noqa: BLE001  (the dev extra's unix MicroPython)

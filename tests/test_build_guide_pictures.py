@@ -3,7 +3,8 @@
 The steps are the numbered items of "Assemble", the wiring and closing of "Wire and solder" and the BOOTSEL press
 of "Put MicroPython on the board" (the steps done by hand); the other sections are commands, run by
 tests/test_build_guide_commands.py.
-The guide's plan drawings (cad/figures.py: no CAD kernel) are drawn here for each kit and looked at as numbers;
+The guide's plan drawings (shutbox.cad.guide.figures: no CAD kernel) are drawn here for each kit and looked at as
+numbers;
 the rendered views are checked on the default kit's build in tests/test_cad_build.py.
 """
 
@@ -14,11 +15,11 @@ import re
 import numpy as np
 import pytest
 
-from shutbox.cad.buildnotes import build_notes
-from shutbox.cad.export import plan
-from shutbox.cad.figures import FIGURES, draw_figures, figure_names
-from shutbox.cad.preview import kit_preview_names
-from shutbox.model import build_kit
+from shutbox.cad.build.export import plan
+from shutbox.cad.guide.buildnotes import build_notes
+from shutbox.cad.guide.figures import FIGURES, draw_figures, figure_names
+from shutbox.cad.guide.preview import kit_preview_names
+from shutbox.kit.model import build_kit
 
 KITS = {
     "default": {},
@@ -109,7 +110,7 @@ def test_the_switch_map_follows_the_pin_map(tmp_path):
     a = np.asarray(Image.open(tmp_path / "switch-map.png").convert("L"))
     b = np.asarray(Image.open(tmp_path / "other" / "switch-map.png").convert("L"))
     assert a.shape == b.shape and (a != b).any()
-    from shutbox.cad.figures import MARGIN
+    from shutbox.cad.guide.figures import MARGIN
 
     scale, top = 3.6, MARGIN + 70
     x, y = MARGIN + lay.lane_x(1) * scale, top + lay.switch_y * scale
@@ -117,9 +118,10 @@ def test_the_switch_map_follows_the_pin_map(tmp_path):
 
 
 def test_the_repository_guide_shows_the_sensors_seated_and_a_kit_guide_links_only_what_its_build_writes():
-    """The two pictures rendered from the model with a box build each (cad/sensorviews.py) are in docs/img and
+    """The two pictures rendered from the model with a box build each (shutbox.cad.guide.sensorviews) are in docs/img
+    and
     the repository's guide links them; a kit's own guide does not, since its build does not render them."""
-    from shutbox.cad.figures import BAY_VIEW, REED_VIEW
+    from shutbox.cad.guide.figures import BAY_VIEW, REED_VIEW
     from tests.conftest import REPO
 
     kit = build_kit({})

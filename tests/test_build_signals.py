@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.sideprocess import side_process
+from shutbox.base.sideprocess import side_process
 
 
 def session_of(pid: int) -> int | None:

@@ -1,4 +1,4 @@
-"""The one cache module (shutbox.caches): where each cache lives, keys that change with the project's and the
+"""The one cache module (shutbox.base.caches): where each cache lives, keys that change with the project's and the
 libraries' versions (an upgrade is a miss, never a stale answer), and ``shutbox cache info|clear``."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from shutbox import __version__, caches, solvercache
-from shutbox.model import Rules
+from shutbox.base import caches
+from shutbox.base.version import __version__
+from shutbox.game import solvercache
+from shutbox.kit.model import Rules
 
 
 @pytest.fixture
@@ -32,8 +34,8 @@ def other_numpy(monkeypatch):
 
 
 def _forget() -> None:
-    from shutbox.cad import cache as cad_cache
-    from shutbox.companion import stats
+    from shutbox.cad.build import cache as cad_cache
+    from shutbox.companion.store import stats
 
     for memo in (caches.made_with, solvercache.code_digest, solvercache._cached, cad_cache.code_digest,
                  stats.code_digest):
@@ -87,8 +89,8 @@ def test_another_numpy_solves_the_values_again(root, other_numpy):
 
 
 def test_another_library_version_changes_the_cad_and_review_keys(root, other_numpy):
-    from shutbox.cad import cache as cad_cache
-    from shutbox.companion import stats
+    from shutbox.cad.build import cache as cad_cache
+    from shutbox.companion.store import stats
 
     _forget()
     part, review = cad_cache.part_key("tile-1", {"size": 1}), stats.record_key("game", "shut")

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from shutbox.cad.buildnotes import build_notes
-from shutbox.cad.export import plan
-from shutbox.cad.layout import COVER_SCREW, GATE_SCREW, TAB_SCREW, Layout, gates
-from shutbox.cad.split import SplitPlan
-from shutbox.model import BED_PRESETS, SENSOR_KINDS, TILE_INPUTS, Kit, build_kit
+from shutbox.cad.build.export import plan
+from shutbox.cad.geometry.layout import COVER_SCREW, GATE_SCREW, TAB_SCREW, Layout, gates
+from shutbox.cad.geometry.split import SplitPlan
+from shutbox.cad.guide.buildnotes import build_notes
+from shutbox.kit.model import BED_PRESETS, SENSOR_KINDS, TILE_INPUTS, Kit, build_kit
 
 TILE_COUNTS = (9, 10, 12)
 #: What the guide calls each sensor kind's switch (a kind added to the model must be named here).
@@ -132,7 +132,7 @@ def test_bill_of_materials_follows_the_model(bed, tiles, tile_input, sensors):
         assert f"{kit.sensors.magnet_diameter_mm:g} x {kit.sensors.magnet_height_mm:g} mm" in magnet.note
         assert f"close at {kit.sensors.reed_operate_mm:g} mm" in switch.note, switch.note
     else:  # a microswitch is worked by its tile's cam: no magnets; its size is the pocket's
-        from shutbox.cad.microswitch import HEIGHT, LENGTH, WIDTH
+        from shutbox.cad.geometry.microswitch import HEIGHT, LENGTH, WIDTH
 
         assert total(rows, "disc magnet") == 0, names
         assert f"{LENGTH:g} x {WIDTH:g} x {HEIGHT:g} mm body" in switch.note, switch.note
@@ -204,9 +204,9 @@ def test_screws_listed_are_the_holes_the_build_cuts(bed, monkeypatch):
     pytest.importorskip("cadquery")
     import cadquery as cq
 
-    import shutbox.cad.box as box
-    from shutbox.cad.cover import build_cover
-    from shutbox.cad.layout import SCREW_CLEAR, SCREW_PILOT
+    import shutbox.cad.geometry.box as box
+    from shutbox.cad.geometry.cover import build_cover
+    from shutbox.cad.geometry.layout import SCREW_CLEAR, SCREW_PILOT
 
     kit = kit_for(bed, 9, "gpio", "reed")
     lay, split, specs = plan(kit)
@@ -233,8 +233,8 @@ def test_the_guide_is_written_without_cadquery(settings):
     import subprocess
     import sys
 
-    code = ("import sys; from shutbox.model import build_kit; from shutbox.cad.export import plan; "
-            f"from shutbox.cad.buildnotes import build_notes; kit = build_kit({settings!r}); "
+    code = ("import sys; from shutbox.kit.model import build_kit; from shutbox.cad.build.export import plan; "
+            f"from shutbox.cad.guide.buildnotes import build_notes; kit = build_kit({settings!r}); "
             "build_notes(kit, *plan(kit)); print('cadquery' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "False", proc.stderr

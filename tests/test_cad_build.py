@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shutbox.cad.layout import JOINT_DEPTH, layout
-from shutbox.model import build_kit
+from shutbox.cad.geometry.layout import JOINT_DEPTH, layout
+from shutbox.kit.model import build_kit
 from tests.conftest import require_tool, skip_module_without
 
 skip_module_without("cadquery")  # the fast test here needs none of it
@@ -66,7 +66,7 @@ def manifest(built):
 
 @pytest.fixture(scope="session")
 def findings(built):
-    from shutbox.cad.check import check_folder
+    from shutbox.cad.checks.check import check_folder
 
     return check_folder(built[0])
 
@@ -96,7 +96,7 @@ def test_parts_and_quantities(manifest):
 
 @pytest.mark.slow
 def test_bounding_boxes(built, manifest):
-    from shutbox.cad.mesh import load_mesh
+    from shutbox.cad.build.mesh import load_mesh
 
     out, _ = built
     lay = layout(build_kit({}))
@@ -179,9 +179,9 @@ def test_previews_are_pictures(built, manifest):
     from PIL import Image
 
     out, _ = built
-    from shutbox.cad.figures import FIGURES
-    from shutbox.cad.layout import layout
-    from shutbox.model import Kit
+    from shutbox.cad.geometry.layout import layout
+    from shutbox.cad.guide.figures import FIGURES
+    from shutbox.kit.model import Kit
 
     views = {"preview/assembly.png", "preview/underside.png", "preview/exploded.png", "preview/tiles.png",
              "preview/wiring.png", "preview/reed-leads.png",
@@ -228,14 +228,14 @@ def test_build_notes_quantities_follow_the_model(built):
 
 
 def test_docs_build_md_is_the_default_kits_notes():
-    from shutbox.cad.buildnotes import build_notes
-    from shutbox.cad.export import plan
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.guide.buildnotes import build_notes
 
     kit = build_kit({})
     lay, split, specs = plan(kit)
     repo_doc = Path(__file__).resolve().parent.parent / "docs" / "build.md"
     expected = build_notes(kit, lay, split, specs, images="img/cad-", seated=True)
-    assert repo_doc.read_text() == expected, "run `python -m shutbox.cad.buildnotes`"
+    assert repo_doc.read_text() == expected, "run `python -m shutbox.cad.guide.buildnotes`"
     for name in re.findall(r"\]\((img/[^)]+)\)", expected):
         assert (repo_doc.parent / name).is_file(), name
 
@@ -244,8 +244,8 @@ def test_docs_build_md_is_the_default_kits_notes():
 def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_path):
     import shutil
 
-    from shutbox.cad.check import check_mesh, check_numbers
-    from shutbox.cad.mesh import load_mesh
+    from shutbox.cad.build.mesh import load_mesh
+    from shutbox.cad.checks.check import check_mesh, check_numbers
 
     out, _ = built
     copy = tmp_path / "copy"
@@ -278,7 +278,7 @@ def test_cad_check_command(cli, built):
 def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, manifest):
     import cadquery as cq
 
-    from shutbox.cad.layout import USB_WIDTH
+    from shutbox.cad.geometry.layout import USB_WIDTH
 
     assy = cq.Assembly.importStep(str(built[0] / "assembly.step"))
     pieces = [_placed(c) for c in assy.children if c.name.startswith("box")]
@@ -306,8 +306,8 @@ def test_sensing_provision_is_open_from_each_switch_to_the_usb_socket(built, man
 
 @pytest.mark.slow
 def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built, monkeypatch):
-    from shutbox.cad.check import check_folder
-    from shutbox.sideprocess import side_process
+    from shutbox.base.sideprocess import side_process
+    from shutbox.cad.checks.check import check_folder
 
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", "off")  # work every check out, in both runs
     monkeypatch.setenv("SHUTBOX_JOBS", "2")
@@ -323,8 +323,8 @@ def test_checks_shared_with_a_side_process_find_the_same_in_the_same_order(built
 def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(built, monkeypatch):
     """The side process's share, begun as soon as assembly.step is written, finds what a check of the finished
     folder finds; begun from a manifest other than the one written, it is not used (the share runs again)."""
-    from shutbox.cad.check import check_folder, start_side_checks
-    from shutbox.sideprocess import side_process
+    from shutbox.base.sideprocess import side_process
+    from shutbox.cad.checks.check import check_folder, start_side_checks
 
     monkeypatch.setenv("SHUTBOX_CACHE_DIR", "off")
     monkeypatch.setenv("SHUTBOX_JOBS", "2")
@@ -345,8 +345,8 @@ def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(
 
 @pytest.mark.slow
 def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(built, manifest, tmp_path):
-    from shutbox.cad.check import _assembly, _check_step
-    from shutbox.errors import ShutboxError
+    from shutbox.base.errors import ShutboxError
+    from shutbox.cad.checks.check import _assembly, _check_step
 
     out, _ = built
     broken = tmp_path / "tile-01.step"
@@ -363,12 +363,12 @@ def test_the_two_colour_die_is_a_listed_3mf_of_two_objects_checked_each_on_its_o
                                                                                      tmp_path):
     import trimesh
 
-    from shutbox.cad.check import check_mesh, check_two_colour
+    from shutbox.cad.checks.check import check_mesh, check_two_colour
 
     out, _ = built
     entry = manifest["two_colour"]
     assert entry == {"file": "3mf/die-two-colour.3mf", "objects": ["die", "pips"]}
-    from shutbox.commands.cad import cad_files
+    from shutbox.cli.commands.cad import cad_files
 
     held = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
     assert entry["file"] in held and held <= (cad_files(manifest) or set())  # every file written is listed

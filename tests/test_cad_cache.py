@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from shutbox import caches
-from shutbox.cad import cache
+from shutbox.base import caches
+from shutbox.cad.build import cache
 
 
 @pytest.fixture
@@ -121,9 +121,9 @@ def test_a_lookup_counts_as_a_use_for_pruning(root):
 @pytest.mark.slow
 def test_a_truncated_cached_part_is_rebuilt_not_copied(root, tmp_path):
     pytest.importorskip("cadquery")
-    from shutbox.cad.check import check_folder
-    from shutbox.cad.export import box_wanted, build_cad
-    from shutbox.model import build_kit
+    from shutbox.cad.build.export import box_wanted, build_cad
+    from shutbox.cad.checks.check import check_folder
+    from shutbox.kit.model import build_kit
 
     kit = build_kit({"printer.bed": "xl", "sensors.kind": "none"})
     assert box_wanted(kit)  # a cold cache: the box is built (its hollow tool given to a side process)

@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from shutbox.cad.export import plan
-from shutbox.cad.holding import CAPTIVE_MM3, check_captive, check_detent, check_fasteners
-from shutbox.cad.layout import DETENT_MARGIN, GATE_GAP, SCREW_EDGE, SCREW_HEAD, TAB_WIDTH, gates, layout
-from shutbox.cad.parts import Builder
-from shutbox.model import BED_PRESETS, build_kit
+from shutbox.cad.build.export import plan
+from shutbox.cad.checks.holding import CAPTIVE_MM3, check_captive, check_detent, check_fasteners
+from shutbox.cad.geometry.layout import DETENT_MARGIN, GATE_GAP, SCREW_EDGE, SCREW_HEAD, TAB_WIDTH, gates, layout
+from shutbox.cad.geometry.parts import Builder
+from shutbox.kit.model import BED_PRESETS, build_kit
 from tests.conftest import require_tool, skip_module_without
 
 skip_module_without("cadquery")
@@ -79,9 +79,9 @@ def test_a_box_cut_at_the_trays_back_wall_is_held_by_screwed_tabs():
     and a screw from below through each tab into its block keeps it from sliding out. No glue."""
     import cadquery as cq
 
-    from shutbox.cad.buildnotes import glued_joints
-    from shutbox.cad.holding import _volume
-    from shutbox.cad.split import wall_cut
+    from shutbox.cad.checks.holding import _volume
+    from shutbox.cad.geometry.split import wall_cut
+    from shutbox.cad.guide.buildnotes import glued_joints
 
     kit, lay, split, specs, solids, _ = _assembled({"printer.bed": "mini"})
     assert split.ys == (wall_cut(lay),)
@@ -141,7 +141,7 @@ def test_gates_close_every_lane_once_and_fit_the_bed(tiles, bed):
 
 @pytest.mark.parametrize("tiles", [9, 10, 12])
 def test_cover_screws_sit_inside_their_flanges_clear_of_the_usb_opening(tiles):
-    from shutbox.cad.layout import (
+    from shutbox.cad.geometry.layout import (
         COVER_FLANGE_X,
         COVER_GAP,
         SCREW_CLEAR,
@@ -177,8 +177,8 @@ def test_box_pieces_and_gates_bridge_at_most_45_mm_and_stay_lean(default_kit, tm
     a box piece or gate runs over 45 mm of air (the cross ribs and the gate wall hold every roof), and the box
     stays lean: hollow under the deck, a skin under the lane floor, arched ribs, walls round the bay."""
     require_tool("prusa-slicer")
-    from shutbox.cad.mesh import tessellate, write_mesh
-    from shutbox.cad.sliced import BRIDGE_MAX, slice_with_support
+    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.slicer.sliced import BRIDGE_MAX, slice_with_support
 
     kit, _, _, specs, _, printed = default_kit
     longest = {}
@@ -195,8 +195,8 @@ def test_box_pieces_and_gates_bridge_at_most_45_mm_and_stay_lean(default_kit, tm
 
 def _sliced(shape, name: str, tmp_path, bed):
     """A part sliced with support on (PrusaSlicer's built-in settings): its support grams and longest bridge."""
-    from shutbox.cad.mesh import tessellate, write_mesh
-    from shutbox.cad.sliced import slice_with_support
+    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.slicer.sliced import slice_with_support
 
     stl = tmp_path / f"{name}.stl"
     write_mesh(tessellate(shape, 0.1, 20.0), stl)
@@ -219,7 +219,7 @@ def test_tiles_die_and_cover_get_no_support_with_support_on(default_kit, tmp_pat
     """The default kit's other parts: a tile (they differ only in their numbers), the die and the cover (its
     notches for the seat's teeth included) slice without support and bridge no more than 45 mm."""
     require_tool("prusa-slicer")
-    from shutbox.cad.sliced import BRIDGE_MAX
+    from shutbox.cad.slicer.sliced import BRIDGE_MAX
 
     kit, _, _, specs, _, printed = default_kit
     names = [next(s.name for s in specs if s.kind == "tile")] + [s.name for s in specs if s.kind in ("die", "cover")]
@@ -255,8 +255,8 @@ def test_box_pieces_and_gates_print_clean_and_hold_on_the_bed(bed, tmp_path):
     no box piece or gate gets support with support on, none bridges over 45 mm, and every box piece
     is held in all six directions (a one-piece box has no joint to hold)."""
     require_tool("prusa-slicer")
-    from shutbox.cad.holding import check_joints
-    from shutbox.cad.sliced import BRIDGE_MAX
+    from shutbox.cad.checks.holding import check_joints
+    from shutbox.cad.slicer.sliced import BRIDGE_MAX
 
     kit, lay, split, specs, solids, printed = _assembled({"printer.bed": bed})
     found = {}
@@ -277,7 +277,7 @@ def test_box_pieces_and_gates_print_clean_and_hold_on_the_bed(bed, tmp_path):
 def test_keys_and_pockets_carry_lead_in_and_elephants_foot_relief(bed):
     import cadquery as cq
 
-    from shutbox.cad.split import RELIEF, key_solid, plan_split
+    from shutbox.cad.geometry.split import RELIEF, key_solid, plan_split
 
     kit = build_kit({"printer.bed": bed})
     lay = layout(kit)
@@ -299,8 +299,8 @@ def test_keys_and_pockets_carry_lead_in_and_elephants_foot_relief(bed):
 
 @pytest.mark.slow
 def test_end_turn_button_has_its_hole_panel_and_room_and_is_in_the_parts_list(default_kit):
-    from shutbox.cad.holding import check_button
-    from shutbox.cad.layout import button_name
+    from shutbox.cad.checks.holding import check_button
+    from shutbox.cad.geometry.layout import button_name
 
     kit, lay, _, specs, solids, _ = default_kit
     found = list(check_button(solids, lay))
@@ -312,7 +312,7 @@ def test_end_turn_button_has_its_hole_panel_and_room_and_is_in_the_parts_list(de
 @pytest.mark.slow
 def test_every_box_piece_is_held_in_all_six_directions_with_its_gates(default_kit):
     """Each box piece moved 1 mm each way runs into another piece, a gate screwed across the cut, or the table."""
-    from shutbox.cad.holding import check_joints
+    from shutbox.cad.checks.holding import check_joints
 
     _, lay, _, _, solids, _ = default_kit
     findings = list(check_joints(solids, lay))
@@ -323,7 +323,7 @@ def test_every_box_piece_is_held_in_all_six_directions_with_its_gates(default_ki
 def test_box_pieces_lock_each_other_against_lifting_without_the_gates(default_kit):
     """The two deck keys across a cut point opposite ways, each under the other piece's sloped pocket roof: the
     pieces hold each other in all six directions even before the gates are screwed on."""
-    from shutbox.cad.holding import check_joints
+    from shutbox.cad.checks.holding import check_joints
 
     _, lay, _, _, solids, _ = default_kit
     assert all(f.ok for f in check_joints(solids, lay, ("box",)))

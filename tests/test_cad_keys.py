@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.cad.keys import (
+from shutbox.base.errors import ShutboxError
+from shutbox.cad.geometry.keys import (
     KEY_BLOCK_MM3,
     KEY_WALL,
     check_keys,
@@ -19,9 +20,8 @@ from shutbox.cad.keys import (
     rib_solid,
     tile_frame,
 )
-from shutbox.cad.layout import layout
-from shutbox.errors import ShutboxError
-from shutbox.model import build_kit
+from shutbox.cad.geometry.layout import layout
+from shutbox.kit.model import build_kit
 from tests.conftest import CAD_WORKER, skip_module_without
 
 skip_module_without("cadquery")
@@ -29,8 +29,8 @@ pytestmark = CAD_WORKER
 
 
 def _assembled(settings):
-    from shutbox.cad.export import plan
-    from shutbox.cad.parts import Builder
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.geometry.parts import Builder
 
     kit = build_kit(settings)
     lay, split, specs = plan(kit)
@@ -56,7 +56,7 @@ def _unkeyed_tile(lay, tile):
     """The tile with its groove filled in (what an unkeyed tile is)."""
     import cadquery as cq
 
-    from shutbox.cad.tiles import tile_profile
+    from shutbox.cad.geometry.tiles import tile_profile
 
     body = cq.Workplane("XZ").polyline(tile_profile(lay)).close().extrude(-lay.tile_length).findSolid()
     return tile.fuse(groove_tool(lay).intersect(body)).clean()
@@ -139,7 +139,7 @@ def test_the_tiles_number_is_untouched_by_the_groove():
     """The groove is cut from the underside only: the tile's top (number, scoop) is the same with and without."""
     import cadquery as cq
 
-    from shutbox.cad.tiles import build_tile
+    from shutbox.cad.geometry.tiles import build_tile
 
     lay = layout(build_kit({"rules.tiles": 12}))
     tile = build_tile(lay, 12)
@@ -155,13 +155,13 @@ def test_the_tiles_number_is_untouched_by_the_groove():
 def test_a_keyed_tile_slices_without_support_or_long_bridges(tiles, tmp_path):
     """Printed foot down, the groove's 45-degree roof needs no support (PrusaSlicer, support on: auto, 40
     degrees) and no bridge over it; the part check finds no overhang either."""
-    from shutbox.cad.tiles import build_tile
+    from shutbox.cad.geometry.tiles import build_tile
     from tests.conftest import require_tool
 
     require_tool("prusa-slicer")
-    from shutbox.cad.check import check_mesh
-    from shutbox.cad.mesh import tessellate, write_mesh
-    from shutbox.cad.sliced import sliced_findings
+    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.checks.check import check_mesh
+    from shutbox.cad.slicer.sliced import sliced_findings
 
     kit = build_kit({"rules.tiles": tiles})
     lay = layout(kit)

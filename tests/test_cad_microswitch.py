@@ -1,4 +1,5 @@
-"""The microswitch option (``--sensors microswitch``, shutbox.cad.microswitch): a hinge-lever switch with its tabs in a
+"""The microswitch option (``--sensors microswitch``, shutbox.cad.geometry.microswitch): a hinge-lever switch with its
+tabs in a
 pocket under each lane, worked by a cam under its tile; checked in the assembled box, and fed switches seated too
 high or too low, a cam too short and a pocket too small, each of which must fail."""
 
@@ -9,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from shutbox.cad.layout import SQRT2, Layout, layout
-from shutbox.errors import ShutboxError
-from shutbox.model import SENSOR_KINDS, build_kit
+from shutbox.base.errors import ShutboxError
+from shutbox.cad.geometry.layout import SQRT2, Layout, layout
+from shutbox.kit.model import SENSOR_KINDS, build_kit
 from tests.conftest import CAD_WORKER
 from tests.test_cad_sensors import assembled_solids
 
@@ -31,7 +32,7 @@ def micro_kit():
 
 
 def test_the_option_is_declared_once_and_the_cli_takes_it():
-    from shutbox.cli import main
+    from shutbox.cli.parser import main
 
     assert "microswitch" in SENSOR_KINDS
     kit = build_kit(MICRO)
@@ -43,7 +44,7 @@ def test_the_option_is_declared_once_and_the_cli_takes_it():
 def test_a_tile_play_the_lever_cannot_take_is_refused():
     """The press sits half the overtravel past OP: a tile lifted by the lever to its flanks (clearance x sqrt 2) stays
     past OP up to a clearance of 0.42 mm; beyond that the kit is refused, with the limit."""
-    from shutbox.cad import microswitch as m
+    from shutbox.cad.geometry import microswitch as m
 
     lay = layout(build_kit(MICRO))
     assert m.PRESS + lay.clearance * SQRT2 <= m.OPERATE
@@ -57,7 +58,7 @@ def test_a_tile_play_the_lever_cannot_take_is_refused():
 
 
 def test_the_lever_model_puts_its_tip_where_asked():
-    from shutbox.cad import microswitch as m
+    from shutbox.cad.geometry import microswitch as m
 
     for height in (m.PRESS, m.OPERATE, 10.6, m.FREE):
         assert m.tip_height(m.angle_for(height)) == pytest.approx(height, abs=1e-6)
@@ -77,7 +78,7 @@ def test_the_lever_model_puts_its_tip_where_asked():
     ({"lever_open": 0.3}, "lever in the box"),
 ])
 def test_the_verdict_fails_each_way_a_switch_can_fail(change, why):
-    from shutbox.cad import microswitch as m
+    from shutbox.cad.geometry import microswitch as m
 
     lay = layout(build_kit(MICRO))
     good = {"body": 0.0, "pushed": 5.0, "pressed": m.PRESS, "released": 10.9, "lever_shut": 0.0, "lever_open": 0.0}
@@ -86,9 +87,9 @@ def test_the_verdict_fails_each_way_a_switch_can_fail(change, why):
 
 
 def test_the_parts_list_and_guide_name_the_switch_and_no_magnets():
-    from shutbox.cad.buildnotes import build_notes
-    from shutbox.cad.export import plan
-    from shutbox.cad.figures import figure_names
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.guide.buildnotes import build_notes
+    from shutbox.cad.guide.figures import figure_names
 
     kit = build_kit(MICRO)
     lay, split, specs = plan(kit)
@@ -114,8 +115,8 @@ def test_the_wiring_sheet_says_which_tabs():
 
 def test_a_microswitch_tile_has_the_channel_and_no_magnet_pocket():
     pytest.importorskip("cadquery")
-    from shutbox.cad import microswitch as m
-    from shutbox.cad.tiles import build_tile
+    from shutbox.cad.geometry import microswitch as m
+    from shutbox.cad.geometry.tiles import build_tile
 
     reed_lay, lay = layout(build_kit({})), layout(build_kit(MICRO))
     reed_tile, tile = build_tile(reed_lay, 1), build_tile(lay, 1)
@@ -137,8 +138,8 @@ def test_a_microswitch_tile_has_the_channel_and_no_magnet_pocket():
 
 @pytest.mark.slow
 def test_microswitches_seat_and_are_worked_by_their_tiles(micro_kit):
-    from shutbox.cad.microswitch import OPERATE, PRESS, check_switches
-    from shutbox.cad.sensors import check_sensors
+    from shutbox.cad.geometry.microswitch import OPERATE, PRESS, check_switches
+    from shutbox.cad.geometry.sensors import check_sensors
 
     solids, lay = micro_kit
     findings = list(check_switches(solids, lay))
@@ -154,7 +155,7 @@ def test_microswitches_seat_and_are_worked_by_their_tiles(micro_kit):
 @pytest.mark.parametrize("lift", [-0.1, 0.3])
 def test_a_switch_seated_too_low_or_too_high_fails(micro_kit, lift):
     """Seated 0.1 mm low it runs into its ledges; 0.3 mm high it rests on nothing (and its lever is pressed too far)."""
-    from shutbox.cad.microswitch import check_switches
+    from shutbox.cad.geometry.microswitch import check_switches
 
     solids, lay = micro_kit
     lane = next(check_switches(solids, lay, lift=lift))
@@ -168,7 +169,7 @@ def test_a_cam_too_short_leaves_the_lever_unpressed(micro_kit):
     position. (3 mm behind still does: the lever is long.)"""
     import cadquery as cq
 
-    from shutbox.cad import microswitch as m
+    from shutbox.cad.geometry import microswitch as m
 
     solids, lay = micro_kit
     short = []
@@ -188,7 +189,7 @@ def test_a_cam_too_short_leaves_the_lever_unpressed(micro_kit):
 
 @pytest.mark.slow
 def test_a_pocket_too_small_fails(monkeypatch):
-    from shutbox.cad import microswitch as m
+    from shutbox.cad.geometry import microswitch as m
 
     monkeypatch.setattr(m, "POCKET_PLAY", -0.1)
     solids, lay = _solids({"rules.tiles": 10})
@@ -200,8 +201,8 @@ def test_a_pocket_too_small_fails(monkeypatch):
 @pytest.mark.slow
 def test_a_microswitch_kit_builds_watertight(tmp_path):
     """``shutbox cad --sensors microswitch`` writes every part as one closed body, with no overhang past 45 degrees."""
-    from shutbox.cad.check import check_mesh
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.build.export import build_cad
+    from shutbox.cad.checks.check import check_mesh
 
     kit = build_kit({**MICRO, "printer.bed": "xl"})
     manifest = build_cad(kit, tmp_path, ("stl",), progress=False)
@@ -215,8 +216,8 @@ def test_a_microswitch_kit_builds_watertight(tmp_path):
 @pytest.mark.slow
 def test_the_keyed_tiles_still_slide_over_the_windows(micro_kit):
     """Each tile, with its channel, slides from open to shut keeping its clearance over the lane floor's window, and
-    still does not go in turned round or flipped (shutbox.cad.keys)."""
-    from shutbox.cad.keys import check_keys
+    still does not go in turned round or flipped (shutbox.cad.geometry.keys)."""
+    from shutbox.cad.geometry.keys import check_keys
 
     solids, lay = micro_kit
     found = list(check_keys(solids, lay))

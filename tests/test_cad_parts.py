@@ -8,8 +8,8 @@ import os
 import numpy as np
 import pytest
 
-from shutbox.cad.layout import layout
-from shutbox.model import build_kit
+from shutbox.cad.geometry.layout import layout
+from shutbox.kit.model import build_kit
 from tests.conftest import CAD_WORKER, first_fast, skip_module_without
 
 skip_module_without("cadquery")
@@ -20,7 +20,7 @@ def _pips_on_face(mesh, normal, size):
     """Count the pits on one face: a section just under the face, pits are the empty blobs."""
     from scipy import ndimage
 
-    from shutbox.cad.numbers import raster_section
+    from shutbox.cad.checks.numbers import raster_section
 
     n = np.array(normal, dtype=float)
     # Turn the face to +z so a horizontal section cuts it.
@@ -38,8 +38,8 @@ def _pips_on_face(mesh, normal, size):
 
 @pytest.mark.parametrize("size", first_fast([19.0, 16.0], keep=1))  # `make check` builds one die, `make test` both
 def test_die_pips_opposites_and_western_arrangement(size):
-    from shutbox.cad.dice import FACES, build_die, face_axes
-    from shutbox.cad.mesh import tessellate
+    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.geometry.dice import FACES, build_die, face_axes
 
     die = build_die(size)
     assert die.isValid()
@@ -61,7 +61,7 @@ def test_die_pips_opposites_and_western_arrangement(size):
 
 
 def test_tiles_carry_a_magnet_pocket_only_with_sensors():
-    from shutbox.cad.tiles import build_tile
+    from shutbox.cad.geometry.tiles import build_tile
 
     with_sensors = layout(build_kit({"rules.tiles": 12}))
     plain = layout(build_kit({"rules.tiles": 12, "sensors.kind": "none"}))
@@ -83,8 +83,8 @@ def tmp_cache(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
-    from shutbox.cad.check import check_folder
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.build.export import build_cad
+    from shutbox.cad.checks.check import check_folder
 
     kit = build_kit({"rules.tiles": 12, "sensors.kind": "none", "printer.bed": "xl"})
     out = tmp_path / "plain"
@@ -100,7 +100,7 @@ def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
 
 @pytest.mark.slow
 def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path, capsys):
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.build.export import build_cad
 
     first = tmp_path / "a"
     first.mkdir()
@@ -122,9 +122,9 @@ def test_rebuild_after_a_dice_change_reuses_every_other_part(tmp_cache, tmp_path
 
 
 def test_missing_font_is_an_error_not_a_silent_fallback(tmp_path, monkeypatch):
-    from shutbox import typefaces
-    from shutbox.cad import shapes
-    from shutbox.errors import ShutboxError
+    from shutbox.base import typefaces
+    from shutbox.base.errors import ShutboxError
+    from shutbox.cad.geometry import shapes
 
     monkeypatch.setattr(typefaces.resources, "files", lambda package: tmp_path)
     shapes.font_path.cache_clear()
@@ -141,7 +141,7 @@ def test_missing_font_is_an_error_not_a_silent_fallback(tmp_path, monkeypatch):
 def test_overhang_check_flags_a_part_that_needs_support(tmp_path):
     import trimesh
 
-    from shutbox.cad.check import check_mesh
+    from shutbox.cad.checks.check import check_mesh
 
     stem = trimesh.creation.box((5, 5, 10))
     stem.apply_translation((0, 0, 5))
@@ -161,8 +161,8 @@ def test_overhang_check_flags_a_part_that_needs_support(tmp_path):
 def test_overhang_check_accepts_a_bridge_up_to_the_span_and_no_longer(tmp_path):
     import trimesh
 
-    from shutbox.cad.check import check_mesh
-    from shutbox.cad.layout import BRIDGE_SPAN
+    from shutbox.cad.checks.check import check_mesh
+    from shutbox.cad.geometry.layout import BRIDGE_SPAN
 
     def arch(gap: float) -> dict[str, bool]:
         posts = [trimesh.creation.box((3, 20, 10)) for _ in range(2)]
@@ -181,8 +181,8 @@ def test_overhang_check_accepts_a_bridge_up_to_the_span_and_no_longer(tmp_path):
 def test_detent_holds_the_tile_at_each_end_and_clicks_between():
     import cadquery as cq
 
-    from shutbox.cad.box import build_box
-    from shutbox.cad.tiles import build_tile, place_tile
+    from shutbox.cad.geometry.box import build_box
+    from shutbox.cad.geometry.tiles import build_tile, place_tile
 
     lay = layout(build_kit({"sensors.kind": "none"}))
     box = build_box(lay)
@@ -204,7 +204,7 @@ def test_detent_holds_the_tile_at_each_end_and_clicks_between():
 def test_welding_closes_a_t_junction():
     import trimesh
 
-    from shutbox.cad.mesh import close_t_junctions
+    from shutbox.cad.build.mesh import close_t_junctions
 
     box = trimesh.creation.box((2, 2, 2))
     faces = box.faces.tolist()
@@ -223,7 +223,7 @@ def test_welding_closes_a_t_junction():
 def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
     import cadquery as cq
 
-    from shutbox.cad.export import build_cad
+    from shutbox.cad.build.export import build_cad
 
     for name, width in (("a", 183.7), ("b", 200.0)):
         out = tmp_path / name
@@ -239,10 +239,10 @@ def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
 
 
 def test_finger_scoop_is_cut_to_its_depth():
-    from shutbox.cad.check import top_height
-    from shutbox.cad.layout import MAGNET_AT, SCOOP_DEPTH
-    from shutbox.cad.mesh import tessellate
-    from shutbox.cad.tiles import build_tile
+    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.checks.check import top_height
+    from shutbox.cad.geometry.layout import MAGNET_AT, SCOOP_DEPTH
+    from shutbox.cad.geometry.tiles import build_tile
 
     lay = layout(build_kit({}))
     mesh = tessellate(build_tile(lay, 5), 0.02, 10)
@@ -258,7 +258,7 @@ def test_die_pips_balance_face_against_face(size):
     with equal pips (the old design) the 6 face is lighter and the centre moves towards it."""
     import cadquery as cq
 
-    from shutbox.cad.dice import PIPS, build_die, pip_radius
+    from shutbox.cad.geometry.dice import PIPS, build_die, pip_radius
 
     for value in range(1, 7):
         removed = len(PIPS[value]) * pip_radius(size, value) ** 3
@@ -271,14 +271,14 @@ def test_die_pips_balance_face_against_face(size):
 @pytest.mark.slow
 def test_sliced_die_is_fair_with_the_guides_settings(tmp_path):
     """Slice the die as the guide says (its PrintSettings, bed face) and weigh the G-code's extrusions."""
-    from shutbox.cad.mesh import tessellate
+    from shutbox.cad.build.mesh import tessellate
     from tests.conftest import require_tool
 
     require_tool("prusa-slicer")
-    from shutbox.cad.export import plan
-    from shutbox.cad.mesh import write_mesh
-    from shutbox.cad.parts import Builder, DieSpec
-    from shutbox.cad.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.build.mesh import write_mesh
+    from shutbox.cad.geometry.parts import Builder, DieSpec
+    from shutbox.cad.slicer.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
 
     kit = build_kit({})
     lay, split, specs = plan(kit)
@@ -301,8 +301,8 @@ def test_sliced_die_is_fair_with_the_guides_settings(tmp_path):
 
 
 def test_guide_counts_come_from_the_kit():
-    from shutbox.cad.buildnotes import build_notes
-    from shutbox.cad.export import plan
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.guide.buildnotes import build_notes
 
     kit = build_kit({"rules.tiles": 12, "firmware.tile_input": "74hc165", "sensors.magnet_diameter_mm": 5})
     lay, split, specs = plan(kit)
@@ -323,11 +323,11 @@ def test_scoop_and_balance_checks_catch_a_flat_tile_and_an_unbalanced_die(tmp_pa
     equal pips on every face (the 6 face lighter than the 1) fail."""
     import trimesh
 
-    import shutbox.cad.dice as dice
-    from shutbox.cad.check import check_balance, check_scoop
-    from shutbox.cad.layout import PIP_RATIO
-    from shutbox.cad.mesh import tessellate, write_mesh
-    from shutbox.cad.tiles import build_tile
+    import shutbox.cad.geometry.dice as dice
+    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.checks.check import check_balance, check_scoop
+    from shutbox.cad.geometry.layout import PIP_RATIO
+    from shutbox.cad.geometry.tiles import build_tile
 
     kit = build_kit({})
     lay = layout(kit)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shutbox.cad.export import parse_formats, plan
-from shutbox.cad.layout import DECK_SKIN, RIB_MIN, TILE_MIN_WIDTH, layout
-from shutbox.cad.split import JOINT_DEPTH, allowed_x_cuts, at_wall, fits, plan_split, y_cut_range
-from shutbox.errors import SettingsError, ShutboxError
-from shutbox.model import BED_PRESETS, build_kit
+from shutbox.base.errors import SettingsError, ShutboxError
+from shutbox.cad.build.export import parse_formats, plan
+from shutbox.cad.geometry.layout import DECK_SKIN, RIB_MIN, TILE_MIN_WIDTH, layout
+from shutbox.cad.geometry.split import JOINT_DEPTH, allowed_x_cuts, at_wall, fits, plan_split, y_cut_range
+from shutbox.kit.model import BED_PRESETS, build_kit
 from tests.conftest import first_fast
 
 EXPECTED_PIECES = {"mk4": 2, "mk3": 2, "core-one": 2, "mini": 4, "xl": 1, "ender3": 2, "bambu": 2}
@@ -134,7 +134,7 @@ def test_cli_refuses_bad_input_with_one_line_and_writes_nothing(cli, tmp_path, a
 
 @pytest.mark.parametrize("tiles", [9, 10, 12])
 def test_shut_tile_puts_its_magnet_over_the_switch(tiles):
-    from shutbox.cad.layout import FLOOR_SKIN, MAGNET_AT
+    from shutbox.cad.geometry.layout import FLOOR_SKIN, MAGNET_AT
 
     lay = layout(build_kit({"rules.tiles": tiles}))
     assert lay.tile_y(shut=True) + MAGNET_AT == pytest.approx(lay.switch_y)
@@ -155,7 +155,7 @@ def test_shut_tile_puts_its_magnet_over_the_switch(tiles):
     ({"firmware.button_pin": "none"}, None),  # no button wired: none listed
 ])
 def test_the_parts_list_names_the_button_contact_the_wiring_needs(settings, contact):
-    from shutbox.cad.layout import BUTTON_PART, button_name
+    from shutbox.cad.geometry.layout import BUTTON_PART, button_name
 
     kit = build_kit(settings)
     lay, _, specs = plan(kit)
@@ -166,8 +166,8 @@ def test_the_parts_list_names_the_button_contact_the_wiring_needs(settings, cont
 
 
 def test_the_guide_asks_for_glue_only_where_no_gate_or_screw_holds_the_joint():
-    from shutbox.cad.buildnotes import build_notes, glued_joints
-    from shutbox.cad.split import wall_cut
+    from shutbox.cad.geometry.split import wall_cut
+    from shutbox.cad.guide.buildnotes import build_notes, glued_joints
 
     kit = build_kit({})  # mk4: cut between lanes only, the gates hold it
     lay, split, specs = plan(kit)
@@ -198,7 +198,7 @@ def test_the_hollow_leaves_a_skin_under_the_numbers_the_lanes_and_the_gate_pocke
     """The hollow's roof is a skin under the engraved numbers in front of the spine, under the lane floor behind
     it, and under the gate pockets (which sit lower) from where they start; neither of its flat roofs bridges
     further than BRIDGE_SPAN (the deck keeps its depth whatever the box's width: the tray takes the rest)."""
-    from shutbox.cad.layout import BRIDGE_SPAN, HOLLOW_RIB
+    from shutbox.cad.geometry.layout import BRIDGE_SPAN, HOLLOW_RIB
 
     lay = layout(build_kit(settings))
     y0, y1 = lay.number_zone

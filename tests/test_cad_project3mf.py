@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.cad.export import build_cad, plan
-from shutbox.cad.plates import Plate
-from shutbox.cad.project3mf import MODEL_CONFIG_FILE, check_projects, kit_plates, read_project
-from shutbox.cad.sliced import extrusions
-from shutbox.model import BED_PRESETS, build_kit
+from shutbox.cad.build.export import build_cad, plan
+from shutbox.cad.build.plates import Plate
+from shutbox.cad.slicer.project3mf import MODEL_CONFIG_FILE, check_projects, kit_plates, read_project
+from shutbox.cad.slicer.sliced import extrusions
+from shutbox.kit.model import BED_PRESETS, build_kit
 from tests.conftest import require_tool, skip_module_without
 
 skip_module_without("cadquery")
@@ -78,7 +78,7 @@ def test_project_stores_placement_and_each_parts_own_settings(kit_folder):
     again = folder.parent / "again"
     again.mkdir()
     shutil.copytree(folder / "stl", again / "stl")
-    from shutbox.cad.project3mf import write_projects
+    from shutbox.cad.slicer.project3mf import write_projects
 
     write_projects(again, manifest["parts"], specs, tuple(manifest["bed_mm"]))
     for plate in manifest["plates"]:
@@ -205,7 +205,7 @@ def project_findings(gcode: Path, header: dict[str, str], plate: dict, specs, vo
 @pytest.mark.slow
 def test_prusaslicer_slices_every_plate_as_stored(kit_folder, tmp_path):
     folder, manifest, specs = kit_folder
-    from shutbox.cad.project3mf import read_part_mesh
+    from shutbox.cad.slicer.project3mf import read_part_mesh
 
     volumes = {p["name"]: _volume(read_part_mesh(folder, p["files"])) for p in manifest["parts"]}
     for plate in manifest["plates"]:
@@ -218,7 +218,7 @@ def test_prusaslicer_slices_every_plate_as_stored(kit_folder, tmp_path):
 def test_slice_check_fails_when_the_dice_lose_their_own_settings(kit_folder, tmp_path):
     """A project of the dice alone, written without their per-object infill: the check above must see it."""
     folder, manifest, specs = kit_folder
-    from shutbox.cad.project3mf import read_part_mesh, write_project
+    from shutbox.cad.slicer.project3mf import read_part_mesh, write_project
 
     die = next(s for s in specs if s.kind == "die")
     small = next(p for p in manifest["plates"] if die.name in p["parts"])

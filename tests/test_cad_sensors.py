@@ -1,4 +1,4 @@
-"""The sensors seated as drawn (shutbox.cad.sensors): reed switches with their leads folded as the guide says,
+"""The sensors seated as drawn (shutbox.cad.geometry.sensors): reed switches with their leads folded as the guide says,
 in their shafts in the assembled box, at the gap the guide states; the magnet's pull against the reed's rated
 distances; the bay for the controller and the 74HC165 board."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shutbox.cad.layout import FLOOR_SKIN, Layout, layout
-from shutbox.errors import ShutboxError
-from shutbox.model import build_kit
+from shutbox.base.errors import ShutboxError
+from shutbox.cad.geometry.layout import FLOOR_SKIN, Layout, layout
+from shutbox.kit.model import build_kit
 from tests.conftest import CAD_WORKER
 
 pytestmark = CAD_WORKER
@@ -17,8 +17,8 @@ pytestmark = CAD_WORKER
 
 def assembled_solids(settings: dict) -> tuple[list, Layout]:
     """The box (one piece on the XL bed), tiles and cover of a kit, placed as assembled."""
-    from shutbox.cad.export import plan
-    from shutbox.cad.parts import Builder
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.geometry.parts import Builder
 
     kit = build_kit({"printer.bed": "xl", **settings})
     lay, split, specs = plan(kit)
@@ -37,7 +37,7 @@ def default_kit():
 
 
 def test_field_agrees_with_the_closed_form_on_the_axis():
-    from shutbox.cad.sensors import axial_field, field
+    from shutbox.cad.geometry.sensors import axial_field, field
 
     for distance in (1.0, 5.0, 12.0):
         on_axis = field(1.2, 6.0, 3.0, np.zeros(3), np.array([0.0, 0.0, 1.5 + distance]))
@@ -48,7 +48,7 @@ def test_field_agrees_with_the_closed_form_on_the_axis():
 
 
 def test_the_default_magnet_closes_a_shut_tiles_reed_and_leaves_an_open_ones_open():
-    from shutbox.cad.sensors import check_pull, reach, switch_fields
+    from shutbox.cad.geometry.sensors import check_pull, reach, switch_fields
 
     lay = layout(build_kit({}))
     findings = {f.subject: f for f in check_pull(lay)}
@@ -65,7 +65,7 @@ def test_the_default_magnet_closes_a_shut_tiles_reed_and_leaves_an_open_ones_ope
     ({"sensors.reed_release_mm": 60}, "open tile"),  # a reed that only opens far away: reads shut when open
 ])
 def test_the_pull_check_fails_a_magnet_that_cannot_do_it(settings, failing):
-    from shutbox.cad.sensors import check_pull
+    from shutbox.cad.geometry.sensors import check_pull
 
     findings = {f.subject: f for f in check_pull(layout(build_kit({"box.height_mm": 60, **settings})))}
     assert not findings[failing].ok, findings[failing].line()
@@ -96,7 +96,7 @@ def test_the_74hc165_board_has_room_only_when_needed(settings, wanted):
 
 @pytest.mark.slow
 def test_reeds_seat_in_the_assembled_box_at_the_stated_gap(default_kit):
-    from shutbox.cad.sensors import check_reeds
+    from shutbox.cad.geometry.sensors import check_reeds
 
     solids, lay = default_kit
     findings = list(check_reeds(solids, lay))
@@ -110,7 +110,7 @@ def test_reeds_seat_in_the_assembled_box_at_the_stated_gap(default_kit):
 def test_a_reed_that_does_not_sit_as_drawn_fails(default_kit, gap):
     """The same box, checked for a switch that would sit 0.1 mm higher (into the ceiling) or 0.6 mm lower (not
     stopped by anything)."""
-    from shutbox.cad.sensors import check_reeds
+    from shutbox.cad.geometry.sensors import check_reeds
 
     solids, lay = default_kit
     other = layout(build_kit({"printer.bed": "xl", "sensors.reed_gap_mm": gap}))
@@ -122,9 +122,9 @@ def test_a_reed_that_does_not_sit_as_drawn_fails(default_kit, gap):
 def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
     """The shaft as it was (a 45-degree cone straight over the glass's top end, 1 mm under the lane floor): the folded
     lead runs into the cone, as the issue found."""
-    from shutbox.cad import sensors
-    from shutbox.cad.sensors import check_reeds
-    from shutbox.cad.shapes import coned_hole
+    from shutbox.cad.geometry import sensors
+    from shutbox.cad.geometry.sensors import check_reeds
+    from shutbox.cad.geometry.shapes import coned_hole
 
     def old_shaft(lay, x):
         r = lay.kit.sensors.reed_diameter_mm / 2 + 0.75
@@ -138,7 +138,7 @@ def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
 
 @pytest.mark.slow
 def test_the_bay_takes_both_boards_with_their_wire_ways():
-    from shutbox.cad.sensors import check_bay, shift_board
+    from shutbox.cad.geometry.sensors import check_bay, shift_board
 
     solids, lay = assembled_solids({"firmware.tile_input": "74hc165"})
     findings = list(check_bay(solids, lay))

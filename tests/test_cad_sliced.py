@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from shutbox.cad.findings import Finding
+from shutbox.cad.checks.findings import Finding
 from tests.conftest import skip_module_without
 
 skip_module_without("trimesh")
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow  # each slices a part with PrusaSlicer (a few seco
 
 
 def _findings(tmp_path, mesh, name: str) -> dict[str, Finding]:
-    from shutbox.cad.sliced import sliced_findings
+    from shutbox.cad.slicer.sliced import sliced_findings
 
     path = tmp_path / f"{name}.stl"
     mesh.export(str(path))
@@ -49,7 +49,7 @@ def test_support_check_fails_a_part_that_needs_support(tmp_path):
 
 
 def test_bridge_check_fails_a_long_bridge_and_passes_a_short_one(tmp_path):
-    from shutbox.cad.sliced import BRIDGE_MAX
+    from shutbox.cad.slicer.sliced import BRIDGE_MAX
 
     long = _findings(tmp_path, _arch(60.0), "long")
     assert not long["bridge"].ok, long["bridge"].detail
@@ -63,7 +63,7 @@ def test_bridge_check_fails_a_long_bridge_and_passes_a_short_one(tmp_path):
 def test_support_is_weighed_from_the_gcode(tmp_path):
     import trimesh
 
-    from shutbox.cad.sliced import slice_with_support
+    from shutbox.cad.slicer.sliced import slice_with_support
 
     stem = trimesh.creation.box((5, 5, 10))
     stem.apply_translation((0, 0, 5))

@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from shutbox import __version__
+from shutbox.base.version import __version__
 from tests.conftest import first_fast
 
 
@@ -108,7 +108,7 @@ def test_each_command_takes_only_the_settings_it_declares(cli, command, foreign)
 
 @pytest.mark.parametrize("command", [["play"], ["monitor"], ["firmware", "deploy"]])
 def test_port_defaults_to_auto_everywhere(command):
-    from shutbox.cli import build_parser
+    from shutbox.cli.parser import build_parser
 
     args = build_parser(command[0]).parse_args([*command])
     assert args.port == "auto"

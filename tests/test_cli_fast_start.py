@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.cli import terminal_columns
+from shutbox.cli.parser import terminal_columns
 from tests.conftest import first_fast
 
 #: Modules a warm ``solve`` must not import (numpy: the solver; the rest: measurable start-up cost).

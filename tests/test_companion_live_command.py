@@ -1,12 +1,13 @@
-"""Reading input into commands (companion/reading.py) and the commands themselves (companion/command.py):
+"""Reading input into commands (shutbox.companion.live.inputs) and the commands themselves
+(shutbox.companion.live.command):
 a typed line, a web POST body and the box's press count each become one typed command object."""
 
 from __future__ import annotations
 
 import pytest
 
-from shutbox.companion.command import BoxSeen, End, Help, Hint, Move, Quit, Throw, Undo
-from shutbox.companion.reading import ButtonCounter, NotUnderstood, from_post, parse_line
+from shutbox.companion.live.command import BoxSeen, End, Help, Hint, Move, Quit, Throw, Undo
+from shutbox.companion.live.inputs import ButtonCounter, NotUnderstood, from_post, parse_line
 from shutbox.firmware.host.protocol import PRESSES_MODULO
 
 

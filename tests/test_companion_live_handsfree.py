@@ -17,7 +17,7 @@ import pytest
 
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 from tests.emulator_support import needs_emulator
 
 FAST = ["--debounce-ms", "5", "--scan-ms", "1"]

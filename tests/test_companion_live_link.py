@@ -1,4 +1,4 @@
-"""The link (companion/link.py) over a real pseudo-terminal and pyserial: decoding, resync, tile count,
+"""The link (shutbox.companion.live.link) over a real pseudo-terminal and pyserial: decoding, resync, tile count,
 unplug and replug, and fuzzing with random bytes and corrupted lines (hypothesis)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shutbox.companion.link import BoxLink, Connected, Disconnected, Failed, Noise, Received, resolve_port
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.companion.live.link import BoxLink, Connected, Disconnected, Failed, Noise, Received, resolve_port
 from shutbox.firmware.host.protocol import MAX_LINE, Hello, Rejected, Snapshot, StreamDecoder, decode, encode
 
 

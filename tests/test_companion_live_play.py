@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.simbox import SimBox
-from shutbox.companion.store import GameStore
+from shutbox.companion.sim.box import SimBox
+from shutbox.companion.store.database import GameStore
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules, build_kit
+from shutbox.kit.model import Rules, build_kit
 from tests.conftest import first_fast
 
 FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}

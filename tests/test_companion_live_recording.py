@@ -1,4 +1,4 @@
-"""Committing to history (companion/recording.py): a run of events is kept whole or not at all, saved before
+"""Committing to history (shutbox.companion.live.recording): a run of events is kept whole or not at all, saved before
 it is reported, and what each event did (the turns and rounds it ended) is handed on to be worded."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.recording import Ledger
-from shutbox.companion.store import GameStore
-from shutbox.companion.wording import recorded, turn_ended
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.companion.live.recording import Ledger
+from shutbox.companion.live.wording import recorded, turn_ended
+from shutbox.companion.store.database import GameStore
 from shutbox.game import events as ev
 from shutbox.game.rules import IllegalMove
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The box referee (companion/live.py): what the tiles on the box mean, given the game so far.
+"""The box referee (companion/shutbox/companion/live/moves.py): what the tiles on the box mean, given the game so far.
 
 Each row: the game's events (built with the rules engine), the tiles shut on the box, and the
 verdict expected — its kind, the tiles it points at, a phrase of its message and, for a complete
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.companion.live import expected_shut, judge
+from shutbox.companion.live.moves import expected_shut, judge
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 ROUND = Rules()
 TWO_MAX = Rules(max_tiles_per_throw=2)

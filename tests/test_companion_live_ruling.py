@@ -1,4 +1,4 @@
-"""The referee (companion/referee.py): each command ruled on once — events to record, a refusal with its
+"""The referee (shutbox.companion.live.referee): each command ruled on once — events to record, a refusal with its
 reason, or a question — under throws ``required`` (typed throws, as before) and ``optional`` (the box keeps
 score by itself). Every expectation follows from docs/RULES.md by hand."""
 
@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.companion.command import BoxSeen, End, Move, Throw, Undo
-from shutbox.companion.live import expected_shut
-from shutbox.companion.referee import CONFIRM_S, Referee
+from shutbox.companion.live.command import BoxSeen, End, Move, Throw, Undo
+from shutbox.companion.live.moves import expected_shut
+from shutbox.companion.live.referee import CONFIRM_S, Referee
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 ROUND = Rules()
 LONG = Rules(match="long-game")

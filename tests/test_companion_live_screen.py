@@ -99,8 +99,8 @@ def test_the_hand_over_is_an_instruction_not_an_error(terminal, tmp_path):
 @pytest.mark.slow
 def test_a_tile_moved_while_typing_does_not_eat_the_line(terminal, tmp_path):
     """The issue's case: type '3', a tile moves on the box (the screen redraws), finish with ' 5' and Enter."""
-    from shutbox.companion.simbox import SimBox
-    from shutbox.model import build_kit
+    from shutbox.companion.sim.box import SimBox
+    from shutbox.kit.model import build_kit
 
     with SimBox(build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1}), connect=False) as box:
         tty = terminal("--port", box.port, "--players", "Ann,Bob", "--db", str(tmp_path / "g.sqlite3"),
@@ -139,10 +139,10 @@ def test_at_80_by_24_the_newest_message_and_the_prompt_stay_in_view(terminal, tm
 
 
 def test_the_picture_fits_any_height_down_to_24_lines_newest_message_last():
-    from shutbox.companion.livestate import LiveState
-    from shutbox.companion.tui import body_height, fitted, screen, to_ansi
+    from shutbox.companion.live.livestate import LiveState
+    from shutbox.companion.live.tui import body_height, fitted, screen, to_ansi
     from shutbox.game.replay import Game
-    from shutbox.model import Rules
+    from shutbox.kit.model import Rules
 
     rules = Rules(match="drop-out", stake=1.0)
     game = Game(rules).add_players("Ann", "Bob", "Cy", "Dan").throw(6, 6).shut(9, 3).throw(6, 6).shut(8, 4)

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.link import Connected, Disconnected, Failed, Noise, Received
-from shutbox.companion.livestate import LiveState
-from shutbox.companion.session import InputClosed, LiveSession, Typed
-from shutbox.companion.store import GameStore
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.companion.live.link import Connected, Disconnected, Failed, Noise, Received
+from shutbox.companion.live.livestate import LiveState
+from shutbox.companion.live.session import InputClosed, LiveSession, Typed
+from shutbox.companion.store.database import GameStore
 from shutbox.firmware.host.protocol import Rejected, Snapshot
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 
 class Recorder:
@@ -346,8 +346,8 @@ def test_typing_tiles_is_refused_while_a_box_reports_them(make):
 
 
 def test_a_line_from_the_page_is_answered_with_what_it_caused(make):
-    from shutbox.companion.command import Throw
-    from shutbox.companion.session import Remote
+    from shutbox.companion.live.command import Throw
+    from shutbox.companion.live.session import Remote
 
     session, view = make()
     taken = Remote(Throw((6, 6), source="phone"))

@@ -19,7 +19,7 @@ import pytest
 
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 E21 = "throw 6 6\nshut 9 3\nthrow 6 6\nshut 8 4\nthrow 2 2\nopen all\n"
 E9 = "throw 6 6\nshut 9 3\nthrow 6 6\nshut 8 4\nthrow 6 6\nshut 7 5\nthrow 6 6\nopen all\n"

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from shutbox.companion.simbox import SimBox
-from shutbox.companion.wiringtest import where
+from shutbox.companion.live.wiringtest import where
+from shutbox.companion.sim.box import SimBox
 from shutbox.firmware.host.plan import pin_map
 from shutbox.firmware.host.protocol import Snapshot, StreamDecoder, command
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 
 FAST = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
 FAST_FLAGS = ["--debounce-ms", "5", "--scan-ms", "1"]

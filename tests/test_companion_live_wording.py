@@ -1,13 +1,13 @@
-"""Wording the messages of a live game (companion/wording.py): what was recorded, how a turn ended, the help
+"""Wording the messages of a live game (shutbox.companion.live.wording): what was recorded, how a turn ended, the help
 for each kind of table and the question an accidental press gets."""
 
 from __future__ import annotations
 
-from shutbox.companion.recording import Change
-from shutbox.companion.wording import confirm_end, game_started, help_text, recorded
+from shutbox.companion.live.recording import Change
+from shutbox.companion.live.wording import confirm_end, game_started, help_text, recorded
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 
 def test_the_help_and_the_question_are_worded_for_the_table():

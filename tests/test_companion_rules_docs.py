@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from shutbox.model import DEFAULT_LIMITS, MATCHES, ONE_DIE_RULES, SCORINGS, SETTINGS, Rules, show_value
+from shutbox.kit.model import DEFAULT_LIMITS, MATCHES, ONE_DIE_RULES, SCORINGS, SETTINGS, Rules, show_value
 from tests.conftest import REPO
 
 SETTINGS_MD = (REPO / "docs" / "settings.md").read_text(encoding="utf-8")

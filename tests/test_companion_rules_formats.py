@@ -11,13 +11,13 @@ import pytest
 from shutbox.game import formats
 from shutbox.game.formats import FIRST_TO_LIMIT, FORMATS, LAST_LEFT, ROUND_END, MatchFormat, match_format
 from shutbox.game.report import game_result_text, result, standing_lines
-from shutbox.model import DEFAULT_LIMITS, MATCHES, Rules
+from shutbox.kit.model import DEFAULT_LIMITS, MATCHES, Rules
 from tests.conftest import REPO
 from tests.print_support import play
 from tests.test_architecture import host_modules
 
 #: The only modules that may spell a format's name: the model declares the names, the domain the objects.
-NAMING_MODULES = {"shutbox/model.py", "shutbox/game/formats.py"}
+NAMING_MODULES = {"shutbox/kit/model.py", "shutbox/game/formats.py"}
 #: Format names that are no other word in the code ("round" is also a JSON key and a message kind).
 DISTINCT_NAMES = set(MATCHES) - {"round"}
 
@@ -65,7 +65,7 @@ def test_only_the_model_and_the_domain_ask_a_format_by_its_name() -> None:
 
 
 def test_the_web_page_asks_the_state_not_the_format_name() -> None:
-    page = (REPO / "companion" / "webpage.html").read_text(encoding="utf-8")
+    page = (REPO / "companion" / "shutbox" / "companion" / "web" / "page.html").read_text(encoding="utf-8")
     assert [name for name in DISTINCT_NAMES if f'"{name}"' in page or f"'{name}'" in page] == []
 
 
@@ -94,11 +94,11 @@ def new_format(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_a_new_format_is_played_reported_printed_and_shown(new_format: Rules, tmp_path: Path) -> None:
-    from shutbox.companion.link import Connected
-    from shutbox.companion.session import LiveSession
-    from shutbox.companion.store import GameStore
-    from shutbox.companion.tui import screen, to_ansi
-    from shutbox.companion.webstate import table_state
+    from shutbox.companion.live.link import Connected
+    from shutbox.companion.live.session import LiveSession
+    from shutbox.companion.live.tui import screen, to_ansi
+    from shutbox.companion.store.database import GameStore
+    from shutbox.companion.web.state import table_state
     from shutbox.print.plan import plan_blank
     from shutbox.print.sheet import SheetBuilder, paginate
 

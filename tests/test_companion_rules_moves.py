@@ -18,7 +18,7 @@ from shutbox.game.rules import (
     one_die_allowed,
     score,
 )
-from shutbox.model import BOX_TILE_COUNTS, MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
+from shutbox.kit.model import BOX_TILE_COUNTS, MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
 
 NINE = Rules()
 

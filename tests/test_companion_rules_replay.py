@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
 from shutbox.game import events as ev
 from shutbox.game.gamefile import game_from_dict, game_to_dict
+from shutbox.game.gamefiles import load_game, save_game
 from shutbox.game.replay import Game
 from shutbox.game.rules import IllegalMove
-from shutbox.gamefiles import load_game, save_game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 # Whole turns on a nine-tile box, as events after the first throw of a turn (all tiles open):
 # 5+6 = 11 shuts 9+2; then 1+1 = 2 admits nothing (2 is shut, 1+1 is one tile twice): 45-11 = 34.

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.errors import SettingsError
+from shutbox.base.errors import SettingsError
 from shutbox.game import events as ev
 from shutbox.game.gamefile import game_from_dict, game_to_dict
 from shutbox.game.replay import Game
 from shutbox.game.report import result, round_result_text
 from shutbox.game.rules import IllegalMove
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 # Whole turns on a nine-tile box, worked out by hand (all tiles open at the start of each):
 T34 = [ev.throw(5, 6), ev.shut(9, 2), ev.throw(1, 1)]  # 11: 9+2, then 2 is dead: 45-11 = 34

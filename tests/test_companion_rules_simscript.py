@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.simscript import parse_script
-from shutbox.errors import ShutboxError
-from shutbox.model import Rules
+from shutbox.base.errors import ShutboxError
+from shutbox.companion.sim.script import parse_script
+from shutbox.kit.model import Rules
 
 FAST = ["--debounce-ms", "5", "--scan-ms", "1"]
 NOT_OVER = "the turn is not over: throw the dice; a throw that can shut no tiles ends the turn by itself"

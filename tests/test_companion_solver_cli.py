@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from shutbox.game.solver import solve
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 from tests.conftest import first_fast
 
 

@@ -19,7 +19,7 @@ from shutbox.game.policy import OBJECTIVES, STRATEGIES
 from shutbox.game.replay import Game
 from shutbox.game.rules import legal_moves
 from shutbox.game.solver import mask_of, rank_moves, scores, solve
-from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
+from shutbox.kit.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
 from tests.solver_reference import close, reference
 
 ALL3, ALL4 = 0b111, 0b1111

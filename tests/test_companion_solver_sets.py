@@ -17,7 +17,7 @@ from shutbox.game import estimate, solver
 from shutbox.game.policy import OBJECTIVES, STRATEGIES
 from shutbox.game.rules import legal_moves
 from shutbox.game.solver import mask_of, solve, throw_chances
-from shutbox.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
+from shutbox.kit.model import MAX_TILES_CHOICES, ONE_DIE_RULES, SCORINGS, Rules
 from tests.solver_reference import close, dice_fractions, reference
 
 

@@ -13,12 +13,12 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 import numpy as np  # noqa: E402
 
-from shutbox.companion.camera import CameraRead, CameraWatch, enter_reading, reading_of  # noqa: E402
-from shutbox.companion.session import LiveSession  # noqa: E402
-from shutbox.companion.store import GameStore  # noqa: E402
+from shutbox.companion.live.camera import CameraRead, CameraWatch, enter_reading, reading_of  # noqa: E402
+from shutbox.companion.live.session import LiveSession  # noqa: E402
+from shutbox.companion.store.database import GameStore  # noqa: E402
 from shutbox.dice.reader import read_dice  # noqa: E402
 from shutbox.dice.rest import RestWatch  # noqa: E402
-from shutbox.model import Rules  # noqa: E402
+from shutbox.kit.model import Rules  # noqa: E402
 from tests.conftest import REPO, run_cli  # noqa: E402
 from tests.test_companion_live_session import Recorder, box, snapshot  # noqa: E402
 
@@ -93,7 +93,7 @@ def table(tmp_path: Path):
     view = Recorder()
     session = LiveSession(Rules(), store, view)
     view.session = session
-    from shutbox.companion.link import Connected
+    from shutbox.companion.live.link import Connected
 
     session.handle(Connected("/dev/test"))
     session.handle(snapshot(9, set()))

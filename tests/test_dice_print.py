@@ -13,7 +13,7 @@ pytestmark = CAD_WORKER
 def test_the_pips_fill_the_die_s_holes_and_the_3mf_holds_two_objects(tmp_path: Path):
     import trimesh
 
-    from shutbox.cad.dice import PIPS, build_die, build_pips, write_two_colour_3mf
+    from shutbox.cad.geometry.dice import PIPS, build_die, build_pips, write_two_colour_3mf
 
     size = 19.0
     die, pips = build_die(size), build_pips(size)

@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 from tests.test_dice_camera import two_dice_file
 from tests.test_web_scoreboard import FAST_KIT
 from tests.web_support import LiveTable
@@ -22,7 +22,7 @@ def table(tmp_path):
 
 @pytest.mark.slow  # a browser
 def test_a_photo_taken_on_the_page_is_read_and_entered_as_the_throw(chromium, table, tmp_path):
-    from shutbox.companion.store import GameStore
+    from shutbox.companion.store.database import GameStore
 
     path, want = two_dice_file()
     photo = tmp_path / "tray.jpg"
@@ -65,7 +65,7 @@ def test_a_photo_that_is_no_picture_or_reads_unsure_is_refused_and_nothing_recor
 
 
 def test_a_rate_limited_photo_says_when_to_try_again(tmp_path):
-    from shutbox.companion.webguard import WRONG_CODES
+    from shutbox.companion.web.guard import WRONG_CODES
 
     with LiveTable(build_kit(FAST_KIT), tmp_path / "g.sqlite3", ["Ann", "Bob"], join_code="ABCDEF") as live:
         url = live.local_url + "api/photo"

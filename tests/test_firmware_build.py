@@ -8,10 +8,10 @@ import re
 import pytest
 from PIL import Image
 
-from shutbox.commands.kit import GENERATORS
+from shutbox.cli.commands.kit import GENERATORS
 from shutbox.firmware.host.bundle import compile_module, device_modules, firmware_dir, write_bundle
 from shutbox.firmware.host.plan import BOARDS, config_module, pin_map
-from shutbox.model import LEVELS, PULLS, TILE_INPUTS, build_kit
+from shutbox.kit.model import LEVELS, PULLS, TILE_INPUTS, build_kit
 
 
 @pytest.mark.slow

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.simbox import find_micropython, sim_dir
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.companion.sim.box import find_micropython, sim_dir
 from shutbox.firmware.host.bundle import build_bundle, firmware_dir
 from shutbox.firmware.host.deploy import choose_port
 from shutbox.firmware.host.plan import config_module, pin_map
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 
 
 @dataclass

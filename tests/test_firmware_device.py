@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.simbox import find_micropython
+from shutbox.companion.sim.box import find_micropython
 from shutbox.firmware.host.bundle import firmware_dir
 from shutbox.firmware.host.protocol import Bye, Hello, Snapshot, StreamDecoder, crc16, decode
 

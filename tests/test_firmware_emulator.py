@@ -1,5 +1,6 @@
 """The firmware on the chip it is written for: MicroPython v1.28's RP2040 port in an emulated Pico
-(rp2040js, firmware/emulator/), with real ``machine.Pin`` pulls, USB CDC serial, the flash file system and
+(rp2040js, firmware/shutbox/firmware/emulator/), with real ``machine.Pin`` pulls, USB CDC serial, the flash file
+system and
 ``main.py`` at power-up; deployed with ``shutbox firmware deploy`` as a user deploys, and read by
 ``monitor``, ``monitor --test`` and ``play`` over the emulated serial port.
 
@@ -26,7 +27,7 @@ from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.firmware.host.emulator import CHECKSUMS, emulator_dir
 from shutbox.firmware.host.protocol import Bye, Hello, Message, Rejected, Snapshot, StreamDecoder, command
 from shutbox.game import events as ev
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 from tests.emulator_support import needs_emulator
 from tests.test_companion_live_play import Player, stored
 from tests.test_companion_live_wiring import Faults, follow

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from shutbox.companion.simbox import SimBox
+from shutbox.companion.sim.box import SimBox
 from shutbox.firmware.host.bundle import build_bundle
 from shutbox.firmware.host.protocol import Bye, Hello, Rejected, Snapshot
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 
 
 def is_snapshot(reason: str | None = None):

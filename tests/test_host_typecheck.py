@@ -1,5 +1,5 @@
 """All host code type-checks with pyright (pyrightconfig.json), apart from the firmware's device sources
-(tests/test_firmware_typecheck.py). The package-dir mapping is resolved by tests/typecheck_tree.py."""
+(tests/test_firmware_typecheck.py). The tree is laid out as the package installs, so pyright needs no help."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.typecheck_tree import write_tree
 
 
 @cache
 def errors() -> tuple[tuple[str, str], ...]:
     """(file relative to the repo, "line: message") of every pyright error over the host code."""
-    write_tree()
     pyright = Path(sys.executable).with_name("pyright")
     proc = subprocess.run([str(pyright), "--outputjson"], capture_output=True, text=True, cwd=REPO, timeout=600)
     report = json.loads(proc.stdout)

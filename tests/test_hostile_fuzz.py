@@ -2,7 +2,7 @@
 
 Every command is given random flags with hostile values (huge and tiny numbers, NaN, control characters, line
 separators, paths to the user's own files, folders and devices). Commands that finish quickly are run (in this
-process, through ``shutbox.cli.main``); the long-running ones (a CAD build, a live game, the firmware) are parsed
+process, through ``shutbox.cli.parser.main``); the long-running ones (a CAD build, a live game, the firmware) are parsed
 and their settings resolved, which is where their input is checked. The web API gets random methods, paths,
 headers and bodies against a real scorekeeper. Counted, and printed with ``-s``: cases tried, tracebacks
 (internal errors), HTTP 500s, and the user's files lost or changed — each must be 0 but the first.
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.cli import build_parser, main
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.cli.parser import build_parser, main
 from tests.crowd_support import quit_play, request, start_play
 
 SEED = int(os.environ.get("FUZZ_SEED", "29"))
@@ -46,10 +46,10 @@ def _digest(path: Path) -> str:
 @pytest.fixture
 def users_files(tmp_path):
     """A folder with the user's own files: a document, a PDF that is not one of ours, notes, a game database."""
-    from shutbox.companion.store import GameStore
+    from shutbox.companion.store.database import GameStore
     from shutbox.game import events as ev
     from shutbox.game.gamefile import settings_of
-    from shutbox.model import Rules
+    from shutbox.kit.model import Rules
 
     home = tmp_path / "home"
     home.mkdir()
@@ -147,8 +147,8 @@ def test_fuzz_every_commands_flags(users_files, monkeypatch, capsys, record_prop
 
 def _parse_and_resolve(argv: list[str]) -> int:
     """What a long-running command checks before it starts: its flags and its settings."""
-    from shutbox.cli import _Parser  # noqa: F401 - the parser main() builds
-    from shutbox.config import resolve
+    from shutbox.cli.parser import _Parser  # noqa: F401 - the parser main() builds
+    from shutbox.kit.config import resolve
 
     parser = build_parser(argv[0])
     try:

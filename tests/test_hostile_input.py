@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shutbox.bounded import MAX_DEPTH, nesting_depth, parse_json, parse_toml
-from shutbox.errors import ShutboxError
+from shutbox.base.bounded import MAX_DEPTH, nesting_depth, parse_json, parse_toml
+from shutbox.base.errors import ShutboxError
+from shutbox.base.text import SHOWN_LIMIT, safe_line, shown
 from shutbox.game import events as ev
 from shutbox.game.gamefile import game_from_json
 from shutbox.game.rules import IllegalMove
-from shutbox.usertext import SHOWN_LIMIT, safe_line, shown
 from tests.conftest import first_fast
 
 BIG = "9" * 5000
@@ -268,10 +268,10 @@ def test_a_hostile_sim_script_is_one_line(cli, tmp_path, script, expected):
 
 def test_typed_play_input_cannot_crash_the_session(tmp_path):
     """A 5000-digit throw, superscripts and escapes typed during play are refused, the game goes on."""
-    from shutbox.companion.session import LiveSession
-    from shutbox.companion.store import MEMORY, GameStore
-    from shutbox.companion.terminal import Notes
-    from shutbox.model import Rules
+    from shutbox.companion.live.session import LiveSession
+    from shutbox.companion.live.terminal import Notes
+    from shutbox.companion.store.database import MEMORY, GameStore
+    from shutbox.kit.model import Rules
 
     notes = Notes()
     with GameStore(MEMORY) as store:
@@ -290,9 +290,9 @@ def test_typed_play_input_cannot_crash_the_session(tmp_path):
 
 
 def _saved_game_db(path):
-    from shutbox.companion.store import GameStore
+    from shutbox.companion.store.database import GameStore
     from shutbox.game.gamefile import settings_of
-    from shutbox.model import Rules
+    from shutbox.kit.model import Rules
 
     with GameStore(path) as store:
         store.new_game(settings_of(Rules()), ev.players(["Ann", "Bob"]))
@@ -319,7 +319,7 @@ def test_an_out_of_range_number_is_one_line_naming_both_bounds(cli, tmp_path, ar
 
 
 def test_every_number_setting_names_both_its_bounds():
-    from shutbox.model import SETTINGS
+    from shutbox.kit.model import SETTINGS
 
     for s in SETTINGS:
         if s.choices is None and s.parse is not None and "number" in s.allowed() and "GPIO numbers" not in s.allowed():
@@ -331,7 +331,7 @@ def test_every_number_setting_names_both_its_bounds():
 @settings(max_examples=300)
 @given(st.one_of(st.text(max_size=40), st.integers(), st.floats(), st.booleans(), st.none()))
 def test_the_bounded_parsers_only_ever_refuse_in_one_line(value):
-    from shutbox.bounded import real_within, whole_within
+    from shutbox.base.bounded import real_within, whole_within
 
     for parse in (lambda v: whole_within(v, "--n", 1, 100), lambda v: real_within(v, "--x", 0.01, 1000)):
         try:
@@ -361,7 +361,7 @@ def test_scorepad_names_take_any_visible_text(cli, tmp_path, name):
 
 def test_a_recorded_player_name_is_visible_text():
     from shutbox.game.replay import Game
-    from shutbox.model import Rules
+    from shutbox.kit.model import Rules
 
     for bad in ("An\u2028n", "\u3164", "\u2800"):
         with pytest.raises(IllegalMove, match="not visible text"):
@@ -372,7 +372,7 @@ def test_a_recorded_player_name_is_visible_text():
 def test_stats_csv_writes_a_formula_looking_name_as_text(cli, tmp_path, name):
     import csv
 
-    from shutbox.usertext import csv_cell
+    from shutbox.base.text import csv_cell
 
     assert csv_cell(name).startswith("'") and csv_cell("Ann") == "Ann" and csv_cell("\tx") == "\\x09x"
     db = tmp_path / "g.sqlite3"

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.base.output import OutputError, check_out_folder, out_file, out_folder, sweep_stale
 from shutbox.firmware.host.bundle import MANIFEST, bundle_files
-from shutbox.output import OutputError, check_out_folder, out_file, out_folder, sweep_stale
 from tests.conftest import first_fast
 
 
@@ -178,7 +178,7 @@ def test_sigterm_during_a_build_is_one_line_and_leaves_no_staging(tmp_path, afte
 
 
 def test_a_killed_build_leaves_no_staging_behind_after_the_next_run(tmp_path):
-    code = ("import os, sys; from pathlib import Path; from shutbox.output import out_folder;"
+    code = ("import os, sys; from pathlib import Path; from shutbox.base.output import out_folder;"
             "from shutbox.firmware.host.bundle import MANIFEST, bundle_files\n"
             "with out_folder(Path(sys.argv[1]), 'firmware build', MANIFEST, bundle_files) as t:\n"
             "    (t / 'half').write_text('x'); os.kill(os.getpid(), 9)\n")
@@ -336,7 +336,7 @@ def test_control_characters_in_an_output_path_are_escaped_in_the_wrote_line(cli,
 
 
 def test_a_failing_cache_write_names_the_users_output_first(tmp_path):
-    from shutbox.output import write_error
+    from shutbox.base.output import write_error
 
     cache_file = tmp_path / "cache" / "cad" / ".building-x" / "print.brep"
     exc = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(cache_file))
@@ -346,7 +346,7 @@ def test_a_failing_cache_write_names_the_users_output_first(tmp_path):
 
 
 def test_opencascade_failing_to_write_is_an_os_error_naming_the_file(tmp_path):
-    from shutbox.cad.export import occt_write
+    from shutbox.cad.build.export import occt_write
 
     def bad_cast(path: str) -> None:
         raise RuntimeError("std::bad_cast")
@@ -373,10 +373,10 @@ def test_a_full_disk_under_the_cad_cache_names_the_output_not_the_cache(cli, sma
 def test_a_full_disk_for_a_review_report_is_one_line(small_disk, tmp_path):
     """matplotlib's font cache on the same full disk used to add a second line ("Could not save font_manager
     cache")."""
-    from shutbox.companion.store import GameStore
+    from shutbox.companion.store.database import GameStore
     from shutbox.game import events as ev
     from shutbox.game.gamefile import settings_of
-    from shutbox.model import Rules
+    from shutbox.kit.model import Rules
 
     db = tmp_path / "g.sqlite3"
     with GameStore(db) as store:

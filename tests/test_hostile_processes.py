@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.simbox import SimBox
+from shutbox.companion.sim.box import SimBox
 from tests.conftest import ctrl_c_as_at_a_terminal
 
 
@@ -92,7 +92,7 @@ def test_sim_leaves_no_micropython_and_no_temp_folder(sig, code):
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_a_simbox_in_a_killed_test_process_is_cleaned_up_by_its_watchdog(tmp_path):
-    code = ("import time; from shutbox.companion.simbox import SimBox\n"
+    code = ("import time; from shutbox.companion.sim.box import SimBox\n"
             "box = SimBox(connect=False).start(); print(box.process.pid, box._tmp.name, flush=True); time.sleep(60)\n")
     host = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
@@ -158,7 +158,7 @@ def long_game_file(path: Path) -> Path:
 
     from shutbox.game.gamefile import game_to_json
     from shutbox.game.replay import Game
-    from shutbox.model import Rules
+    from shutbox.kit.model import Rules
 
     rng = random.Random(5)
     game = Game(Rules(tiles=30)).add_players("Ann", "Bob")

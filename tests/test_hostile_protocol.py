@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
 from shutbox.firmware.host.bundle import read_bundle
 from shutbox.firmware.host.protocol import Bye, Hello, Rejected, Snapshot, StreamDecoder, crc16, decode, encode
 

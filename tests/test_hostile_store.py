@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.companion.store import SCHEMA_VERSION, GameStore, open_read_only
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.companion.store.database import SCHEMA_VERSION, GameStore, open_read_only
 from shutbox.game import events as ev
 from shutbox.game.gamefile import settings_of
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 
 def digest(path: Path) -> str:
@@ -89,7 +89,7 @@ def test_records_never_interleave_even_if_the_lock_file_is_taken_away(tmp_path):
 
 HOLD = """
 import sys, time
-from shutbox.companion.store import GameStore
+from shutbox.companion.store.database import GameStore
 store = GameStore(sys.argv[1]); store.claim(1); print("held", flush=True); time.sleep(60)
 """
 

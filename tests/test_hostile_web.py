@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from shutbox.companion.webguard import WRONG_CODES, Guard, connection_limit, same_code
+from shutbox.companion.web.guard import WRONG_CODES, Guard, connection_limit, same_code
 from tests.crowd_support import Crowd, play_game, quit_play, recorded_moves, request, start_play
 
 

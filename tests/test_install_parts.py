@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import zipfile
 
 import pytest
 
@@ -34,7 +35,7 @@ sys.meta_path.insert(0, NotInstalled())
 
 def without_cad(*args: str, code: str | None = None, cwd=None) -> subprocess.CompletedProcess[str]:
     """``shutbox ARGS`` (or ``code``) in a Python that cannot import any CAD library."""
-    body = code or f"import sys\nsys.argv = ['shutbox', *{list(args)!r}]\nfrom shutbox.entry import main\n" \
+    body = code or f"import sys\nsys.argv = ['shutbox', *{list(args)!r}]\nfrom shutbox.cli.entry import main\n" \
                    "raise SystemExit(main())\n"
     return subprocess.run([sys.executable, "-c", BLOCKED + body], capture_output=True, text=True, timeout=300,
                           cwd=cwd, env={**os.environ, "SHUTBOX_JOBS": "1"})
@@ -117,3 +118,36 @@ def test_the_constraints_pin_every_distribution_pyproject_names():
     assert all(re.fullmatch(r"[0-9][0-9A-Za-z.+-]*", v) for v in pinned.values())
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     assert "-c constraints.txt" in makefile and "-e '.[cad]'" in makefile and "-e '.[cad,dev]'" in makefile
+
+
+@pytest.fixture(scope="module")
+def wheel_names(tmp_path_factory) -> set[str]:
+    """Every file name in the wheel ``pip`` builds from this checkout (hatchling, as installed for the tests)."""
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                           str(out), str(REPO)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    (wheel,) = out.glob("shutbox-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        return set(z.namelist())
+
+
+def test_the_wheel_holds_one_shutbox_namespace_and_no_top_level_part(wheel_names):
+    tops = {name.split("/")[0] for name in wheel_names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"shutbox"}
+    assert "shutbox/__init__.py" not in wheel_names  # a namespace: each part's folder adds to it
+    for package in ("base", "kit", "game", "cli", "cli/commands", "cad", "cad/geometry", "cad/build", "cad/checks",
+                    "cad/guide", "cad/slicer", "companion/live", "companion/web", "companion/sim", "companion/store",
+                    "print", "firmware/host", "dice"):
+        assert f"shutbox/{package}/__init__.py" in wheel_names, package
+    assert not any("node_modules" in n or "__pycache__" in n for n in wheel_names)
+
+
+def test_the_wheel_ships_the_data_the_code_reads(wheel_names):
+    for name in ("shutbox/dice/second_look.onnx", "shutbox/companion/web/page.html", "shutbox/companion/web/review.html",
+                 "shutbox/base/fonts/DejaVuSans.ttf", "shutbox/base/fonts/DejaVuSans-Bold.ttf",
+                 "shutbox/base/fonts/LICENSE_DEJAVU", "shutbox/firmware/main.py", "shutbox/firmware/boxcfg.pyi",
+                 "shutbox/firmware/protocol_vectors.json", "shutbox/firmware/emulator/harness.mjs",
+                 "shutbox/firmware/emulator/package-lock.json", "shutbox/firmware/emulator/micropython-rpi_pico-v1.28.0.uf2",
+                 "shutbox/firmware/sim/machine.py"):
+        assert name in wheel_names, name

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
-from shutbox.commands.kit import GENERATORS, write_settings
-from shutbox.model import build_kit
+from shutbox.cli.commands.kit import GENERATORS, write_settings
+from shutbox.kit.model import build_kit
 
 
 def test_settings_generator_writes_resolved_toml(tmp_path):
@@ -26,7 +26,7 @@ def test_generators_are_importable_targets():
 def test_the_last_lines_name_the_build_guide_and_the_demo(monkeypatch, tmp_path, capsys):
     import argparse
 
-    from shutbox.commands import kit as kit_command
+    from shutbox.cli.commands import kit as kit_command
 
     guide = "cad/build.md"
     monkeypatch.setattr(kit_command, "build_kit_folder", lambda kit, out: {"files": [guide, "manifest.json"]})
@@ -38,7 +38,7 @@ def test_the_last_lines_name_the_build_guide_and_the_demo(monkeypatch, tmp_path,
 def test_the_demo_is_named_as_it_can_be_typed(monkeypatch, tmp_path):
     import os
 
-    from shutbox.commands.kit import invoked_as
+    from shutbox.cli.commands.kit import invoked_as
 
     tool = tmp_path / ".venv" / "bin" / "shutbox"
     tool.parent.mkdir(parents=True)

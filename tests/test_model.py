@@ -7,9 +7,9 @@ import tomllib
 
 import pytest
 
-from shutbox.config import kit_to_toml, load_toml, resolve
-from shutbox.errors import SettingsError
-from shutbox.model import SETTINGS, Kit, bed_size, build_kit, kit_as_flat
+from shutbox.base.errors import SettingsError
+from shutbox.kit.config import kit_to_toml, load_toml, resolve
+from shutbox.kit.model import SETTINGS, Kit, bed_size, build_kit, kit_as_flat
 
 GOOD = {
     "rules.tiles": [9, 10, 11, 12, "12", 18, 36, 54],

@@ -10,15 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from shutbox import solvercache
-from shutbox.companion.store import GameStore
+from shutbox.companion.store.database import GameStore
 from shutbox.game import events as ev
-from shutbox.game import solver
+from shutbox.game import solver, solvercache
 from shutbox.game.gamefile import settings_of
+from shutbox.game.gamefiles import save_game
 from shutbox.game.replay import Game
 from shutbox.game.review import review_game, review_payload, review_summary
-from shutbox.gamefiles import save_game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 from tests.conftest import first_fast
 
 from .review_support import long_enough, play_game

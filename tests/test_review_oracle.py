@@ -15,7 +15,7 @@ import pytest
 from shutbox.game import solver
 from shutbox.game.replay import Game
 from shutbox.game.review import review_game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 # ---------------------------------------------------------------------------- the fractions oracle
 TWO_DICE = {t: Fraction(sum(a + b == t for a in range(1, 7) for b in range(1, 7)), 36) for t in range(2, 13)}

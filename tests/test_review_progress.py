@@ -13,15 +13,15 @@ import sys
 
 import pytest
 
-from shutbox.commands import review as review_command
-from shutbox.companion.store import GameStore
+from shutbox.cli.commands import review as review_command
+from shutbox.companion.store.database import GameStore
 from shutbox.game import solver
 from shutbox.game.gamefile import settings_of
+from shutbox.game.gamefiles import save_game
 from shutbox.game.replay import Game
 from shutbox.game.review import full_work, review_game
-from shutbox.gamefiles import save_game
-from shutbox.model import Rules
-from shutbox.solvercache import cached_solve
+from shutbox.game.solvercache import cached_solve
+from shutbox.kit.model import Rules
 
 from .review_support import play_game
 

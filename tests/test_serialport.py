@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from shutbox.cli import main
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
+from shutbox.cli.parser import main
 from shutbox.firmware.host.serialport import group_fix, open_failure
 
 serial = pytest.importorskip("serial")
@@ -22,7 +22,7 @@ def _denied(url, *args, **kwargs):
 
 
 def test_permission_denied_names_the_dialout_group_in_one_line(monkeypatch):
-    from shutbox.companion.link import open_serial
+    from shutbox.companion.live.link import open_serial
 
     monkeypatch.setattr(serial, "serial_for_url", _denied)
     with pytest.raises(ShutboxError) as caught:
@@ -40,7 +40,7 @@ def test_other_failures_keep_their_reason(monkeypatch):
 
     text = open_failure(DEVICE, serial.SerialException(errno.ENOENT, "could not open port x: [Errno 2] No such file"))
     assert "dialout" not in text and "No such file" in text
-    from shutbox.companion.link import open_serial
+    from shutbox.companion.live.link import open_serial
 
     monkeypatch.setattr(serial, "serial_for_url", missing)
     with pytest.raises(ShutboxError, match="No such file") as caught:
@@ -79,7 +79,7 @@ def test_deploy_says_it_too(monkeypatch):
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root opens any file")
 def test_a_real_unreadable_port_path(tmp_path):
     """Without faking: a file nobody may open, given as the port (pyserial's own EACCES)."""
-    from shutbox.companion.link import open_serial
+    from shutbox.companion.live.link import open_serial
 
     port = tmp_path / "ttyACM0"
     port.write_bytes(b"")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.commands.kit import GENERATORS, MAIN_GENERATORS, _generate_all
-from shutbox.model import build_kit
-from shutbox.sideprocess import cpus, side_process
+from shutbox.base.sideprocess import cpus, side_process
+from shutbox.cli.commands.kit import GENERATORS, MAIN_GENERATORS, _generate_all
+from shutbox.kit.model import build_kit
 
 
 def test_one_cpu_or_not_wanted_means_no_side_process(monkeypatch):
@@ -20,7 +20,7 @@ def test_one_cpu_or_not_wanted_means_no_side_process(monkeypatch):
 
 
 def test_where_no_process_can_be_started_everything_runs_here(monkeypatch):
-    import shutbox.sideprocess as sideprocess
+    import shutbox.base.sideprocess as sideprocess
 
     def refuse(*args, **kwargs):
         raise OSError(38, "Function not implemented")  # no POSIX semaphores (some containers)
@@ -91,8 +91,8 @@ def test_a_side_process_that_died_leaves_the_build_to_the_main_process(tmp_path)
     from concurrent.futures import Executor
     from concurrent.futures.process import BrokenProcessPool
 
-    from shutbox.cad.export import plan
-    from shutbox.cad.sharedbuild import _Checking
+    from shutbox.cad.build.export import plan
+    from shutbox.cad.build.sharedbuild import _Checking
 
     class Died(Executor):
         def submit(self, fn, /, *args, **kwargs):
@@ -113,7 +113,7 @@ def test_the_hollow_tool_is_taken_from_the_side_process_once_or_built_here():
     side process failed at it or was given none."""
     from concurrent.futures import Future
 
-    from shutbox.cad.sharedbuild import SideWork, _Checking
+    from shutbox.cad.build.sharedbuild import SideWork, _Checking
 
     done, failed, parts = Future(), Future(), Future()
     done.set_result("the hollow tool")

@@ -8,14 +8,14 @@ import sqlite3
 
 import pytest
 
-from shutbox.companion.stats import RecordCache, collect
-from shutbox.companion.store import GameStore
+from shutbox.companion.store.database import GameStore
+from shutbox.companion.store.stats import RecordCache, collect
 from shutbox.game import events as ev
 from shutbox.game import solver
 from shutbox.game.gamefile import settings_of
 from shutbox.game.replay import Game
 from shutbox.game.review import review_game
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 from .review_support import play_game, save_game
 from .test_review_cli import _mistake_game

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from shutbox.game import events as ev
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 from tests.web_support import LiveTable
 
 HANDS_FREE = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1, "play.throws": "optional"}

@@ -1,4 +1,4 @@
-"""Review and stats on the web page (companion/webreview.py): the API says what `shutbox review --json` and
+"""Review and stats on the web page (shutbox.companion.web.review): the API says what `shutbox review --json` and
 `shutbox stats --json` say, and in headless Chromium the step-through moves by keys and buttons, the
 leaderboard shows, and both read on a phone and on a TV."""
 
@@ -10,11 +10,11 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from shutbox.companion.store import GameStore
-from shutbox.companion.web import WebBoard
-from shutbox.companion.webreview import ReviewPages
+from shutbox.companion.store.database import GameStore
+from shutbox.companion.web.review import ReviewPages
+from shutbox.companion.web.scoreboard import WebBoard
 from shutbox.game.replay import Game
-from shutbox.model import Rules, build_kit
+from shutbox.kit.model import Rules, build_kit
 from tests.review_support import long_enough, save_game
 from tests.test_review_cli import _mistake_game
 from tests.web_support import LiveTable

@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from shutbox.model import build_kit
+from shutbox.kit.model import build_kit
 from tests.conftest import first_fast
 from tests.web_support import LiveTable
 

@@ -10,13 +10,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from shutbox.companion.session import Views
-from shutbox.companion.simgame import SimTable
-from shutbox.companion.store import GameStore
-from shutbox.companion.terminal import Notes
-from shutbox.companion.web import WebBoard
-from shutbox.companion.webreview import ReviewPages
-from shutbox.model import Kit
+from shutbox.companion.live.session import Views
+from shutbox.companion.live.terminal import Notes
+from shutbox.companion.sim.game import SimTable
+from shutbox.companion.store.database import GameStore
+from shutbox.companion.web.review import ReviewPages
+from shutbox.companion.web.scoreboard import WebBoard
+from shutbox.kit.model import Kit
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -13,10 +13,10 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from shutbox.companion.store import GameStore  # noqa: E402
-from shutbox.companion.web import WebBoard  # noqa: E402
-from shutbox.companion.webreview import ReviewPages  # noqa: E402
-from shutbox.model import Rules  # noqa: E402
+from shutbox.companion.store.database import GameStore  # noqa: E402
+from shutbox.companion.web.review import ReviewPages  # noqa: E402
+from shutbox.companion.web.scoreboard import WebBoard  # noqa: E402
+from shutbox.kit.model import Rules  # noqa: E402
 from tests.review_support import long_enough  # noqa: E402
 from tests.test_review_cli import _mistake_game  # noqa: E402
 from tests.test_web_review import _save  # noqa: E402

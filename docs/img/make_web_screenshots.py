@@ -14,7 +14,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from shutbox.model import build_kit  # noqa: E402
+from shutbox.kit.model import build_kit  # noqa: E402
 from tests.web_support import LiveTable, browser  # noqa: E402
 
 KIT = build_kit({"firmware.debounce_ms": 5, "firmware.scan_ms": 1, "rules.match": "drop-out", "rules.limit": 45})

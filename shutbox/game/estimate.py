@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from shutbox.game.policy import STRATEGIES
 from shutbox.game.rules import dice_counts, legal_moves, score
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 #: Turns simulated per state value; rollouts per move when screening, finalists and their rollouts.
 SAMPLES = 4000

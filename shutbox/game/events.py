@@ -2,7 +2,7 @@
 
 Every event is a JSON object with ``"v": 1`` (the record version) and a ``"type"``; an optional
 ``"at"`` (a timestamp, number or string, kept as given) may be added by whoever records it. The
-rule settings are not events: they travel beside the record (a :class:`shutbox.model.Rules`; in a
+rule settings are not events: they travel beside the record (a :class:`shutbox.kit.model.Rules`; in a
 game file they are its ``"settings"``, see :mod:`shutbox.game.gamefile`). The state of a game
 is derived by replaying the events in order with :class:`shutbox.game.replay.Game`.
 
@@ -51,8 +51,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from shutbox.base.text import quoted, shown, text_refusal
 from shutbox.game.rules import IllegalMove
-from shutbox.usertext import quoted, shown, text_refusal
 
 #: The version of the event record this module reads and writes.
 EVENT_VERSION = 1

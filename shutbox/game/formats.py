@@ -4,8 +4,8 @@ A :class:`MatchFormat` answers every question a view or the replay has about a f
 apply, what ends the match, what a row of the pad shows, whether the second player uncovers, how the
 stakes move), so no module compares format names. :func:`match_format` reaches a rule set's format.
 The names (``round``, ``drop-out``, ``tournament``, ``long-game``) stay the names on the CLI, in TOML and
-in JSON; the kit model declares them (:data:`shutbox.model.MATCHES`) with their default limits
-(:data:`shutbox.model.DEFAULT_LIMITS`). Adding a format: its name (and default limit) in the model, its
+in JSON; the kit model declares them (:data:`shutbox.kit.model.MATCHES`) with their default limits
+(:data:`shutbox.kit.model.DEFAULT_LIMITS`). Adding a format: its name (and default limit) in the model, its
 object in :data:`FORMATS`, and only where it brings a new kind of ending, that ending in
 :mod:`shutbox.game.replay`.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shutbox.model import DEFAULT_LIMITS, Rules
+from shutbox.kit.model import DEFAULT_LIMITS, Rules
 
 #: What ends a match (:attr:`MatchFormat.ends`).
 ROUND_END = "round-end"  #: one round: the match ends with it; the lowest score wins
@@ -47,7 +47,7 @@ class MatchFormat:
     @property
     def limit_applies(self) -> bool:
         """Scores add up over the rounds towards the rules' limit: the formats with a default limit in the
-        model (:data:`~shutbox.model.DEFAULT_LIMITS`, also read by :attr:`Rules.cumulative`)."""
+        model (:data:`~shutbox.kit.model.DEFAULT_LIMITS`, also read by :attr:`Rules.cumulative`)."""
         return self.name in DEFAULT_LIMITS
 
     @property
@@ -101,7 +101,7 @@ class MatchFormat:
         return None
 
 
-#: Every format by its name, in the model's order (:data:`shutbox.model.MATCHES`).
+#: Every format by its name, in the model's order (:data:`shutbox.kit.model.MATCHES`).
 FORMATS: dict[str, MatchFormat] = {f.name: f for f in (
     MatchFormat("round", "Round", ROUND_END),
     MatchFormat("drop-out", "Drop-out", LAST_LEFT, min_players=2),

@@ -9,7 +9,7 @@ Format, version 1::
 ``settings`` holds the rule settings by their model names (``kit_as_dict(kit)["rules"]``); any left
 out take their defaults. ``events`` is the record of :mod:`shutbox.game.events`. Loading
 validates the settings and replays the events, so a file that loads is a legal game. Reading and
-writing the file on disk is :mod:`shutbox.gamefiles` (the domain does no file I/O).
+writing the file on disk is :mod:`shutbox.game.gamefiles` (the domain does no file I/O).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from shutbox.bounded import parse_json
-from shutbox.errors import ShutboxError
+from shutbox.base.bounded import parse_json
+from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 from shutbox.game.replay import Game
 from shutbox.game.rules import IllegalMove
-from shutbox.model import Kit, Rules, build_kit, kit_as_dict
-from shutbox.usertext import shown
+from shutbox.kit.model import Kit, Rules, build_kit, kit_as_dict
 
 FORMAT = "shutbox-game"
 VERSION = 1

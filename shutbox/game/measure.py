@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shutbox.game.policy import hint_objective
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 #: Grades from no loss to the worst, in order.
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from shutbox.game.formats import match_format
 from shutbox.game.rules import dice_counts
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 OBJECTIVES = ("shut", "score")
 STRATEGIES = ("optimal", "greedy-largest", "fewest-tiles", "random")

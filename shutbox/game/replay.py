@@ -80,7 +80,7 @@ from shutbox.game.rules import (
     throw_totals,
     tiles_out,
 )
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 SHUT, UNCOVER = "shut", "uncover"
 

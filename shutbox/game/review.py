@@ -52,7 +52,7 @@ from shutbox.game.formats import match_format
 from shutbox.game.policy import OBJECTIVES
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, Game, Throw, Turn, tiles_in_play
 from shutbox.game.rules import dice_counts, legal_moves, plus, score, throw_distribution, throw_totals
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 _NOISE = measure.NOISE
 

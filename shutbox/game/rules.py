@@ -1,6 +1,6 @@
 """The rules of one throw: which dice may be thrown, which tiles a throw may shut, what is left scores.
 
-Pure functions over a :class:`shutbox.model.Rules` and a set of tile numbers; no I/O. The same
+Pure functions over a :class:`shutbox.kit.model.Rules` and a set of tile numbers; no I/O. The same
 functions serve the uncovering half of the long game, where the tiles still *shut* play the part
 the open tiles play when shutting (see :mod:`shutbox.game.replay`).
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 
-from shutbox.errors import ShutboxError
-from shutbox.model import Rules
+from shutbox.base.errors import ShutboxError
+from shutbox.kit.model import Rules
 
 #: Pip values of one die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)

@@ -1,7 +1,7 @@
 """Solved values, read by the mask of open tiles: what the solver returns and what hints, advise and reviews read.
 
 Kept apart from the dynamic programme (:mod:`shutbox.game.solver`, numpy) so that values already on disk
-(:mod:`shutbox.solvercache`) are read without importing numpy. A :class:`Solution`'s arrays are only ever
+(:mod:`shutbox.game.solvercache`) are read without importing numpy. A :class:`Solution`'s arrays are only ever
 indexed by a mask here: numpy arrays from the solver, or memoryviews of the bytes read back from the cache.
 """
 
@@ -12,7 +12,7 @@ from functools import cmp_to_key
 
 from shutbox.game.policy import Setup, strategy_dice
 from shutbox.game.rules import legal_moves
-from shutbox.model import Rules
+from shutbox.kit.model import Rules
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
 if TYPE_CHECKING:

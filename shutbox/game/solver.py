@@ -43,7 +43,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from shutbox.errors import ShutboxError
+from shutbox.base.errors import ShutboxError
 from shutbox.game.policy import OBJECTIVES, STRATEGIES, Setup
 from shutbox.game.rules import (
     legal_moves,
@@ -62,7 +62,7 @@ from shutbox.game.solution import (  # noqa: F401 - the values' classes live the
     rank_moves,
     tiles_of,
 )
-from shutbox.model import Rules, least_dice
+from shutbox.kit.model import Rules, least_dice
 
 #: The most tiles the exact solver takes (every allowed dice count); see bench/solver.py.
 EXACT_MAX_TILES = 20

@@ -2,7 +2,7 @@
 
     nice python tests/dice_set/generate.py [--renders 640] [--composites 60]
 
-``render/NNNN.jpg``: the kit's 19 mm die (body and pips as two colours, cad/dice.py) and ordinary dice
+``render/NNNN.jpg``: the kit's 19 mm die (body and pips as two colours, shutbox.cad.geometry.dice) and ordinary dice
 (white, black, ivory, red; black, white, red or blue pips; Chinese dice with a red 1 and 4) on a
 textured table, perspective camera from 50 to 90 degrees above the table, any heading, random
 lighting, blur, noise and JPEG quality; dice apart or touching; some empty tables.
@@ -38,7 +38,7 @@ class DieStyle:
     """How one kind of die looks: its model and the colours of its body and pips."""
 
     name: str
-    model: str  # "kit" (cad/dice.py, 19 mm) or "western" / "chinese" (rounded cube, spherical dimples)
+    model: str  # "kit" (shutbox.cad.geometry.dice, 19 mm) or "western" / "chinese" (rounded cube, spherical dimples)
     body: Colour
     pips: Colour
     red_pips: Colour | None = None  # Chinese dice: the 1 and 4 faces' pips
@@ -71,7 +71,7 @@ def _die_solids(style: DieStyle, size: float, seed: int) -> tuple[list[tuple[obj
     """CadQuery solids of one die (body, pips in one or two colours) centred on the origin, and its size."""
     import cadquery as cq
 
-    from shutbox.cad.dice import FACES, PIPS, build_die, build_pips, face_axes
+    from shutbox.cad.geometry.dice import FACES, PIPS, build_die, build_pips, face_axes
 
     if style.model == "kit":
         return [(build_die(size), style.body), (build_pips(size), style.pips)], size
@@ -106,7 +106,7 @@ def _die_solids(style: DieStyle, size: float, seed: int) -> tuple[list[tuple[obj
 
 
 def die_meshes(style: DieStyle, seed: int) -> tuple[list[tuple[trimesh.Trimesh, Colour]], float]:
-    from shutbox.cad.mesh import tessellate
+    from shutbox.cad.build.mesh import tessellate
 
     solids, size = _die_solids(style, 19.0, seed)
     return [(tessellate(s, 0.04, 12.0), c) for s, c in solids], size  # type: ignore[arg-type]
@@ -194,7 +194,7 @@ class Placed:
 
 def _up_rotation(value: int) -> np.ndarray:
     """A rotation taking face ``value``'s normal to +z."""
-    from shutbox.cad.dice import FACES
+    from shutbox.cad.geometry.dice import FACES
 
     n = np.asarray(FACES[value], dtype=float)
     z = np.array([0.0, 0.0, 1.0])

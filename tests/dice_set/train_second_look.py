@@ -1,4 +1,4 @@
-"""Train the dice reader's second look (shutbox/dice/second_look.onnx) on rendered pictures of other seeds.
+"""Train the dice reader's second look (dice/shutbox/dice/second_look.onnx) on rendered pictures of other seeds.
 
     nice python tests/dice_set/train_second_look.py pictures --seed 5000000 --count 3000 --out /tmp/sl/a
     nice python tests/dice_set/train_second_look.py crops /tmp/sl/a /tmp/sl/b --out /tmp/sl/crops.npz

@@ -1,4 +1,4 @@
-# Runs under MicroPython: runs firmware/box.py's Box on a simulated clock (1 ms steps), with the
+# Runs under MicroPython: runs firmware/shutbox/firmware/box.py's Box on a simulated clock (1 ms steps), with the
 # inputs, host bytes and link behaviour of a scenario (JSON file in argv[1]); prints every line
 # written with the time it was written, and counters.
 import json

@@ -1,4 +1,4 @@
-# Runs under MicroPython: plays debounce tables (JSON file in argv[1]) through firmware/debounce.py
+# Runs under MicroPython: plays debounce tables (JSON file in argv[1]) through firmware/shutbox/firmware/debounce.py
 # and prints, per table, the events each step produced.
 import json
 import sys

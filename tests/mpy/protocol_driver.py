@@ -1,4 +1,4 @@
-# Runs under MicroPython: builds every line of the shared test vectors (argv[1]) with firmware/wire.py
+# Runs under MicroPython: builds every line of the shared test vectors (argv[1]) with firmware/shutbox/firmware/wire.py
 # and feeds every command vector to its CommandReader; prints what came out as JSON.
 import json
 import sys

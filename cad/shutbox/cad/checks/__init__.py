@@ -1,0 +1,1 @@
+"""``shutbox cad check``: what a built kit must prove (it holds, clicks, carries; its numbers read back)."""

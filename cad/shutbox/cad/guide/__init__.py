@@ -1,0 +1,1 @@
+"""The build guide and its figures: plan drawings, how-to pictures and rendered previews."""

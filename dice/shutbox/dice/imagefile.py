@@ -1,0 +1,84 @@
+"""Opening a picture the user named: decoded by OpenCV, or one clear line saying why not.
+
+The header is read first (Pillow, without decoding): a file that is no picture, or one whose pixels
+would not fit in memory (a few bytes can claim a 100 000 x 100 000 image), is refused before decoding.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
+
+#: Largest picture file read, in bytes.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Largest picture decoded, in pixels (a 48-megapixel phone photo is 8000 x 6000).
+MAX_PIXELS = 50_000_000
+#: What a picture may be.
+FORMATS = ("JPEG", "PNG", "BMP", "WEBP", "TIFF")
+#: Least side a die can be read in, px: a picture (or the reader's working copy of it) narrower shows none.
+MIN_SIDE = 16
+
+
+def quiet_opencv() -> None:
+    """OpenCV says only errors on stderr, and the FFmpeg it opens videos with only fatal ones (unless the user set
+    ``OPENCV_FFMPEG_LOGLEVEL``; read when FFmpeg is first used): a decoder's or a capture's complaint would be a
+    second line beside the kit's own one-line error."""
+    import os
+
+    import cv2
+
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
+def read_image_bytes(data: bytes, name: str) -> np.ndarray:
+    """The BGR pixels of a picture file's bytes; ``name`` (a path or ``upload``) names it in errors."""
+    import io
+
+    import cv2
+    from PIL import Image, UnidentifiedImageError
+
+    if len(data) > MAX_FILE_BYTES:
+        raise ShutboxError(f"{name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not read")
+    try:
+        with Image.open(io.BytesIO(data)) as header:
+            kind, (width, height) = header.format, header.size
+    except Image.DecompressionBombError:
+        raise ShutboxError(f"{name}: claims more than the {MAX_PIXELS // 1_000_000} megapixels read; not decoded") \
+            from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise ShutboxError(f"{name}: not a picture, or a damaged one ({', '.join(FORMATS)} are read)") from None
+    if kind not in FORMATS:
+        raise ShutboxError(f"{name}: a {kind} picture; one of {', '.join(FORMATS)} is read")
+    if min(width, height) < MIN_SIDE:
+        raise ShutboxError(f"{name}: {width} x {height} pixels is too small to show a die; at least {MIN_SIDE} pixels "
+                           "a side is read")
+    if width * height > MAX_PIXELS:
+        raise ShutboxError(f"{name}: {width} x {height} pixels is more than the {MAX_PIXELS // 1_000_000} "
+                           "megapixels read; scale it down")
+    quiet_opencv()
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ShutboxError(f"{name}: a {kind} file that cannot be decoded (damaged, cut short, or of pixels OpenCV "
+                           "does not read, such as floating point)")
+    return image
+
+
+def read_image(path: Path) -> np.ndarray:
+    """The BGR pixels of the picture at ``path``."""
+    name = shown(str(path), 200)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise ShutboxError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise ShutboxError(f"{name}: is a folder, not a picture") from None
+    except (OSError, ValueError) as exc:
+        raise ShutboxError(f"{name}: cannot be read ({shown(getattr(exc, 'strerror', None) or str(exc), 120)})") \
+            from None
+    return read_image_bytes(data, name)

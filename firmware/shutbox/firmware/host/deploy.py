@@ -1,0 +1,155 @@
+"""Put a firmware bundle on a board with ``mpremote``: find the port, stop the firmware, copy, reset.
+
+The running firmware ignores Ctrl-C (``kbd_intr(-1)``), so before ``mpremote`` connects it is
+asked to leave with the protocol's ``REPL`` command and answers with a bye line.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from shutbox.firmware.host.protocol import BAUD, Bye, Hello, StreamDecoder, command
+from shutbox.base.errors import ShutboxError
+from shutbox.firmware.host.bundle import DEVICE_DIR, read_bundle
+from shutbox.firmware.host.plan import BOARDS
+
+MPREMOTE_TIMEOUT_S = 120.0
+#: How long a board may take to come back after its reset and say hello.
+RESTART_TIMEOUT_S = 20.0
+
+
+class NoBoard(ShutboxError):
+    """``--port auto`` found no board (callers may add what else the user can do)."""
+
+
+@dataclass(frozen=True)
+class FoundPort:
+    device: str
+    serial_number: str | None
+    description: str
+
+
+def known_usb_ids() -> set[tuple[int, int]]:
+    """The USB VID:PID of every board the firmware runs on."""
+    return {i for board in BOARDS.values() for i in board.usb_ids}
+
+
+def board_ports(ids: set[tuple[int, int]] | None = None) -> list[FoundPort]:
+    """Serial ports whose USB VID:PID is one of ``ids`` (default: every known board's)."""
+    from serial.tools import list_ports
+
+    wanted = ids if ids is not None else known_usb_ids()
+    found = []
+    for info in list_ports.comports():
+        if info.vid is not None and (info.vid, info.pid) in wanted:
+            found.append(FoundPort(info.device, info.serial_number, info.description or ""))
+    return sorted(found, key=lambda p: p.device)
+
+
+def choose_port(port: str, ids: set[tuple[int, int]] | None = None) -> str:
+    """``port`` itself, or for ``auto`` the one connected board; a clear error for none or several."""
+    if port != "auto":
+        return port
+    wanted = ids if ids is not None else known_usb_ids()
+    id_text = ", ".join(f"{vid:04X}:{pid:04X}" for vid, pid in sorted(wanted))
+    found = board_ports(wanted)
+    if not found:
+        raise NoBoard(f"--port auto: no Raspberry Pi Pico running MicroPython found (USB {id_text}); "
+                      "connect one, or pass --port PORT")
+    if len(found) > 1:
+        listed = "; ".join(f"{p.device} (serial {p.serial_number or 'unknown'})" for p in found)
+        raise ShutboxError(f"--port auto: {len(found)} boards found ({listed}); pass --port with one of them")
+    return found[0].device
+
+
+def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
+    """Ask running shutbox firmware to leave for the REPL; True when it said bye."""
+    import serial
+
+    try:
+        link = serial.serial_for_url(port, BAUD, timeout=0.05, write_timeout=1.0)
+    except (serial.SerialException, OSError) as exc:
+        from shutbox.firmware.host.serialport import open_failure
+
+        raise ShutboxError(open_failure(port, exc)) from None
+    decoder = StreamDecoder()
+    try:
+        link.reset_input_buffer()
+        link.write(b"\r\n" + command("repl"))
+        link.flush()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if any(isinstance(m, Bye) for m in decoder.feed(link.read(256))):
+                return True
+        return False
+    except (serial.SerialException, OSError):
+        return False
+    finally:
+        link.close()
+
+
+def _cleanup_script(names: list[str]) -> str:
+    """Device code removing ``.py`` files that would shadow the bundle's ``.mpy`` modules."""
+    shadows = sorted(n[:-4] + ".py" for n in names if n.endswith(".mpy"))
+    return ("import os\n"
+            f"for f in {shadows!r}:\n"
+            " try:\n  os.remove(f)\n except OSError:\n  pass\n")
+
+
+def mpremote_command(port: str, bundle: Path, names: list[str]) -> list[str]:
+    """The one ``mpremote`` run that cleans up, copies the device files and resets the board."""
+    device = Path(bundle) / DEVICE_DIR
+    return [
+        sys.executable, "-m", "mpremote", "connect", port, "resume",
+        "exec", _cleanup_script(names), "+",
+        "cp", *[str(device / n) for n in names], ":.", "+",
+        "reset",
+    ]
+
+
+def deploy(bundle: Path, port: str) -> list[str]:
+    """Copy the bundle in ``bundle`` to the board on ``port`` (or ``auto``); return the files copied."""
+    manifest = read_bundle(bundle)
+    names = list(manifest["device_files"])
+    device = choose_port(port)
+    stop_firmware(device)
+    proc = subprocess.run(mpremote_command(device, bundle, names), capture_output=True, text=True,
+                          timeout=MPREMOTE_TIMEOUT_S)
+    if proc.returncode != 0:
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        reason = lines[-1] if lines else f"exit status {proc.returncode}"
+        raise ShutboxError(f"mpremote could not copy the firmware to {device}: {reason}; if the firmware is "
+                           "running without answering, hold the button while plugging the board in and retry")
+    return names
+
+
+def wait_for_hello(port: str, timeout_s: float = RESTART_TIMEOUT_S) -> Hello | None:
+    """After the reset: reopen ``port`` until the board is back, ask for a hello; the hello, or None."""
+    import serial
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            link = serial.serial_for_url(port, BAUD, timeout=0.05, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError):
+            time.sleep(0.25)  # the board is still restarting (its USB port comes and goes)
+            continue
+        decoder = StreamDecoder()
+        asked = 0.0
+        try:
+            while time.monotonic() < deadline:
+                if time.monotonic() - asked > 1.0:
+                    link.write(command("hello"))
+                    asked = time.monotonic()
+                for message in decoder.feed(link.read(256)):
+                    if isinstance(message, Hello):
+                        return message
+        except (serial.SerialException, OSError):
+            time.sleep(0.25)  # it went away again mid-restart: reopen
+        finally:
+            link.close()
+    return None

@@ -1,0 +1,315 @@
+"""``shutbox play``: live scoring from the box."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from shutbox.base.errors import ShutboxError
+from shutbox.cli.commands import add_port_argument
+from shutbox.cli.commandspec import Command
+from shutbox.kit.config import given_rule_flags
+from shutbox.kit.model import Kit, box_refusal
+
+if TYPE_CHECKING:
+    from shutbox.companion.live.session import LiveSession, View
+    from shutbox.companion.store.database import GameStore
+
+#: How long a new game waits for the box's first snapshot before starting without it.
+BOX_WAIT_S = 3.0
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    add_port_argument(p, none_help="none: no box, the tiles are typed ('shut 3 5') or tapped on the web page")
+    p.add_argument("--players", metavar="NAMES", help='players in turn order, comma separated, e.g. "Ann,Bob"')
+    p.add_argument("--db", type=Path, metavar="FILE", help="game database [default: games.sqlite3 in the user's "
+                   "data folder]")
+    p.add_argument("--resume", action="store_true", help="continue the latest unfinished game")
+    p.add_argument("--hint", action="store_true", help="after each throw, show the solver's best move")
+    p.add_argument("--camera", nargs="?", const="0", metavar="DEVICE",
+                   help="watch the tray with a camera (OpenCV: a number, default 0, a device such as /dev/video0, a "
+                   "video file or an image sequence such as frames/%%03d.jpg); the dice are read when they come to "
+                   "rest and entered as the throw (docs/dice.md)")
+    add_web_argument(p)
+
+
+def add_web_argument(p: argparse.ArgumentParser) -> None:
+    """``--web [HOST:]PORT`` for the commands that run a live session (play, sim)."""
+    p.add_argument("--web", metavar="[HOST:]PORT", help="serve the live scoreboard page on PORT (127.0.0.1 unless "
+                   "HOST is given, e.g. 0.0.0.0:8000 for phones on the network, which then need the join code "
+                   "printed to play)")
+
+
+def parse_players(text: str) -> list[str]:
+    names = [n.strip(" ") for n in text.split(",")]  # only spaces: a U+2028 at an end is refused
+    if not any(names):
+        raise ShutboxError(f"--players {text!r}: give the player names, comma separated, e.g. \"Ann,Bob\"")
+    return names
+
+
+class SessionDisplay:
+    """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
+    with ``--web``, the web scoreboard. Use as a context manager around the game."""
+
+    def __init__(self, submit: Callable[[Any], None], web: str | None, *, read_stdin: bool = True,
+                 db: Path | None = None) -> None:
+        from shutbox.companion.live.terminal import TextView
+        from shutbox.companion.web.review import ReviewPages
+        from shutbox.companion.web.scoreboard import WebBoard, parse_web
+
+        self.submit = submit
+        self.read_stdin = read_stdin
+        self.web = WebBoard(*parse_web(web), submit, pages=ReviewPages(db)) if web is not None else None
+        self.interactive = read_stdin and sys.stdin.isatty() and sys.stdout.isatty()
+        self.screen: Any = None
+        self.camera: Any = None
+        self.terminal: View = TextView()
+
+    @property
+    def view(self) -> View:
+        from shutbox.companion.live.session import Views
+
+        return Views(self.terminal, self.web) if self.web is not None else self.terminal
+
+    def open_web(self, out: TextIO | None = None) -> None:
+        """Start serving (ShutboxError when the address cannot be used) and say where (on ``out``, default
+        stdout)."""
+        if self.web is not None:
+            self.web.start()
+            self.web.announce(lambda line: print(line, file=out or sys.stdout, flush=True))
+
+    def open_input(self, help_text: str) -> None:
+        """Start taking typed lines: the live screen on a terminal, else lines from stdin."""
+        from shutbox.companion.live.terminal import read_input
+
+        if self.interactive:
+            from shutbox.companion.live.tui import ScreenView
+
+            extra = [f"scoreboard: {self.web.url}"] if self.web is not None else []
+            self.screen = ScreenView(self.submit, help_text=help_text, extra=extra).start()
+            self.terminal = self.screen
+        elif self.read_stdin:
+            read_input(sys.stdin, self.submit)
+
+    def open_camera(self, device: str | None, session: Any) -> None:
+        """Watch the tray with the camera ``device`` (None: no camera); its readings come through ``submit``."""
+        if device is None:
+            return
+        from shutbox.companion.live.camera import CameraWatch
+
+        self.camera = CameraWatch(device, self.submit).start()
+        session.view.note("info", f"camera {device}: the dice are read when they come to rest")
+
+    def close(self) -> None:
+        if self.camera is not None:
+            self.camera.stop()
+            self.camera = None
+        if self.screen is not None:
+            self.screen.stop()
+        if self.web is not None:
+            self.web.stop()
+
+
+def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
+    assert kit is not None
+    from shutbox.companion.live.camera import check_camera
+    from shutbox.companion.live.link import BoxLink
+    from shutbox.companion.live.session import LiveSession
+    from shutbox.companion.store.database import GameStore, default_db_path
+
+    db = args.db or default_db_path()
+    boxless = args.port == "none"
+    refusal = None if boxless or args.resume else box_refusal(kit.rules, "the kit's box")
+    if refusal is not None:
+        raise ShutboxError(refusal)
+    events: queue.Queue[Any] = queue.Queue()
+    table = SessionDisplay(events.put, args.web, db=Path(db))
+    store, session, names = _resume(args, kit, Path(db), table, boxless) if args.resume else \
+        (None, None, _new_game_players(args, kit))
+    rules = session.rules if session is not None else kit.rules
+    link: BoxLink | None = None
+    check_camera(args.camera)  # a camera that cannot be opened stops here, before anything is written
+    try:
+        if not boxless:
+            link = BoxLink(args.port, rules.tiles, events.put)
+            _start_link(link)  # a port that cannot be opened stops here, before anything is written
+        table.open_web()  # so does an address that cannot be listened on
+        heard = _meet_the_box(events) if link is not None else []  # and a box with the wrong tile count
+        if session is None:
+            store = GameStore(db)
+            session = LiveSession(rules, store, table.view, hint=args.hint, boxless=boxless,
+                                  throws=kit.play.throws_for(boxless))
+        _begin(session, table, names, heard)
+        table.open_camera(args.camera, session)
+        _play(session, events)
+        show_review(session, piped=not table.interactive)
+        if table.web is not None and session.game is not None and session.game.finished:
+            _linger(session, events, table)
+    except KeyboardInterrupt:
+        table.close()
+        if session is not None and session.game_id is not None:
+            print(f"\ngame {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
+        return 130
+    finally:
+        table.close()
+        if link is not None:
+            link.stop()
+        if store is not None:
+            store.close()
+    assert session is not None
+    if session.quit:
+        print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
+    return 0
+
+
+def _start_link(link: Any) -> None:
+    """Open the box's port; with no box found, also say how to play without one."""
+    from shutbox.firmware.host.deploy import NoBoard
+
+    try:
+        link.start()
+    except NoBoard as exc:
+        raise ShutboxError(f"{exc}; no wired box? `--port none` plays without one (type the throws and the "
+                           "tiles you shut)") from None
+
+
+def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[str]:
+    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines.
+
+    ``kept``: the game is in a database file (else in memory: say how to keep the next one for a review)."""
+    from shutbox.game import solver
+    from shutbox.game.review import review_game, review_payload
+    from shutbox.game.solvercache import cached_solve
+
+    game = session.game
+    if game is None or not game.finished:
+        return []
+    if not solver.exact(game.rules):
+        lines = [f"review: `shutbox review {session.game_id}` (approximate values at {game.rules.tiles} tiles)"]
+        payload: dict[str, Any] = {"lines": lines, "players": [], "exact": False}
+    else:
+        payload = review_payload(review_game(game, cached_solve))
+        payload["lines"].append(f"every decision: shutbox review {session.game_id}" if kept else
+                                "every decision: this game is kept in memory only; with --db FILE the next one is "
+                                "saved for `shutbox review ID --db FILE`")
+    payload["review_url"] = f"/review?game={session.game_id}"  # the page's step-through of every decision
+    session.review = payload
+    if piped:
+        for line in payload["lines"]:
+            session.view.note("info", line)
+    session.show()
+    return list(payload["lines"])
+
+
+def _begin(session: LiveSession, table: SessionDisplay, names: list[str] | None, heard: list[Any]) -> None:
+    """Show the session, hand it what the box said so far, and start the new game (or say which goes on)."""
+    table.open_input(session.help)
+    session.view = table.view
+    if names is None:
+        session.resumed()
+    for item in heard:
+        session.handle(item)
+    if names is not None:
+        session.start(names)
+
+
+def _resume(args: argparse.Namespace, kit: Kit, db: Path, table: SessionDisplay, boxless: bool) \
+        -> tuple[GameStore, LiveSession, None]:
+    """The store and the session of the latest unfinished game (``--resume``)."""
+    from shutbox.companion.live.session import LiveSession
+    from shutbox.companion.store.database import GameStore
+
+    for flag, value in [("--players", args.players), *given_rule_flags(args)]:
+        if value is not None:
+            raise ShutboxError(f"{flag} {value}: not allowed with --resume (the saved game keeps its players "
+                               "and rules)")
+    if not db.exists():
+        raise ShutboxError(f"--resume: no game database at {db} (start a game with --players)")
+    store = GameStore(db)
+    try:
+        row = store.latest_unfinished()
+        if row is None:
+            raise ShutboxError(f"--resume: no unfinished game in {db} (start a game with --players)")
+        return store, LiveSession.resume(store, table.view, row.id, hint=args.hint, boxless=boxless,
+                                         throws=kit.play.throws_for(boxless)), None
+    except BaseException:  # refused: let go of the game (and its lock file) before saying why
+        store.close()
+        raise
+
+
+def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
+    """The players of a new game, checked against the rules before anything is opened."""
+    from shutbox.game import events as ev
+    from shutbox.game.replay import Game
+    from shutbox.game.rules import IllegalMove
+
+    if args.players is None:
+        raise ShutboxError("--players is required to start a game, e.g. --players \"Ann,Bob\" "
+                           "(or --resume to continue the latest unfinished one)")
+    names = parse_players(args.players)
+    try:
+        Game(kit.rules).apply(ev.players(names))
+    except IllegalMove as exc:
+        raise ShutboxError(f"--players {args.players!r}: {exc}") from None
+    return names
+
+
+def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
+    """Hand every link event, typed line and dice reading to the session until the game is done or left."""
+    while not session.done:
+        try:
+            item = events.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        session.handle(item)
+
+
+def _linger(session: LiveSession, events: queue.Queue[Any], table: SessionDisplay) -> None:
+    """After the game: keep the scoreboard up until Enter (or the end of the input); the page's posts are
+    still answered (the game is over)."""
+    from shutbox.companion.live.session import InputClosed, Remote, Typed
+
+    table.terminal.note("info", f"the game is over; the scoreboard stays at {table.web.url if table.web else ''} "
+                                "until you press Enter")
+    while True:
+        item = events.get()
+        if isinstance(item, (Typed, InputClosed)):
+            return
+        if isinstance(item, Remote):
+            session.handle(item)
+
+
+def _meet_the_box(events: queue.Queue[Any], wait_s: float = BOX_WAIT_S) -> list[Any]:
+    """The link events up to the box's first snapshot (or ``wait_s``); the link's failure is raised."""
+    from shutbox.companion.live.link import Failed, Received
+    from shutbox.firmware.host.protocol import Snapshot
+
+    heard: list[Any] = []
+    deadline = time.monotonic() + wait_s
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            item = events.get(timeout=left)
+        except queue.Empty:
+            break
+        if isinstance(item, Failed):
+            raise item.error
+        heard.append(item)
+        if isinstance(item, Received) and isinstance(item.message, Snapshot):
+            break
+    return heard
+
+
+COMMANDS = (
+    Command("play", "keep score live from the box",
+            "Play on the box while the computer keeps score: the tiles you shut on the box are the moves and its "
+            "button ends the turn (throws optional; a throw typed first, '3 5' or '4' for one die, is checked "
+            "against them). --throws required (the default with --port none: no box, type or tap the tiles) "
+            "takes every throw typed first. Every event is saved before it is shown; --resume continues the "
+            "latest unfinished game; --web serves a live scoreboard for phones and a TV.", run_play, ("rules", "play"),
+            _arguments),
+)
