@@ -26,7 +26,9 @@ ALLOWED: dict[str, set[str]] = {
     "print": {"base", "kit", "game"},  # print/
     "dice": {"base", "kit"},  # dice/: the camera's dice reader (OpenCV)
     "companion": {"base", "kit", "game", "firmware.host", "dice"},  # companion/
-    "cli": {"base", "kit", "game", "firmware.host", "cad", "print", "companion", "dice"},  # shutbox/cli: on top
+    # shutbox/studio: the kit studio, a web page over the parts beside the command line (it runs `shutbox kit`)
+    "studio": {"base", "kit", "game", "firmware.host", "cad", "print", "companion", "dice"},
+    "cli": {"base", "kit", "game", "firmware.host", "cad", "print", "companion", "dice", "studio"},  # shutbox/cli
 }
 #: The parts: top-level folders, each holding its share of the ``shutbox`` namespace (``cad/shutbox/cad``, ...).
 PARTS = ("cad", "companion", "print", "firmware", "dice")

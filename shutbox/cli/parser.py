@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES: dict[str, str] = {
     "config": "shutbox.cli.commands.config",
     "kit": "shutbox.cli.commands.kit",
+    "studio": "shutbox.cli.commands.studio",
     "scorepad": "shutbox.cli.commands.scorepad",
     "card": "shutbox.cli.commands.card",
     "solve": "shutbox.cli.commands.solve",
