@@ -21,7 +21,7 @@ def test_build_default_bundle(cli, tmp_path):
     assert "GP2 tile 1" in proc.stdout and "GP22 button" in proc.stdout
     manifest = json.loads((out / "bundle.json").read_text())
     modules = {p.stem for p in device_modules()}
-    assert modules == {"box", "debounce", "inputs", "link", "wire"}
+    assert modules == {"box", "debounce", "guard", "inputs", "link", "wire"}
     assert sorted(manifest["device_files"]) == sorted(["main.py", "boxcfg.mpy", *(m + ".mpy" for m in modules)])
     assert sorted(p.name for p in (out / "device").iterdir()) == sorted(manifest["device_files"])
     assert (manifest["board"], manifest["mpy_arch"], manifest["tiles"]) == ("pico", "armv6m", 9)

@@ -109,7 +109,7 @@ def test_deploy_stops_running_firmware_copies_the_bundle_and_resets(cli, tmp_pat
         build_bundle(build_kit({"rules.tiles": 12}), bundle)
         proc = cli("firmware", "deploy", "--port", os.ttyname(slave), "--bundle", str(bundle))
         assert proc.returncode == 0, proc.stderr
-        assert proc.stdout.startswith(f"copied 7 files to {os.ttyname(slave)}")
+        assert proc.stdout.startswith(f"copied 8 files to {os.ttyname(slave)}")
         assert "the box is running: firmware" in proc.stdout and "12 tiles" in proc.stdout
         for path in (bundle / "device").iterdir():
             assert (board_dir / path.name).read_bytes() == path.read_bytes()

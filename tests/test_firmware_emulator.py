@@ -107,7 +107,7 @@ def test_deploy_onto_a_fresh_board_then_again_over_the_running_firmware(blank_bo
     proc = subprocess.run([sys.executable, "-m", "shutbox", "firmware", "deploy", "--port", box.port, "--bundle",
                            str(first), "--tiles", "12"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert f"copied 7 files to {box.port} and reset the board" in proc.stdout
+    assert f"copied 8 files to {box.port} and reset the board" in proc.stdout
     assert "the box is running: firmware 0.1.0, 12 tiles, board pico, input gpio" in proc.stdout
     reader = Reader(box.port)
     try:

@@ -42,8 +42,17 @@ def writable():
     return True
 
 
-def write(line):
-    written.append([state["t"], line.decode()])
+partial = {"t": 0, "text": ""}
+
+
+def write(data):
+    # the writer may send a line a byte at a time: a line is recorded, at its first byte's time, once whole
+    if not partial["text"]:
+        partial["t"] = state["t"]
+    partial["text"] += bytes(data).decode()
+    if partial["text"].endswith("\n"):
+        written.append([partial["t"], partial["text"]])
+        partial["text"] = ""
     for start, end, cost in slow:
         if start <= state["t"] < end:
             state["t"] += cost

@@ -51,6 +51,7 @@ class Box:
         self.last_snapshot = now
         self.want_hello = True
         self.want_bye = False
+        self.leaving = False
         self.why = _BOOT
         self.scans = 0
 
@@ -102,16 +103,26 @@ class Box:
         return wait if wait > 0 else 0
 
     def flush(self, now: "Ticks") -> None:
-        """Write the most urgent pending line if the link can take it."""
-        if not (self.want_bye or self.want_hello or self.why):
+        """Go on writing the current line; start the most urgent pending one once the link can take it.
+
+        Lines due while one is being written are coalesced: the next snapshot carries the whole state.
+        """
+        writer = self.writer
+        if self.leaving:  # the bye is written whole before the firmware stops
+            writer.ready(now)
+            self.running = writer.busy
             return
-        if not self.writer.ready(now):
+        if not (self.want_bye or self.want_hello or self.why):
+            if writer.busy:
+                writer.ready(now)
+            return
+        if not writer.ready(now):
             return
         seq = self.seq
         if self.want_bye:
             line = wire.bye(seq)
             self.want_bye = False
-            self.running = False
+            self.leaving = True
         elif self.want_hello:
             cfg = self.cfg
             line = wire.hello(seq, cfg.FIRMWARE, cfg.TILES, cfg.BOARD, cfg.INPUT, bool(self.button_bit),
@@ -121,8 +132,10 @@ class Box:
             line = wire.snapshot(seq, self.shut, self.tiles, self.button, self.presses, REASONS[self.why])
             self.why = 0
             self.last_snapshot = now
-        self.writer.send(line)
+        writer.send(line)
         self.seq = (seq + 1) % wire.SEQ_MODULO
+        if self.leaving:
+            self.running = writer.busy
 
     def _want(self, why: int) -> None:
         if why > self.why:

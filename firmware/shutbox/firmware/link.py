@@ -1,9 +1,11 @@
 """Writing lines to the host without letting the USB link stall the scan loop.
 
-On the RP2040 a write to USB CDC can block for up to 500 ms when the host has the port open
-but does not read. So a line is written only when the stream says it can take more data, and
-a write that still took long makes the writer rest for a while (the box keeps scanning and the
-next snapshot carries the latest state anyway).
+On the RP2040 a write to USB CDC that does not fit waits up to 500 ms (twice, as the stream layer
+retries) when the host has the port open but does not read, and ``select.poll`` reports the port
+writable as soon as one byte is free. So a line is written one byte at a time, each only while the
+port says it can take one: a write never waits, the rest of the line goes out on later passes, and
+lines due meanwhile are coalesced into the next one (a snapshot is the whole state, with the press
+count). A write that still took long (a suspended bus) makes the writer rest for a while.
 """
 
 from time import ticks_add, ticks_diff
@@ -19,9 +21,9 @@ REST_MS = 1000
 
 
 class LineWriter:
-    """Sends one line at a time through ``write``; ``writable()`` tells whether a write would block."""
+    """Sends one line at a time through ``write``; ``writable()`` tells whether one more byte fits now."""
 
-    def __init__(self, write: "Callable[[bytes], object]", clock: "Callable[[], Ticks]",
+    def __init__(self, write: "Callable[[bytes | bytearray], object]", clock: "Callable[[], Ticks]",
                  writable: "Callable[[], bool] | None" = None, stall_ms: int = STALL_MS,
                  rest_ms: int = REST_MS) -> None:
         self._write = write
@@ -32,22 +34,56 @@ class LineWriter:
         self._rest_until = clock()
         self.resting = False
         self.stalls = 0
+        self._line = b""
+        self._at = 0
+        self._byte = bytearray(1)
+
+    @property
+    def busy(self) -> bool:
+        """A line is partly written."""
+        return self._at < len(self._line)
 
     def ready(self, now: "Ticks") -> bool:
-        """Whether a line may be written at ``now``."""
+        """Whether a new line may be given at ``now`` (the rest of the current one is written first)."""
         if self.resting:
             if ticks_diff(now, self._rest_until) < 0:
                 return False
             self.resting = False
+        if self.busy:
+            self.pump()
+            if self.busy:
+                return False
         writable = self._writable
         return writable is None or writable()
 
     def send(self, line: bytes) -> None:
-        """Write one line (call only after ``ready``); rest if the write blocked."""
+        """Start writing one line (call only after ``ready``); as much as the port takes now."""
+        self._line = line
+        self._at = 0
+        self.pump()
+
+    def pump(self) -> None:
+        """Write bytes of the current line while the port can take them, never waiting."""
+        line = self._line
+        writable = self._writable
+        if writable is None:  # nothing to ask (a test's writer): the whole line at once
+            self._timed(line[self._at:])
+            self._at = len(line)
+            return
+        byte = self._byte
+        at = self._at
+        end = len(line)
+        while at < end and not self.resting and writable():
+            byte[0] = line[at]
+            self._timed(byte)
+            at += 1
+        self._at = at
+
+    def _timed(self, data: "bytes | bytearray") -> None:
         start = self._clock()
-        self._write(line)
-        end = self._clock()
-        if ticks_diff(end, start) >= self.stall_ms:
+        self._write(data)
+        done = self._clock()
+        if ticks_diff(done, start) >= self.stall_ms:
             self.stalls += 1
             self.resting = True
-            self._rest_until = ticks_add(end, self.rest_ms)
+            self._rest_until = ticks_add(done, self.rest_ms)

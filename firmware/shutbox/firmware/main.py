@@ -1,11 +1,6 @@
-# Shut the Box firmware entry point. Kept tiny on purpose: the RP2040 port has no safe mode,
-# so holding the button while the board powers up skips the firmware and leaves the REPL free.
-import boxcfg
-import inputs
+# Shut the Box firmware entry point. Kept tiny on purpose: the RP2040 port has no safe mode, so
+# guard.main catches what escapes the firmware, reports it and restarts the board (or stops a boot
+# loop at the REPL); holding the button while the board powers up skips the firmware altogether.
+import guard
 
-if inputs.button_held(boxcfg):
-    print("shutbox: button held at power-up; staying in the REPL")
-else:
-    import box
-
-    box.run(boxcfg)
+guard.main()

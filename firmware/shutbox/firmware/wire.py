@@ -11,6 +11,7 @@ from micropython import const
 PROTOCOL = const(1)
 SEQ_MODULO = const(10000)
 MAX_COMMAND = const(8)
+MAX_LINE = const(120)
 
 HELLO = const(1)
 SNAPSHOT = const(2)
@@ -68,6 +69,27 @@ def snapshot(seq: int, shut: int, tiles: int, button: bool, presses: int, why: s
 
 def bye(seq: int) -> bytes:
     return frame(seq, "B")
+
+
+def crash(seq: int, kind: str, message: str, crashes: int, restart: bool) -> bytes:
+    """The error line: what escaped the firmware, how many times in a row, and whether it restarts."""
+    body = "E type=%s crashes=%d restart=%d" % (kind, crashes, 1 if restart else 0)
+    room = MAX_LINE - len("SB%d %d " % (PROTOCOL, seq)) - len(body) - len(" msg=") - len(" *0000")
+    text = escaped(message, room)
+    return frame(seq, body + " msg=" + text if text else body)
+
+
+def escaped(text: str, room: int) -> str:
+    """``text`` with every space, ``%``, control and non-ASCII byte written ``%XX``, cut to ``room`` characters."""
+    out = []
+    used = 0
+    for byte in text.encode():
+        piece = chr(byte) if 32 < byte < 127 and byte != 37 else "%%%02X" % byte
+        if used + len(piece) > room:
+            break
+        out.append(piece)
+        used += len(piece)
+    return "".join(out)
 
 
 class CommandReader:

@@ -44,8 +44,8 @@ def snapshot_record(message: Any, wall: float) -> dict[str, Any]:
 
 def run_monitor(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
-    from shutbox.companion.live.link import BoxLink, Connected, Disconnected, Failed, Noise, Received
-    from shutbox.firmware.host.protocol import Hello, Snapshot
+    from shutbox.companion.live.link import BoxLink, Failed, Received
+    from shutbox.firmware.host.protocol import Snapshot
 
     if args.test:
         return _wiring_test(args, kit)
@@ -60,19 +60,35 @@ def run_monitor(args: argparse.Namespace, kit: Kit | None) -> int:
                 if isinstance(item, Received) and isinstance(item.message, Snapshot):
                     seen += 1
                     _print_snapshot(snapshot_record(item.message, item.wall), args.json)
-                elif isinstance(item, Received) and isinstance(item.message, Hello):
-                    h = item.message
-                    print(f"box: firmware {h.firmware}, {h.tiles} tiles, board {h.board}, input {h.tile_input}, "
-                          f"debounce {h.debounce_ms} ms", file=sys.stderr, flush=True)
-                elif isinstance(item, Noise):
-                    print(f"rejected line: {item.rejected}", file=sys.stderr, flush=True)
-                elif isinstance(item, (Connected, Disconnected)):
-                    what = f"connected to {item.device}" if isinstance(item, Connected) else \
-                        f"lost {item.device} ({item.reason}); waiting for it"
-                    print(what, file=sys.stderr, flush=True)
+                else:
+                    _say(item, args.port)
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+def _say(item: Any, port: str) -> None:
+    """One line on stderr for what the link heard besides a snapshot."""
+    from shutbox.companion.live.link import AtRepl, Connected, Disconnected, Noise, Received, crash_text, repl_text
+    from shutbox.firmware.host.protocol import Crash, Hello
+
+    text = ""
+    if isinstance(item, Received) and isinstance(item.message, Hello):
+        h = item.message
+        text = (f"box: firmware {h.firmware}, {h.tiles} tiles, board {h.board}, input {h.tile_input}, "
+                f"debounce {h.debounce_ms} ms")
+    elif isinstance(item, Received) and isinstance(item.message, Crash):
+        text = crash_text(port, item.message)
+    elif isinstance(item, AtRepl):
+        text = repl_text(port)
+    elif isinstance(item, Noise):
+        text = f"rejected line: {item.rejected}"
+    elif isinstance(item, Connected):
+        text = f"connected to {item.device}"
+    elif isinstance(item, Disconnected):
+        text = f"lost {item.device} ({item.reason}); waiting for it"
+    if text:
+        print(text, file=sys.stderr, flush=True)
 
 
 def _print_snapshot(record: dict[str, Any], as_json: bool) -> None:

@@ -8,6 +8,9 @@ handed to ``sink`` as :data:`LinkEvent` objects, in order:
 - :class:`Connected` after every (re)connection, which also asks the box for a hello and a snapshot;
 - :class:`Received` for each good line, stamped with the moment its bytes were read;
 - :class:`Noise` for each line rejected (bad checksum, over-length, malformed, foreign text);
+- :class:`AtRepl` once when the board talks like MicroPython's REPL (its banner, prompt, tracebacks):
+  the firmware is not running; its noise is not passed on and the link stops asking until a good line
+  or a reconnection;
 - :class:`Disconnected` when the port fails (unplugged); the link then reopens it every
   ``retry_s`` until the box is back;
 - :class:`Failed` when the box cannot be used (its tile count differs from the settings); the link stops.
@@ -24,8 +27,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shutbox.base.errors import ShutboxError
-from shutbox.firmware.host.protocol import BAUD, HEARTBEAT_S, Hello, Message, Rejected, Snapshot, StreamDecoder, command
+from shutbox.firmware.host.protocol import (
+    BAUD,
+    HEARTBEAT_S,
+    Crash,
+    Hello,
+    Message,
+    Rejected,
+    Snapshot,
+    StreamDecoder,
+    command,
+)
+from shutbox.firmware.host.repl import ends_at_prompt, is_repl_line
 from shutbox.kit.model import BOX_TILE_COUNTS
+from shutbox.base.text import shown
 
 if TYPE_CHECKING:
     import serial
@@ -60,7 +75,30 @@ class Failed:
     error: ShutboxError
 
 
-LinkEvent = Connected | Disconnected | Received | Noise | Failed
+@dataclass(frozen=True)
+class AtRepl:
+    device: str
+
+
+LinkEvent = Connected | Disconnected | Received | Noise | Failed | AtRepl
+
+
+def fix_command(device: str) -> str:
+    """The one command that puts the firmware back on the board at ``device`` (it works with or without a button)."""
+    return f"shutbox firmware deploy --port {shown(device)}"
+
+
+def repl_text(device: str) -> str:
+    """The one line for a board at MicroPython's REPL instead of running the firmware."""
+    return (f"the box on {shown(device)} is at MicroPython's prompt: the shutbox firmware is not running; "
+            f"'{fix_command(device)}' puts it back")
+
+
+def crash_text(device: str, crash: Crash) -> str:
+    """The one line for the firmware's error line."""
+    then = "it restarts in a few seconds" if crash.restarts else \
+        f"after {crash.crashes} crashes in a row it stays at MicroPython's prompt; '{fix_command(device)}' puts it back"
+    return f"the firmware on {shown(device)} stopped: {shown(crash.text, 120)}; {then}"
 
 
 def resolve_port(port: str) -> str:
@@ -110,6 +148,9 @@ class BoxLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._heard = 0.0
+        self.at_repl = False  #: the board talks like MicroPython's REPL
+        self._fresh = False
+        self._crash: tuple[str, str, int] | None = None
 
     @property
     def connected(self) -> bool:
@@ -156,6 +197,8 @@ class BoxLink:
         self._serial = link
         self.decoder = StreamDecoder()  # nothing half-read before the unplug joins the next line
         self.connections += 1
+        self.at_repl = False
+        self._fresh = True  # the first line may be what the board's buffer kept, cut short, while no host listened
         self._heard = time.monotonic()
         self.sink(Connected(self.device))
         self.request("hello", "snapshot")
@@ -192,7 +235,8 @@ class BoxLink:
                     return
             elif now - self._heard > self.quiet_s:
                 self._heard = now
-                self.request("hello", "snapshot")
+                if not self.at_repl:  # a REPL answers commands with tracebacks
+                    self.request("hello", "snapshot")
 
     def _reconnect(self) -> None:
         try:
@@ -206,9 +250,21 @@ class BoxLink:
     def _feed(self, data: bytes) -> bool:
         arrived, wall = time.perf_counter(), time.time()
         for item in self.decoder.feed(data):
+            fresh, self._fresh = self._fresh, False
             if isinstance(item, Rejected):
-                self.sink(Noise(item))
+                if item.reason == "noise" and is_repl_line(item.line):
+                    self._repl()
+                elif not self.at_repl and not (fresh and item.reason == "noise"):
+                    self.sink(Noise(item))
                 continue
+            if isinstance(item, Crash):
+                said = (item.error, item.detail, item.crashes)
+                if said == self._crash:  # sent again for a host that connected after it: once is enough
+                    continue
+                self._crash = said
+            else:
+                self._crash = None
+            self.at_repl = isinstance(item, Crash) and not item.restarts  # the board stays at its REPL
             count = item.tiles if isinstance(item, (Hello, Snapshot)) else None
             if self.tiles is not None and count is not None and count != self.tiles:
                 self._stop.set()
@@ -217,4 +273,11 @@ class BoxLink:
                 return False
             self._heard = time.monotonic()
             self.sink(Received(item, arrived, wall))
+        if ends_at_prompt(self.decoder.framer.pending):
+            self._repl()
         return True
+
+    def _repl(self) -> None:
+        if not self.at_repl:
+            self.at_repl = True
+            self.sink(AtRepl(self.device))

@@ -30,19 +30,29 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from shutbox.base.errors import ShutboxError
 from shutbox.companion.live.advice import Advice
 from shutbox.companion.live.camera import CameraRead, PhotoPost, enter_dice
 from shutbox.companion.live.command import BoxSeen, Command, End, Help, Hint, Quit
-from shutbox.companion.live.inputs import ButtonCounter, NotUnderstood, parse_line
-from shutbox.companion.live.link import Connected, Disconnected, Failed, LinkEvent, Noise, Received
-from shutbox.companion.live.livestate import LiveState
+from shutbox.companion.live.link import (
+    AtRepl,
+    Connected,
+    Disconnected,
+    Failed,
+    LinkEvent,
+    Noise,
+    Received,
+    crash_text,
+    repl_text,
+)
 from shutbox.companion.live.moves import Verdict
+from shutbox.companion.live.livestate import LiveState
+from shutbox.companion.live.inputs import ButtonCounter, NotUnderstood, parse_line
 from shutbox.companion.live.recording import Ledger
 from shutbox.companion.live.referee import Referee, Ruling
-from shutbox.companion.live.wording import game_resumed, game_started, help_text, recorded, tiles_held
 from shutbox.companion.store.database import GameStore
-from shutbox.firmware.host.protocol import Bye, Hello, Snapshot
+from shutbox.companion.live.wording import game_resumed, game_started, help_text, recorded, tiles_held
+from shutbox.base.errors import ShutboxError
+from shutbox.firmware.host.protocol import Bye, Crash, Hello, Snapshot
 from shutbox.game.gamefile import rules_from_settings
 from shutbox.game.replay import CheckedMove, Game
 from shutbox.game.rules import IllegalMove, plus
@@ -219,7 +229,18 @@ class LiveSession:
             self.typed(item.text)
         elif isinstance(item, Remote):
             self._remote(item)
-        elif isinstance(item, Connected):
+        elif isinstance(item, Connected | Disconnected | Noise | AtRepl | Failed):
+            self._link_event(item)
+        elif isinstance(item, InputClosed):
+            self.stop()
+        elif isinstance(item, CameraRead | PhotoPost):
+            enter_dice(self, item)  # pyright: ignore[reportArgumentType]  (camera.py names this class lazily)
+        else:
+            self.apply(item)
+
+    def _link_event(self, item: Connected | Disconnected | Noise | AtRepl | Failed) -> None:
+        """The link connected, lost the box, heard noise or a board at its REPL, or failed."""
+        if isinstance(item, Connected):
             self.button.reset()
             self.device = item.device
             self.view.note("link", f"connected to the box on {item.device}")
@@ -230,14 +251,12 @@ class LiveSession:
             self.show()
         elif isinstance(item, Noise):
             self.noise += 1
-        elif isinstance(item, Failed):
-            raise item.error
-        elif isinstance(item, InputClosed):
-            self.stop()
-        elif isinstance(item, CameraRead | PhotoPost):
-            enter_dice(self, item)  # pyright: ignore[reportArgumentType]  (camera.py names this class lazily)
+        elif isinstance(item, AtRepl):
+            self.referee.connected = False
+            self.view.note("link", repl_text(item.device))
+            self.show()
         else:
-            self.apply(item)
+            raise item.error
 
     def _received(self, item: Received) -> None:
         """A message from the box."""
@@ -250,6 +269,10 @@ class LiveSession:
                 self.apply(End(source="button"))
         elif isinstance(message, Hello):
             self.firmware = f"firmware {message.firmware}, {message.board}"
+        elif isinstance(message, Crash):
+            self.referee.connected = False
+            self.view.note("link", crash_text(self.device or "the port", message))
+            self.show()
         elif isinstance(message, Bye):
             self.referee.connected = False
             self.view.note("link", "the box left for its REPL; restart it to go on")

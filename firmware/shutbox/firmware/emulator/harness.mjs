@@ -104,6 +104,12 @@ let deliver = () => {};
 let client = null;
 let watches = [];
 let outputTail = '';
+// A host that has the port open but does not read (its buffer full): the device's IN transfers are
+// not taken, so TinyUSB's transmit FIFO fills and the firmware's writes wait as on a board.
+let holding = false;
+let heldReady = []; // IN endpoints whose transfer the host has not taken yet
+let heldBytes = []; // what those transfers carried, delivered on release
+let releaseHeld = () => {};
 
 function nowNanos() {
   return deviceOffset + (sim ? sim.clock.nanos : 0);
@@ -131,7 +137,26 @@ function boot() {
     if (!client) cdc.cdcSetControlLineState(0); // no host has the port open yet
     send({ event: 'usb', t_us: nowNanos() / 1000 });
   };
-  cdc.onSerialData = onSerialData;
+  cdc.onSerialData = (buffer) => {
+    if (holding) heldBytes.push(Buffer.from(buffer));
+    else onSerialData(buffer);
+  };
+  const usbCtrl = mcu.usbCtrl;
+  const ready = usbCtrl.indicateBufferReady.bind(usbCtrl);
+  usbCtrl.indicateBufferReady = (endpoint, out) => {
+    if (holding && !out && endpoint === cdc.inEndpoint) heldReady.push(endpoint);
+    else ready(endpoint, out);
+  };
+  releaseHeld = () => {
+    const bytes = heldBytes;
+    const endpoints = heldReady;
+    heldBytes = [];
+    heldReady = [];
+    for (const chunk of bytes) onSerialData(chunk);
+    for (const endpoint of endpoints) ready(endpoint, false);
+  };
+  heldReady = [];
+  heldBytes = [];
   // The firmware arms its OUT endpoint for the host's bytes: top the 512-byte FIFO up from the host
   // queue then; with nothing to send, leave the transfer pending (a real host NAKs it) rather than
   // completing it empty, which would interrupt the chip every few microseconds.
@@ -408,6 +433,12 @@ const ops = {
     send({ id: msg.id, ok: true, t_us: nowNanos() / 1000, level, output, pull: pin.pullupEnabled ? 'up' : pin.pulldownEnabled ? 'down' : 'none' });
   },
   watch(msg) { watches.push({ id: msg.id, text: msg.text }); },
+  // The host stops reading (its buffer full) or reads again; the port stays open (DTR set) meanwhile.
+  hold(msg) {
+    holding = !!msg.on;
+    if (!holding) releaseHeld();
+    send({ id: msg.id, ok: true, t_us: nowNanos() / 1000 });
+  },
   save_fs(msg) {
     writeFileSync(msg.path, mcu.flash.subarray(args.fsOffset, FLASH_SIZE));
     send({ id: msg.id, ok: true, t_us: nowNanos() / 1000 });

@@ -92,9 +92,13 @@ def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
         link.close()
 
 
+#: The firmware's count of crashes in a row (firmware/guard.py), removed by a deploy.
+CRASH_FILE = "crashes"
+
+
 def _cleanup_script(names: list[str]) -> str:
-    """Device code removing ``.py`` files that would shadow the bundle's ``.mpy`` modules."""
-    shadows = sorted(n[:-4] + ".py" for n in names if n.endswith(".mpy"))
+    """Device code removing ``.py`` files that would shadow the bundle's ``.mpy`` modules, and the crash count."""
+    shadows = [*sorted(n[:-4] + ".py" for n in names if n.endswith(".mpy")), CRASH_FILE]
     return ("import os\n"
             f"for f in {shadows!r}:\n"
             " try:\n  os.remove(f)\n except OSError:\n  pass\n")

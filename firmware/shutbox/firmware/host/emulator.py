@@ -293,6 +293,12 @@ class EmulatedPico:
         """Wait until the board's USB output contains ``text``; the device time (µs) it was sent."""
         return float(self.request("watch", timeout=timeout, text=text)["t_us"])
 
+    def hold(self, on: bool) -> float:
+        """Hold the host (``on``): it keeps the port open but takes none of the board's USB IN transfers, as a
+        host whose buffer is full; the board's writes wait as on a real Pico. ``False`` reads again (what was
+        held is delivered first). Returns the device time (µs)."""
+        return float(self.request("hold", on=on)["t_us"])
+
     def save_fs(self, path: Path) -> None:
         """Write the board's file system area (a LittleFS image) to ``path``."""
         self.request("save_fs", path=str(path))

@@ -37,6 +37,8 @@ RejectReason = Literal["checksum", "over-length", "malformed", "version", "noise
 _TOKEN = re.compile(r"[A-Za-z0-9._+-]+")
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
 _HEAD = re.compile(r"SB([0-9]{1,9}) ")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_ESCAPE = re.compile(rb"%([0-9A-F]{2})")
 #: What a line may hold: printable ASCII only (no CR, LF, NUL or other controls inside it).
 _PRINTABLE = re.compile(rb"[\x20-\x7e]*")
 
@@ -96,7 +98,22 @@ class Bye:
     seq: int
 
 
-Message = Hello | Snapshot | Bye
+@dataclass(frozen=True)
+class Crash:
+    """Something escaped the firmware (``E``): its exception, the crashes in a row, whether the board restarts."""
+
+    seq: int
+    error: str  #: the exception's type, e.g. ``TypeError``
+    detail: str  #: its message (may be cut short to fit the line)
+    crashes: int
+    restarts: bool
+
+    @property
+    def text(self) -> str:
+        return f"{self.error}: {self.detail}" if self.detail else self.error
+
+
+Message = Hello | Snapshot | Bye | Crash
 
 
 def crc16(data: bytes) -> int:
@@ -119,6 +136,11 @@ def encode(message: Message) -> bytes:
     elif isinstance(message, Snapshot):
         bits = "".join("1" if s else "0" for s in message.shut)
         body = f"S shut={bits} btn={int(message.button)} presses={message.presses} why={message.reason}"
+    elif isinstance(message, Crash):
+        body = f"E type={message.error} crashes={message.crashes} restart={int(message.restarts)}"
+        if message.detail:
+            body += " msg=" + "".join(c if 32 < ord(c) < 127 and c != "%" else
+                                      "".join(f"%{b:02X}" for b in c.encode()) for c in message.detail)
     else:
         body = "B"
     line = _frame(message.seq, body)
@@ -188,7 +210,20 @@ def decode(line: bytes | str) -> Message:
         )
     if kind == "B":
         return Bye(seq=seq)
+    if kind == "E":
+        error = _need(fields, "type", raw)
+        if not _NAME.fullmatch(error):
+            raise Rejected("malformed", f"type={error} is not a name", raw)
+        return Crash(seq=seq, error=error, detail=_unescape(fields.get("msg", "")),
+                     crashes=_number(_need(fields, "crashes", raw), "crashes", raw),
+                     restarts=_flag(_need(fields, "restart", raw), "restart", raw))
     raise Rejected("malformed", f"unknown message kind {kind!r}", raw)
+
+
+def _unescape(text: str) -> str:
+    """A ``msg`` value with its ``%XX`` escapes undone (UTF-8; a character cut short is replaced)."""
+    raw = _ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), text.encode("ascii"))
+    return raw.decode("utf-8", "replace")
 
 
 def _fields(items: list[str], raw: bytes) -> dict[str, str]:
@@ -235,6 +270,11 @@ class LineFramer:
         self.max_line = max_line
         self._buf = bytearray()
         self._dropping = 0
+
+    @property
+    def pending(self) -> bytes:
+        """The bytes after the last line end, not yet a line (a REPL's prompt waits there)."""
+        return bytes(self._buf)
 
     def feed(self, data: bytes) -> list[bytes | Rejected]:
         """Take received bytes; return the complete lines (without line end) and over-length rejections."""
@@ -298,7 +338,7 @@ class StreamDecoder:
         return out
 
     def _track(self, message: Message) -> None:
-        restarted = isinstance(message, Hello) and message.seq == 0
+        restarted = isinstance(message, Hello | Crash) and message.seq == 0  # a crash line starts again at 0
         if self.last_seq is not None and not restarted:
             self.missed += (message.seq - self.last_seq - 1) % SEQ_MODULO
         self.last_seq = message.seq
