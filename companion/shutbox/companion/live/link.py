@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 from shutbox.firmware.host.protocol import (
     BAUD,
     HEARTBEAT_S,
@@ -40,7 +41,6 @@ from shutbox.firmware.host.protocol import (
 )
 from shutbox.firmware.host.repl import ends_at_prompt, is_repl_line
 from shutbox.kit.model import BOX_TILE_COUNTS
-from shutbox.base.text import shown
 
 if TYPE_CHECKING:
     import serial

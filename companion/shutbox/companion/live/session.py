@@ -30,9 +30,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from shutbox.base.errors import ShutboxError
 from shutbox.companion.live.advice import Advice
 from shutbox.companion.live.camera import CameraRead, PhotoPost, enter_dice
 from shutbox.companion.live.command import BoxSeen, Command, End, Help, Hint, Quit
+from shutbox.companion.live.inputs import ButtonCounter, NotUnderstood, parse_line
 from shutbox.companion.live.link import (
     AtRepl,
     Connected,
@@ -44,14 +46,12 @@ from shutbox.companion.live.link import (
     crash_text,
     repl_text,
 )
-from shutbox.companion.live.moves import Verdict
 from shutbox.companion.live.livestate import LiveState
-from shutbox.companion.live.inputs import ButtonCounter, NotUnderstood, parse_line
+from shutbox.companion.live.moves import Verdict
 from shutbox.companion.live.recording import Ledger
 from shutbox.companion.live.referee import Referee, Ruling
-from shutbox.companion.store.database import GameStore
 from shutbox.companion.live.wording import game_resumed, game_started, help_text, recorded, tiles_held
-from shutbox.base.errors import ShutboxError
+from shutbox.companion.store.database import GameStore
 from shutbox.firmware.host.protocol import Bye, Crash, Hello, Snapshot
 from shutbox.game.gamefile import rules_from_settings
 from shutbox.game.replay import CheckedMove, Game
