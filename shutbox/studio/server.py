@@ -118,7 +118,7 @@ class Studio:
         self._socket = sock
         self.port = sock.getsockname()[1]
         self.pool.start()
-        config = uvicorn.Config(self._guarded(self.app()), log_level="warning", lifespan="off", access_log=False,
+        config = uvicorn.Config(self.asgi(), log_level="warning", lifespan="off", access_log=False,
                                 timeout_graceful_shutdown=1, backlog=BACKLOG,
                                 http=guarded_protocol(H11Protocol, self.guard))
         self._server = uvicorn.Server(config)
@@ -184,7 +184,11 @@ class Studio:
             Route("/api/builds/{key}/{which}", self._file),
         ])
 
-    def _guarded(self, app: Any) -> Any:
+    def asgi(self) -> Any:
+        """The ASGI app uvicorn serves: :meth:`app` behind :meth:`guarded`."""
+        return self.guarded(self.app())
+
+    def guarded(self, app: Any) -> Any:
         """``app`` with a refused request (a 4xx or 5xx, an unknown path) one terminal line with its reason, and an
         app failure one line and a JSON 500 -- never a traceback; the loopback server answers only this computer's
         names."""
