@@ -136,6 +136,21 @@ def test_an_unsure_reading_is_not_entered(table):
     assert store.readings(session.game_id) == []
 
 
+def test_a_reading_of_more_or_fewer_dice_than_the_throw_takes_is_not_entered_and_says_what_was_seen(table):
+    """Nine tiles open, two dice: three dice seen (a stray die in the tray) or one are not entered; two are."""
+    session, view, store = table
+    assert session.game is not None and session.game.dice_counts() == (2,)
+    assert not enter_reading(session, CameraRead((2, 4, 5), 0, b""))
+    assert view.notes[-1] == ("refused", "camera: saw 3 dice (2 4 5); this throw takes 2 dice; throw not entered "
+                              "(type it, or take another picture)")
+    assert not enter_reading(session, CameraRead((4,), 0, b"", "phone"))
+    assert view.notes[-1][1].startswith("phone: saw 1 die (4); this throw takes 2 dice")
+    assert [e["type"] for e in store.events(session.game_id)] == ["players"]
+    assert store.readings(session.game_id) == []
+    assert enter_reading(session, CameraRead((4, 5), 0, b"\xff\xd8fake"))
+    assert [e["type"] for e in store.events(session.game_id)] == ["players", "throw"]
+
+
 def test_play_with_the_camera_reads_the_tray_and_enters_the_throw(tmp_path: Path):
     """`shutbox play --port none --camera SEQUENCE`: the throw comes from the camera, the tiles are typed."""
     import subprocess

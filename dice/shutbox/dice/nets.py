@@ -18,8 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from shutbox.errors import ShutboxError
-from shutbox.usertext import shown
+from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 
 HERE = Path(__file__).resolve().parent
 FINDER = HERE / "finder.onnx"

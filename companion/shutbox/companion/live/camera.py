@@ -4,7 +4,9 @@
 (``frames/%03d.jpg``, at :data:`SEQUENCE_FPS`), and puts a :class:`CameraRead` on the session's queue for
 each rest (:class:`shutbox.dice.rest.RestWatch`). :func:`enter_reading` (``shutbox play``) turns a reading
 into a ``Throw(source="camera")`` for the referee, like a typed throw, and keeps the picture and what was
-read with the game when the throw is recorded. A reading with a die unsure, or none, is not entered.
+read with the game when the throw is recorded. A reading with a die unsure, or none, is not entered; nor is one of
+more or fewer dice than the rules allow for this throw (three dice where two are thrown): the screen says what was
+seen.
 The web page's photo (``POST /photo``) is read and entered the same way.
 """
 
@@ -69,6 +71,10 @@ def enter_reading(session: LiveSession, read: CameraRead) -> bool:
                           "picture)")
         return False
     game = session.game
+    if game is not None and not game.finished and len(read.values) not in game.dice_counts():
+        session.view.note("refused", f"{read.source}: {_seen(read.values)}; this throw takes "
+                          f"{_counts(game.dice_counts())}; throw not entered (type it, or take another picture)")
+        return False
     before = len(game.to_events()) if game is not None else 0
     session.handle(Throw(dice=read.values, source="camera"))
     game = session.game
@@ -80,6 +86,16 @@ def enter_reading(session: LiveSession, read: CameraRead) -> bool:
         return False
     session.store.keep_reading(session.game_id, seq, read.source, list(read.values), read.unsure, read.jpeg)
     return True
+
+
+def _seen(values: tuple[int, ...]) -> str:
+    """``saw 3 dice (2 4 5)``."""
+    return f"saw {len(values)} {'die' if len(values) == 1 else 'dice'} ({' '.join(map(str, values))})"
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    """``2 dice``, ``1 die``, ``1 or 2 dice``."""
+    return f"{' or '.join(map(str, counts))} {'die' if counts == (1,) else 'dice'}"
 
 
 @dataclass
