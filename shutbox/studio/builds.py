@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -53,6 +54,9 @@ PREVIEW_TIMEOUT_S = 120.0
 ZIP_FOLDER = "shutbox-kit"
 
 STATES = ("queued", "building", "done", "failed")
+#: The CAD build's progress line (``shutbox cad [12/24] ...``, :class:`shutbox.cad.build.export.Progress`): one step
+#: per part first, so at the step numbered as the parts are many, every part is in the cache.
+_CAD_STEP = re.compile(r"^shutbox cad \[(\d+)/\d+\]")
 
 
 class Busy(ShutboxError):
@@ -193,6 +197,8 @@ class Pool:
             unfinished = [b for b in self.builds.values() if b.state in ("queued", "building")]
             for build in unfinished:
                 build.cancelled.set()
+            for build in self.queue:
+                self._fail(build, "the studio stopped")
             self.queue.clear()
             self._ready.notify_all()
         for build in unfinished:
@@ -301,7 +307,7 @@ class Pool:
             if build.cancelled.is_set():
                 shutil.rmtree(build.folder, ignore_errors=True)
             else:
-                self._evict()
+                self.evict()
 
     def _fail(self, build: Build, reason: str) -> None:
         build.state, build.reason, build.preview, build.zip = "failed", reason, None, None
@@ -315,12 +321,12 @@ class Pool:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         build.progress = "looking for the parts in the part cache"
-        first = not missing_parts(build.kit)
-        if first:
+        missing, parts = missing_parts(build.kit)
+        if not missing:
             self._preview(build)
         self._check(build)
-        self._kit(build)
-        if not first:
+        self._kit(build, parts)
+        if build.preview is None:
             self._preview(build)
         self._check(build)
         build.progress = "zipping the kit"
@@ -368,8 +374,9 @@ class Pool:
         build.nodes = list(result.get("nodes", []))
         build.preview = out
 
-    def _kit(self, build: Build) -> None:
-        """``shutbox kit`` into the build's folder, its progress lines as the build's."""
+    def _kit(self, build: Build, parts: int) -> None:
+        """``shutbox kit`` into the build's folder, its progress lines as the build's; the preview as soon as its
+        CAD build has made all ``parts``."""
         folder = build.folder
         (folder / "settings.toml").write_text(kit_to_toml(build.kit), encoding="utf-8")
         build.progress = "starting shutbox kit"
@@ -383,10 +390,21 @@ class Pool:
             if text:
                 last = text
                 build.progress = text.removeprefix("shutbox ")
+            step = _CAD_STEP.search(text)
+            if step and build.preview is None and int(step.group(1)) == parts:
+                self._early_preview(build)
         code = proc.wait()
         self._check(build)
         if code != 0:
             raise ShutboxError(last.removeprefix("shutbox: error: ") or f"shutbox kit ended with status {code}")
+
+    def _early_preview(self, build: Build) -> None:
+        """The preview as soon as the kit's CAD build has every part in the cache (the rest of the kit follows);
+        if it fails here, it is made again after the kit."""
+        try:
+            self._preview(build)
+        except ShutboxError:
+            build.preview = None
 
     def _zip(self, build: Build) -> None:
         """The kit folder as ``kit.zip`` (written under another name, renamed when whole)."""
@@ -406,7 +424,7 @@ class Pool:
 
     # -- keeping -----------------------------------------------------------------------------------
 
-    def _evict(self) -> None:
+    def evict(self) -> None:
         """Remove the oldest finished builds until those kept fit ``keep_bytes`` (the newest is always kept)."""
         gone: list[Build] = []
         with self._lock:

@@ -30,10 +30,11 @@ FIT_TOLERANCE_MM = 1e-6
 Z_UP_TO_Y_UP = np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0], [0, -1.0, 0, 0], [0, 0, 0, 1.0]])
 
 
-def missing_parts(kit: Kit) -> list[str]:
-    """The parts of ``kit`` whose cache entry is not there whole (a build must make them before a preview)."""
+def missing_parts(kit: Kit) -> tuple[list[str], int]:
+    """The parts of ``kit`` whose cache entry is not there whole (a build must make them before a preview), and how
+    many parts it has."""
     _, _, specs = plan(kit)
-    return [spec.name for spec in specs if _entry(spec) is None]
+    return [spec.name for spec in specs if _entry(spec) is None], len(specs)
 
 
 def _entry(spec: PartSpec) -> Path | None:
