@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import argparse
 import queue
-import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from shutbox.base.errors import ShutboxError
-from shutbox.cli.commands import add_port_argument
+from shutbox.cli.commands import add_port_argument, add_web_argument, parse_players
 from shutbox.cli.commandspec import Command
 from shutbox.kit.config import given_rule_flags
 from shutbox.kit.model import Kit, box_refusal
 
 if TYPE_CHECKING:
-    from shutbox.companion.live.session import LiveSession, View
+    from shutbox.companion.live.display import SessionDisplay
+    from shutbox.companion.live.session import LiveSession
     from shutbox.companion.store.database import GameStore
 
 #: How long a new game waits for the box's first snapshot before starting without it.
@@ -38,86 +37,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     add_web_argument(p)
 
 
-def add_web_argument(p: argparse.ArgumentParser) -> None:
-    """``--web [HOST:]PORT`` for the commands that run a live session (play, sim)."""
-    p.add_argument("--web", metavar="[HOST:]PORT", help="serve the live scoreboard page on PORT (127.0.0.1 unless "
-                   "HOST is given, e.g. 0.0.0.0:8000 for phones on the network, which then need the join code "
-                   "printed to play)")
-
-
-def parse_players(text: str) -> list[str]:
-    names = [n.strip(" ") for n in text.split(",")]  # only spaces: a U+2028 at an end is refused
-    if not any(names):
-        raise ShutboxError(f"--players {text!r}: give the player names, comma separated, e.g. \"Ann,Bob\"")
-    return names
-
-
-class SessionDisplay:
-    """Where a live session is shown: the terminal (a live screen, or one line per message when piped) and,
-    with ``--web``, the web scoreboard. Use as a context manager around the game."""
-
-    def __init__(self, submit: Callable[[Any], None], web: str | None, *, read_stdin: bool = True,
-                 db: Path | None = None) -> None:
-        from shutbox.companion.live.terminal import TextView
-        from shutbox.companion.web.review import ReviewPages
-        from shutbox.companion.web.scoreboard import WebBoard, parse_web
-
-        self.submit = submit
-        self.read_stdin = read_stdin
-        self.web = WebBoard(*parse_web(web), submit, pages=ReviewPages(db)) if web is not None else None
-        self.interactive = read_stdin and sys.stdin.isatty() and sys.stdout.isatty()
-        self.screen: Any = None
-        self.camera: Any = None
-        self.terminal: View = TextView()
-
-    @property
-    def view(self) -> View:
-        from shutbox.companion.live.session import Views
-
-        return Views(self.terminal, self.web) if self.web is not None else self.terminal
-
-    def open_web(self, out: TextIO | None = None) -> None:
-        """Start serving (ShutboxError when the address cannot be used) and say where (on ``out``, default
-        stdout)."""
-        if self.web is not None:
-            self.web.start()
-            self.web.announce(lambda line: print(line, file=out or sys.stdout, flush=True))
-
-    def open_input(self, help_text: str) -> None:
-        """Start taking typed lines: the live screen on a terminal, else lines from stdin."""
-        from shutbox.companion.live.terminal import read_input
-
-        if self.interactive:
-            from shutbox.companion.live.tui import ScreenView
-
-            extra = [f"scoreboard: {self.web.url}"] if self.web is not None else []
-            self.screen = ScreenView(self.submit, help_text=help_text, extra=extra).start()
-            self.terminal = self.screen
-        elif self.read_stdin:
-            read_input(sys.stdin, self.submit)
-
-    def open_camera(self, device: str | None, session: Any) -> None:
-        """Watch the tray with the camera ``device`` (None: no camera); its readings come through ``submit``."""
-        if device is None:
-            return
-        from shutbox.companion.live.camera import CameraWatch
-
-        self.camera = CameraWatch(device, self.submit).start()
-        session.view.note("info", f"camera {device}: the dice are read when they come to rest")
-
-    def close(self) -> None:
-        if self.camera is not None:
-            self.camera.stop()
-            self.camera = None
-        if self.screen is not None:
-            self.screen.stop()
-        if self.web is not None:
-            self.web.stop()
-
-
 def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
     from shutbox.companion.live.camera import check_camera
+    from shutbox.companion.live.display import SessionDisplay, show_review
     from shutbox.companion.live.link import BoxLink
     from shutbox.companion.live.session import LiveSession
     from shutbox.companion.store.database import GameStore, default_db_path
@@ -176,34 +99,6 @@ def _start_link(link: Any) -> None:
     except NoBoard as exc:
         raise ShutboxError(f"{exc}; no wired box? `--port none` plays without one (type the throws and the "
                            "tiles you shut)") from None
-
-
-def show_review(session: LiveSession, piped: bool, kept: bool = True) -> list[str]:
-    """Once the game is over, each player's review summary (issue 14) on the page and the terminal; its lines.
-
-    ``kept``: the game is in a database file (else in memory: say how to keep the next one for a review)."""
-    from shutbox.game import solver
-    from shutbox.game.review import review_game, review_payload
-    from shutbox.game.solvercache import cached_solve
-
-    game = session.game
-    if game is None or not game.finished:
-        return []
-    if not solver.exact(game.rules):
-        lines = [f"review: `shutbox review {session.game_id}` (approximate values at {game.rules.tiles} tiles)"]
-        payload: dict[str, Any] = {"lines": lines, "players": [], "exact": False}
-    else:
-        payload = review_payload(review_game(game, cached_solve))
-        payload["lines"].append(f"every decision: shutbox review {session.game_id}" if kept else
-                                "every decision: this game is kept in memory only; with --db FILE the next one is "
-                                "saved for `shutbox review ID --db FILE`")
-    payload["review_url"] = f"/review?game={session.game_id}"  # the page's step-through of every decision
-    session.review = payload
-    if piped:
-        for line in payload["lines"]:
-            session.view.note("info", line)
-    session.show()
-    return list(payload["lines"])
 
 
 def _begin(session: LiveSession, table: SessionDisplay, names: list[str] | None, heard: list[Any]) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from shutbox.base.bounded import MAX_ID, real_flag, whole_flag
 from shutbox.base.errors import ShutboxError
-from shutbox.cli.commands.play import add_web_argument
+from shutbox.cli.commands import add_web_argument, parse_players
 from shutbox.cli.commandspec import FIRMWARE_SETTINGS, Command
 from shutbox.kit.model import Kit, box_refusal
 
@@ -54,8 +54,6 @@ def _what_to_play(args: argparse.Namespace, kit: Kit) -> tuple[list[Action], lis
         actions = read_script(args.script, kit.rules)
     names = ["Ann", "Bob"]
     if args.players is not None:
-        from shutbox.cli.commands.play import parse_players
-
         names = parse_players(args.players)
     if args.web is not None:
         from shutbox.companion.web.scoreboard import parse_web
@@ -69,7 +67,7 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     import random
     import sys
 
-    from shutbox.cli.commands.play import SessionDisplay
+    from shutbox.companion.live.display import SessionDisplay, show_review
     from shutbox.companion.live.session import Views
     from shutbox.companion.live.terminal import Notes
     from shutbox.companion.sim.game import SimTable, open_store
@@ -97,8 +95,6 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
             else:
                 sim.play(actions, str(args.script))
             if shown.web is not None or shown.interactive:  # the summary on the screen and the page
-                from shutbox.cli.commands.play import show_review
-
                 show_review(sim.session, piped=False, kept=args.db is not None)
             game = sim.session.game
             assert game is not None

@@ -276,9 +276,9 @@ class ScreenView:
         if self._session is not None:
             self.show(self._session)
 
-    def show(self, session: LiveState) -> None:
-        self._session = session
-        self.help_text = session.help
+    def show(self, state: LiveState) -> None:
+        self._session = state
+        self.help_text = state.help
         width, height = 80, 24
         if self._app is not None:
             try:
@@ -286,8 +286,8 @@ class ScreenView:
                 width, height = size.columns, size.rows
             except OSError:
                 pass
-        self._text = fitted(session, list(self.notes), self.extra, width - 1, body_height(height, width,
-                                                                                          self.help_text))
+        self._text = fitted(state, list(self.notes), self.extra, width - 1,
+                            body_height(height, width, self.help_text))
         if self._app is not None:
             self._app.invalidate()
 
