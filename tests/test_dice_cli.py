@@ -108,7 +108,7 @@ def test_bad_pictures_are_one_line_errors(tmp_path: Path, case: str, needle: str
     ("nofolder/out.png", "does not exist"),
     ("out.jpg", "ending in .png"),
     ("folder.png", "is a folder"),
-    ("notes.png", "not a PNG"),
+    ("notes.png", "not a drawing this command wrote"),
 ])
 def test_bad_annotate_paths_are_refused_and_nothing_is_touched(tmp_path: Path, target: str, needle: str):
     (tmp_path / "folder.png").mkdir()

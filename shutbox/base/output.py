@@ -26,6 +26,7 @@ import ctypes
 import errno
 import os
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -252,8 +253,15 @@ def _umask() -> int:
     return mask
 
 
-def _publish(path: Path) -> None:
-    """Give a staged file or folder the permissions a normally created one would have."""
+def _publish(path: Path, replaces: Path | None = None) -> None:
+    """Give a staged file or folder the permissions a normally created one would have, or for a file the permissions
+    of the file it ``replaces`` (a user's 0600 drawing stays 0600)."""
+    if replaces is not None and not path.is_dir():
+        try:
+            path.chmod(stat.S_IMODE(os.stat(replaces).st_mode))
+            return
+        except FileNotFoundError:
+            pass
     mask = _umask()
     if path.is_dir():
         for item in [path, *path.rglob("*")]:
@@ -370,7 +378,7 @@ def out_file(path: Path | str, flag: str | None = "--out", suffix: str | None = 
     tmp = Path(name)
     try:
         yield tmp
-        _publish(tmp)
+        _publish(tmp, target)
         check_out_file(path, flag)
         os.replace(tmp, target)
     except BaseException as exc:

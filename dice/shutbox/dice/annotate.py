@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
+
 import cv2
 import numpy as np
 
@@ -25,3 +28,34 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
             cv2.rectangle(out, (x, ty - th - base), (x + tw + line * 2, ty + base), colour, cv2.FILLED)
             cv2.putText(out, label, (x + line, ty), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), line, cv2.LINE_AA)
     return out
+
+
+#: The PNG text chunk every drawing carries, right after its header: how a later run knows it may replace the file.
+MARK = b"Software\0shutbox dice --annotate"
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_AFTER_HEADER = len(_SIGNATURE) + 4 + 4 + 13 + 4  # the signature and the IHDR chunk
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+_MARK_CHUNK = _chunk(b"tEXt", MARK)
+
+
+def annotated_png(image: np.ndarray, reading: Reading) -> bytes | None:
+    """The drawing as PNG bytes, marked as this program's (None if OpenCV cannot encode it)."""
+    ok, data = cv2.imencode(".png", annotate(image, reading))
+    if not ok:
+        return None
+    png = data.tobytes()
+    return png[:_AFTER_HEADER] + _MARK_CHUNK + png[_AFTER_HEADER:]
+
+
+def is_drawing(head: bytes) -> bool:
+    """Do the first bytes of a file show a drawing this program wrote (:func:`annotated_png`)?"""
+    return head.startswith(_SIGNATURE) and head[_AFTER_HEADER:_AFTER_HEADER + len(_MARK_CHUNK)] == _MARK_CHUNK
+
+
+#: How many bytes :func:`is_drawing` needs.
+HEAD_BYTES = _AFTER_HEADER + len(_MARK_CHUNK)

@@ -6,6 +6,8 @@ would not fit in memory (a few bytes can claim a 100 000 x 100 000 image), is re
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -68,11 +70,35 @@ def read_image_bytes(data: bytes, name: str) -> np.ndarray:
     return image
 
 
-def read_image(path: Path) -> np.ndarray:
-    """The BGR pixels of the picture at ``path``."""
+def check_picture_file(path: Path | str) -> None:
+    """Refuse, in one line, a name that is no picture file to read: empty, missing, a folder, a pipe or a device
+    (reading a FIFO would wait for ever)."""
+    text = str(path)
+    if not text:
+        raise ShutboxError("'': an empty name; give the name of a picture file")
+    name = shown(text, 200)
+    try:
+        mode = os.stat(text).st_mode
+    except FileNotFoundError:
+        raise ShutboxError(f"{name}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise ShutboxError(f"{name}: cannot be read ({shown(getattr(exc, 'strerror', None) or str(exc), 120)})") \
+            from None
+    if stat.S_ISDIR(mode):
+        raise ShutboxError(f"{name}: is a folder, not a picture")
+    if not stat.S_ISREG(mode):
+        raise ShutboxError(f"{name}: is not a regular file (a pipe, a socket or a device); give a picture file")
+
+
+def read_image(path: Path | str) -> np.ndarray:
+    """The BGR pixels of the picture at ``path`` (a regular file: a pipe is refused, never waited on)."""
+    check_picture_file(path)
     name = shown(str(path), 200)
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # replaced by a FIFO since the check: no wait
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise ShutboxError(f"{name}: is not a regular file (a pipe, a socket or a device); give a picture file")
             data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise ShutboxError(f"{name}: no such file") from None

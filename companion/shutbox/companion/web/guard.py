@@ -7,6 +7,10 @@ compare, and one terminal line instead of tracebacks.
   taken, the connection that has sent nothing for longest is closed to make room (an idle crowd gives way to
   pages that ask for something); when none is silent, the new one is answered ``503`` and closed at once, so
   the game and the connected pages go on. A connection that sends nothing for :data:`FIRST_REQUEST_S` is closed.
+- **Slow clients**: a request's headers must arrive within :data:`HEADERS_S` of its first byte, and its body at
+  :data:`MIN_BODY_BYTES` at least every :data:`BODY_WINDOW_S` (while the server reads it); a client slower than
+  that is answered ``408`` and closed. When every slot is taken and none is silent, the connection whose request
+  has been arriving longest gives way (after the silent ones): slots are kept for pages that ask for something.
 - **Join codes**: compared as UTF-8 bytes in constant time (any text a header or a URL carries, ``é`` too); a
   client that gave :data:`WRONG_CODES` wrong codes within :data:`WRONG_WINDOW_S` is answered ``429`` with the wait
   (``Retry-After``), whatever code it sends, until the oldest of them is that old.
@@ -42,6 +46,13 @@ BACKLOG = 16
 LISTEN_QUEUE = 1024
 #: Seconds a new connection may stay silent before it is closed.
 FIRST_REQUEST_S = 10.0
+#: Seconds a request's headers may take from its first byte.
+HEADERS_S = 10.0
+#: A body must bring at least this many bytes in every window of :data:`BODY_WINDOW_S` seconds (about 1 kB/s).
+MIN_BODY_BYTES = 10 * 1024
+BODY_WINDOW_S = 10.0
+#: How often a connection with a request under way is looked at.
+SLOW_CHECK_S = 1.0
 #: Wrong join codes one client may send within :data:`WRONG_WINDOW_S` seconds.
 WRONG_CODES = 10
 WRONG_WINDOW_S = 60.0
@@ -58,6 +69,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\n"
          b"Connection: close\r\nContent-Length: 73\r\n\r\n"
          b'{"ok": false, "error": "the scoreboard is full; try again in a few seconds"}')
+_SLOW = (b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
+         b"Content-Length: 57\r\n\r\n"
+         b'{"ok": false, "error": "the request arrived too slowly"}')
 
 
 def open_files_limit() -> int:
@@ -110,6 +124,8 @@ class Guard:
         self.peak = 0
         self._admitted: dict[Any, None] = {}  #: connections being served, oldest first
         self._silent: dict[Any, None] = {}  #: of those, the ones that have sent nothing yet
+        self._arriving: dict[Any, None] = {}  #: of those, the ones whose request is arriving, longest first
+        self.slow = 0  #: connections closed for sending their request too slowly
         self._clock = clock
         self._say = say or _stderr_line
         self._said: dict[str, float] = {}
@@ -134,8 +150,8 @@ class Guard:
     def admit(self, conn: Any) -> bool:
         """Take connection ``conn``, if there is room — made, when full, by closing the connection that has been
         silent longest (an idle crowd gives way to pages that ask for something); else count it refused."""
-        if len(self._admitted) >= self.limit and self._silent:
-            oldest = next(iter(self._silent))
+        if len(self._admitted) >= self.limit and (self._silent or self._arriving):
+            oldest = next(iter(self._silent or self._arriving))
             self.evicted += 1
             self.say("idle", f"web: {self.limit} connections at once (this process may open {self.files} files); the "
                              "oldest silent ones are closed to make room — the game goes on")
@@ -155,9 +171,24 @@ class Guard:
         """``conn`` sent its first bytes: no longer the first to give way."""
         self._silent.pop(conn, None)
 
+    def arriving(self, conn: Any, under_way: bool) -> None:
+        """``conn``'s request is arriving (``under_way``) or complete: one arriving longest gives way next."""
+        if not under_way:
+            self._arriving.pop(conn, None)
+        elif conn in self._admitted and conn not in self._arriving:
+            self._arriving[conn] = None
+
+    def too_slow(self) -> None:
+        """A connection was closed for sending its request too slowly."""
+        self.slow += 1
+        self.say("slow", "web: closed a connection that sent its request too slowly (headers within "
+                         f"{HEADERS_S:.0f} s, a body at {MIN_BODY_BYTES // 1024} kB every {BODY_WINDOW_S:.0f} s) — "
+                         f"the game goes on ({self.slow} so far)")
+
     def release(self, conn: Any) -> bool:
         """``conn`` is closed; False when it had been released already."""
         self._silent.pop(conn, None)
+        self._arriving.pop(conn, None)
         return self._admitted.pop(conn, 0) is None
 
     @property
@@ -234,11 +265,73 @@ def _stderr_line(text: str) -> None:
     sys.stderr.flush()
 
 
+class _SlowWatch:
+    """For :func:`guarded_protocol`: closes a client whose request arrives too slowly (see the module docstring)."""
+
+    _guard: Guard
+    _watch: asyncio.TimerHandle | None = None
+    _phase = ""  #: what of a request is arriving: "headers", "body" or ""
+    _since = 0.0
+    _bytes = 0
+    conn: Any
+    flow: Any
+    loop: Any
+    cycle: Any
+    transport: Any
+
+    def close_silently(self) -> None:
+        raise NotImplementedError
+
+    def _under_way(self) -> str:
+        """What of the client's request is still arriving: "headers", "body" (while it is read) or ""."""
+        state = getattr(self.conn.their_state, "__name__", "")  # h11's states are named sentinels
+        if state == "IDLE":
+            return "headers" if self.conn.trailing_data[0] else ""
+        return "body" if state == "SEND_BODY" and not self.flow.read_paused else ""
+
+    def _too_slow(self, phase: str, now: float) -> bool:
+        if phase == "headers":
+            return now - self._since >= HEADERS_S
+        return phase == "body" and now - self._since >= BODY_WINDOW_S and self._bytes < MIN_BODY_BYTES
+
+    def _check(self) -> None:
+        """Close a client whose request arrives too slowly; look again while one is arriving."""
+        self._watch = None
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        phase, now = self._under_way(), self.loop.time()
+        if phase != self._phase:
+            self._phase, self._since, self._bytes = phase, now, 0
+        elif self._too_slow(phase, now):
+            self._guard.too_slow()
+            if self.cycle is None or not self.cycle.response_started:
+                transport.write(_SLOW)
+            self.close_silently()
+            return
+        elif phase == "body" and now - self._since >= BODY_WINDOW_S:
+            self._since, self._bytes = now, 0
+        self._guard.arriving(self, bool(phase))
+        if phase:
+            self._watch = self.loop.call_later(SLOW_CHECK_S, self._check)
+
+    def _received(self, count: int) -> None:
+        self._bytes += count
+        if self._watch is None:
+            self._check()
+
+    def _stop_watch(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+
+
 def guarded_protocol(base: type[Any], guard: Guard) -> type[Any]:
     """uvicorn's HTTP protocol ``base``, admitting a connection only while ``guard`` has room (else: ``503`` and
     closed at once, its file freed) and closing one that stays silent for :data:`FIRST_REQUEST_S`."""
 
-    class Guarded(base):  # type: ignore[misc, valid-type]
+    class Guarded(_SlowWatch, base):  # type: ignore[misc, valid-type]
+        _guard = guard
         _admitted = False
         _spoke = False
 
@@ -261,6 +354,7 @@ def guarded_protocol(base: type[Any], guard: Guard) -> type[Any]:
             self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_watch()
             if self._admitted:
                 self._admitted = False
                 guard.release(self)
@@ -274,6 +368,7 @@ def guarded_protocol(base: type[Any], guard: Guard) -> type[Any]:
                 self._spoke = True
                 guard.spoke(self)
             super().data_received(data)
+            self._received(len(data))
 
     Guarded.__name__ = f"Guarded{base.__name__}"
     return Guarded

@@ -1,0 +1,175 @@
+"""The fourth hostile audit (issue 46, items 4-18): each fault as a careless user or an attacker met it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.crowd_support import quit_play, request, start_play
+
+
+def no_traceback(err: str) -> None:
+    assert "Traceback" not in err and "Exception in ASGI" not in err, err[-3000:]
+
+
+# -- 4: slow clients ----------------------------------------------------------------------------------------------
+
+
+class Tricklers:
+    """Connections that send their request a byte a second: half stop inside the headers, half inside a body."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.socks: list[socket.socket] = []
+        self.closed_by_server = 0
+        self.answers: list[bytes] = []
+        for i in range(count):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            if i % 2:
+                s.sendall(b"POST /api/throw HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 1000000\r\n\r\n{")
+            else:
+                s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            s.setblocking(False)
+            self.socks.append(s)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._trickle, daemon=True)
+        self._thread.start()
+
+    def _trickle(self) -> None:
+        while not self._stop.wait(1.0):
+            for s in list(self.socks):
+                try:
+                    data = s.recv(4096)
+                    if data:
+                        self.answers.append(data)
+                        continue
+                    self.closed_by_server += 1
+                    self.socks.remove(s)
+                    s.close()
+                    continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    self.closed_by_server += 1
+                    self.socks.remove(s)
+                    s.close()
+                    continue
+                try:
+                    s.send(b"a")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        for s in self.socks:
+            s.close()
+
+
+@pytest.mark.slow  # waits for the slow clients to be timed out
+def test_slow_clients_are_timed_out_and_never_lock_the_page_out(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    proc, port, _ = start_play(db, files=256)  # about 120 connections at once
+    try:
+        crowd = Tricklers(port, 200)
+        try:
+            time.sleep(2.5)  # every slot taken by a request still arriving
+            assert request(port, "GET", "/")[0] == 200  # a new phone gets the page
+            assert request(port, "GET", "/api/state")[0] == 200
+            time.sleep(12)
+            assert not crowd.socks, f"{len(crowd.socks)} slow connections still open"
+            assert all(a.startswith(b"HTTP/1.1 408") for a in crowd.answers), crowd.answers[:3]
+        finally:
+            crowd.close()
+    finally:
+        err = quit_play(proc, db)
+    no_traceback(err)
+    assert err.count("too slowly") == 1, err
+
+
+# -- 5, 10, 11, 18 (dice ""): the dice reader's files ---------------------------------------------------------------
+
+def _dice_picture() -> Path:
+    from tests.test_dice_cli import LABELS, SET
+
+    return SET / next(n for n in sorted(LABELS) if LABELS[n]["dice"])
+
+
+def test_annotate_never_replaces_a_picture_read_nor_a_png_it_did_not_write(tmp_path):
+    photo = tmp_path / "x.png"
+    photo.write_bytes(_png_of(_dice_picture()))
+    before = photo.read_bytes()
+    proc = run_cli("dice", str(photo), "--annotate", str(photo))
+    assert proc.returncode == 2 and "is the picture being read" in proc.stderr, proc.stderr
+    link = tmp_path / "drawn.png"
+    link.symlink_to(photo)  # the same file under another name
+    proc = run_cli("dice", str(photo), "--annotate", str(link))
+    assert proc.returncode == 2 and "is the picture being read" in proc.stderr, proc.stderr
+    other = tmp_path / "holiday.png"
+    other.write_bytes(before)  # any PNG of the user's: not an earlier drawing
+    proc = run_cli("dice", str(_dice_picture()), "--annotate", str(other))
+    assert proc.returncode == 2 and "not a drawing this command wrote" in proc.stderr, proc.stderr
+    assert photo.read_bytes() == before and other.read_bytes() == before
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_an_earlier_drawing_is_replaced_keeping_its_mode_even_through_a_link(tmp_path):
+    drawn = tmp_path / "drawn.png"
+    run_cli("dice", str(_dice_picture()), "--annotate", str(drawn), check=True)
+    drawn.chmod(0o600)
+    link = tmp_path / "link.png"
+    link.symlink_to(drawn)
+    run_cli("dice", str(_dice_picture()), "--annotate", str(link), check=True)
+    assert link.is_symlink() and (drawn.stat().st_mode & 0o777) == 0o600
+
+
+@pytest.mark.parametrize("where", ["image", "annotate"])
+def test_a_fifo_is_refused_at_once(tmp_path, where):
+    fifo = tmp_path / ("a.jpg" if where == "image" else "a.png")
+    os.mkfifo(fifo)
+    args = [str(fifo)] if where == "image" else [str(_dice_picture()), "--annotate", str(fifo)]
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "dice", *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "is not a regular file" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_an_empty_picture_name_is_said_as_such():
+    proc = run_cli("dice", "")
+    assert proc.returncode == 2 and proc.stderr.strip() == "shutbox: error: '': an empty name; give the name of a picture file"
+
+
+def test_pictures_are_decoded_one_at_a_time(tmp_path):
+    """The second picture is not decoded before the first is read and printed (its output flushed first)."""
+    script = (
+        "import sys\n"
+        "import shutbox.dice.imagefile as f\n"
+        "real = f.read_image_bytes\n"
+        "def spy(data, name):\n"
+        "    print('decoding', name, flush=True)\n"
+        "    return real(data, name)\n"
+        "f.read_image_bytes = spy\n"
+        "from shutbox.cli.entry import main\n"
+        "sys.argv = ['shutbox', 'dice', sys.argv[1], sys.argv[1]]\n"
+        "main()\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(_dice_picture())], capture_output=True, text=True,
+                          timeout=300)
+    lines = proc.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["decoding", str(_dice_picture()) + ":", "decoding",
+                                                    str(_dice_picture()) + ":"], proc.stdout + proc.stderr
+
+
+def _png_of(path: Path) -> bytes:
+    import cv2
+
+    image = cv2.imread(str(path))
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    return data.tobytes()
