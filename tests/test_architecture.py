@@ -65,7 +65,11 @@ def host_modules() -> dict[str, Path]:
 @functools.cache
 def imports_of(path: Path, module: str) -> frozenset[str]:
     """Absolute names of every module ``path`` imports (``from a import b`` gives ``a`` and ``a.b``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return names_imported(ast.parse(path.read_text(encoding="utf-8")), path, module)
+
+
+def names_imported(tree: ast.Module, path: Path, module: str) -> frozenset[str]:
+    """What the imports in ``tree`` (the source of ``module`` at ``path``) name, as absolute module names."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -138,6 +142,80 @@ def test_no_cycle_between_rooms():
 def test_no_part_imports_the_cli(module: str):
     names = imports_of(MODULES[module], module)
     assert sorted(n for n in names if n == "shutbox.cli" or n.startswith("shutbox.cli.")) == []
+
+
+def private_imports(path: Path, module: str) -> list[str]:
+    """Every ``from shutbox.x import _name`` in ``path`` that reaches into another module's private names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("shutbox"):
+            found += [f"{node.module}.{a.name}" for a in node.names
+                      if a.name.startswith("_") and not a.name.startswith("__") and node.module != module]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("shutbox") and "._" in a.name]
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_imports_another_modules_private_names(module: str):
+    assert private_imports(MODULES[module], module) == []
+
+
+def test_the_private_name_check_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from shutbox.cad.build.cache import _memo\nimport shutbox.base._hidden\n", encoding="utf-8")
+    assert private_imports(bad, "shutbox.cad.checks.bad") == ["shutbox.cad.build.cache._memo", "shutbox.base._hidden"]
+
+
+@functools.cache
+def runtime_imports_of(path: Path, module: str) -> frozenset[str]:
+    """What ``path`` imports when it runs: every import but those under ``if TYPE_CHECKING:`` (types only)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    return names_imported(tree, path, module)
+
+
+def module_cycle(modules: dict[str, Path] = MODULES) -> list[str] | None:
+    """A loop of modules importing each other as they run (imports inside functions count too), or None."""
+    edges = {m: sorted(n for n in runtime_imports_of(p, m) if n in modules and n != m and not m.startswith(n + "."))
+             for m, p in modules.items()}
+    state: dict[str, str] = {}
+    stack: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = "open"
+        stack.append(module)
+        for target in edges[module]:
+            if state.get(target) == "open":
+                return [*stack[stack.index(target):], target]
+            if target not in state and (loop := visit(target)):
+                return loop
+        stack.pop()
+        state[module] = "done"
+        return None
+
+    for module in sorted(edges):
+        if module not in state and (loop := visit(module)):
+            return loop
+    return None
+
+
+def test_no_loop_of_modules_even_through_imports_inside_functions():
+    loop = module_cycle()
+    assert loop is None, "import loop: " + " -> ".join(loop or [])
+
+
+def test_the_loop_check_can_fail(tmp_path):
+    (tmp_path / "a.py").write_text("def f():\n    from shutbox.x.b import g\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("from shutbox.x.a import f\n", encoding="utf-8")
+    typing_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from shutbox.x.a import f\n"
+    (tmp_path / "c.py").write_text(typing_only, encoding="utf-8")
+    found = {f"shutbox.x.{n}": tmp_path / f"{n}.py" for n in "abc"}
+    assert module_cycle(found) == ["shutbox.x.a", "shutbox.x.b", "shutbox.x.a"]
+    assert module_cycle({k: v for k, v in found.items() if k != "shutbox.x.b"}) is None
 
 
 def test_print_and_companion_do_not_import_each_other():

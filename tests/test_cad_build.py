@@ -235,7 +235,7 @@ def test_docs_build_md_is_the_default_kits_notes():
     lay, split, specs = plan(kit)
     repo_doc = Path(__file__).resolve().parent.parent / "docs" / "build.md"
     expected = build_notes(kit, lay, split, specs, images="img/cad-", seated=True)
-    assert repo_doc.read_text() == expected, "run `python -m shutbox.cad.guide.buildnotes`"
+    assert repo_doc.read_text() == expected, "run `python -m shutbox.cad.build.repo_docs`"
     for name in re.findall(r"\]\((img/[^)]+)\)", expected):
         assert (repo_doc.parent / name).is_file(), name
 
@@ -346,7 +346,7 @@ def test_side_checks_begun_during_the_build_count_only_for_the_manifest_written(
 @pytest.mark.slow
 def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(built, manifest, tmp_path):
     from shutbox.base.errors import ShutboxError
-    from shutbox.cad.checks.check import _assembly, _check_step
+    from shutbox.cad.checks.check import _check_step, read_assembly
 
     out, _ = built
     broken = tmp_path / "tile-01.step"
@@ -355,7 +355,7 @@ def test_a_damaged_step_file_is_a_failed_check_and_a_damaged_assembly_one_line(b
     assert not finding.ok and "cannot read" in finding.detail
     (tmp_path / "assembly.step").write_bytes((out / "assembly.step").read_bytes()[:5000])
     with pytest.raises(ShutboxError, match="assembly.step: cannot read the assembly"):
-        _assembly(tmp_path, manifest)
+        read_assembly(tmp_path, manifest)
 
 
 @pytest.mark.slow

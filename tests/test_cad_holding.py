@@ -79,7 +79,7 @@ def test_a_box_cut_at_the_trays_back_wall_is_held_by_screwed_tabs():
     and a screw from below through each tab into its block keeps it from sliding out. No glue."""
     import cadquery as cq
 
-    from shutbox.cad.checks.holding import _volume
+    from shutbox.cad.checks.measure import volume_in
     from shutbox.cad.geometry.split import wall_cut
     from shutbox.cad.guide.buildnotes import glued_joints
 
@@ -96,8 +96,8 @@ def test_a_box_cut_at_the_trays_back_wall_is_held_by_screwed_tabs():
     decks = [shape for name, kind, shape in solids if kind == "box" and name.startswith("box-back")]
     for name, kind, tray in solids:
         if kind == "box" and name.startswith("box-front"):
-            assert _volume(decks, tray) < 1e-3  # assembled: clear of the deck pieces
-            lifted = _volume(decks, tray.translate(cq.Vector(0, 0, 1.0)))
+            assert volume_in(decks, tray) < 1e-3  # assembled: clear of the deck pieces
+            lifted = volume_in(decks, tray.translate(cq.Vector(0, 0, 1.0)))
             assert lifted >= 2 * TAB_WIDTH * 0.5, name  # its tabs run into the slots' roofs
 
 

@@ -7,20 +7,9 @@ from __future__ import annotations
 import pytest
 
 from shutbox.base.errors import ShutboxError
-from shutbox.cad.geometry.keys import (
-    KEY_BLOCK_MM3,
-    KEY_WALL,
-    check_keys,
-    groove_profile,
-    groove_tool,
-    key_finding,
-    key_room,
-    lane_surroundings,
-    rib_profile,
-    rib_solid,
-    tile_frame,
-)
-from shutbox.cad.geometry.layout import layout
+from shutbox.cad.checks.keys import check_keys, key_finding, lane_surroundings, tile_frame
+from shutbox.cad.geometry.keys import KEY_BLOCK_MM3, groove_profile, groove_tool, key_room, rib_profile, rib_solid
+from shutbox.cad.geometry.layout import KEY_WALL, layout
 from shutbox.kit.model import build_kit
 from tests.conftest import CAD_WORKER, skip_module_without
 

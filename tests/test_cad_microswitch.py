@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from shutbox.base.errors import ShutboxError
+from shutbox.cad.checks import switches
 from shutbox.cad.geometry.layout import SQRT2, Layout, layout
 from shutbox.kit.model import SENSOR_KINDS, build_kit
 from tests.conftest import CAD_WORKER
@@ -82,8 +83,8 @@ def test_the_verdict_fails_each_way_a_switch_can_fail(change, why):
 
     lay = layout(build_kit(MICRO))
     good = {"body": 0.0, "pushed": 5.0, "pressed": m.PRESS, "released": 10.9, "lever_shut": 0.0, "lever_open": 0.0}
-    assert m.verdict(lay, good)[0]
-    assert not m.verdict(lay, {**good, **change})[0], why
+    assert switches.verdict(lay, good)[0]
+    assert not switches.verdict(lay, {**good, **change})[0], why
 
 
 def test_the_parts_list_and_guide_name_the_switch_and_no_magnets():
@@ -138,8 +139,9 @@ def test_a_microswitch_tile_has_the_channel_and_no_magnet_pocket():
 
 @pytest.mark.slow
 def test_microswitches_seat_and_are_worked_by_their_tiles(micro_kit):
-    from shutbox.cad.geometry.microswitch import OPERATE, PRESS, check_switches
-    from shutbox.cad.geometry.sensors import check_sensors
+    from shutbox.cad.checks.sensors import check_sensors
+    from shutbox.cad.checks.switches import check_switches
+    from shutbox.cad.geometry.microswitch import OPERATE, PRESS
 
     solids, lay = micro_kit
     findings = list(check_switches(solids, lay))
@@ -155,7 +157,7 @@ def test_microswitches_seat_and_are_worked_by_their_tiles(micro_kit):
 @pytest.mark.parametrize("lift", [-0.1, 0.3])
 def test_a_switch_seated_too_low_or_too_high_fails(micro_kit, lift):
     """Seated 0.1 mm low it runs into its ledges; 0.3 mm high it rests on nothing (and its lever is pressed too far)."""
-    from shutbox.cad.geometry.microswitch import check_switches
+    from shutbox.cad.checks.switches import check_switches
 
     solids, lay = micro_kit
     lane = next(check_switches(solids, lay, lift=lift))
@@ -181,7 +183,7 @@ def test_a_cam_too_short_leaves_the_lever_unpressed(micro_kit):
             channel = m.channel_tool(lay, ramp=m.TIP_AT + 8.0).translate(cq.Vector(lane_x, front, lay.tile_z))
             shape = shape.cut(channel)
         short.append((name, kind, shape))
-    lane = next(m.check_switches(short, lay))
+    lane = next(switches.check_switches(short, lay))
     assert not lane.ok, lane.line()
     got = float(lane.detail.split("holds the lever's tip ")[1].split(" mm")[0])
     assert got > m.OPERATE, lane.line()
@@ -194,7 +196,7 @@ def test_a_pocket_too_small_fails(monkeypatch):
     monkeypatch.setattr(m, "POCKET_PLAY", -0.1)
     solids, lay = _solids({"rules.tiles": 10})
     monkeypatch.undo()
-    lane = next(m.check_switches(solids, lay))
+    lane = next(switches.check_switches(solids, lay))
     assert not lane.ok and "0.000 mm3 in the box" not in lane.detail.split(";")[0], lane.line()
 
 
@@ -217,7 +219,7 @@ def test_a_microswitch_kit_builds_watertight(tmp_path):
 def test_the_keyed_tiles_still_slide_over_the_windows(micro_kit):
     """Each tile, with its channel, slides from open to shut keeping its clearance over the lane floor's window, and
     still does not go in turned round or flipped (shutbox.cad.geometry.keys)."""
-    from shutbox.cad.geometry.keys import check_keys
+    from shutbox.cad.checks.keys import check_keys
 
     solids, lay = micro_kit
     found = list(check_keys(solids, lay))

@@ -31,7 +31,7 @@ def kit_folder(tmp_path_factory):
     return folder, manifest, plan(kit)[2]
 
 
-def _overlap(a, b) -> bool:
+def overlaps(a, b) -> bool:
     return a.x < b.x + b.size[0] and b.x < a.x + a.size[0] and a.y < b.y + b.size[1] and b.y < a.y + a.size[1]
 
 
@@ -48,7 +48,7 @@ def test_plates_hold_every_copy_inside_the_bed_and_apart(bed):
     for plate in plates:
         for i, a in enumerate(plate.placed):
             assert 0 <= a.x and a.x + a.size[0] <= w + 1e-6 and 0 <= a.y and a.y + a.size[1] <= h + 1e-6, (bed, a)
-            assert not any(_overlap(a, b) for b in plate.placed[i + 1:]), (bed, a)
+            assert not any(overlaps(a, b) for b in plate.placed[i + 1:]), (bed, a)
 
 
 @pytest.mark.slow  # builds the default kit's CAD (kit_folder)
@@ -157,7 +157,7 @@ def _filled(gcode: Path, footprint: tuple[float, float, float, float], volume: f
     return length * math.pi * (1.75 / 2) ** 2 / volume
 
 
-def _volume(mesh) -> float:
+def volume_in(mesh) -> float:
     import numpy as np
 
     v = mesh.vertices[mesh.triangles]
@@ -207,7 +207,7 @@ def test_prusaslicer_slices_every_plate_as_stored(kit_folder, tmp_path):
     folder, manifest, specs = kit_folder
     from shutbox.cad.slicer.project3mf import read_part_mesh
 
-    volumes = {p["name"]: _volume(read_part_mesh(folder, p["files"])) for p in manifest["parts"]}
+    volumes = {p["name"]: volume_in(read_part_mesh(folder, p["files"])) for p in manifest["parts"]}
     for plate in manifest["plates"]:
         gcode = tmp_path / (Path(plate["file"]).stem + ".gcode")
         header = _slice(folder / plate["file"], gcode)
@@ -237,7 +237,7 @@ def test_slice_check_fails_when_the_dice_lose_their_own_settings(kit_folder, tmp
              lambda t: t.replace("; fill_density = 100%", "; fill_density = 15%").replace(
                  "; fill_pattern = rectilinear", "; fill_pattern = gyroid"))
     assert "fill_density" not in read_project(bad).own[die.name]
-    volumes = {die.name: _volume(mesh)}
+    volumes = {die.name: volume_in(mesh)}
     good_gcode, bad_gcode = tmp_path / "good.gcode", tmp_path / "bad.gcode"
     assert project_findings(good_gcode, _slice(good, good_gcode), listed, specs, volumes) == []
     wrong = project_findings(bad_gcode, _slice(bad, bad_gcode), listed, specs, volumes)

@@ -48,7 +48,8 @@ def test_field_agrees_with_the_closed_form_on_the_axis():
 
 
 def test_the_default_magnet_closes_a_shut_tiles_reed_and_leaves_an_open_ones_open():
-    from shutbox.cad.geometry.sensors import check_pull, reach, switch_fields
+    from shutbox.cad.checks.sensors import check_pull
+    from shutbox.cad.geometry.sensors import reach, switch_fields
 
     lay = layout(build_kit({}))
     findings = {f.subject: f for f in check_pull(lay)}
@@ -65,7 +66,7 @@ def test_the_default_magnet_closes_a_shut_tiles_reed_and_leaves_an_open_ones_ope
     ({"sensors.reed_release_mm": 60}, "open tile"),  # a reed that only opens far away: reads shut when open
 ])
 def test_the_pull_check_fails_a_magnet_that_cannot_do_it(settings, failing):
-    from shutbox.cad.geometry.sensors import check_pull
+    from shutbox.cad.checks.sensors import check_pull
 
     findings = {f.subject: f for f in check_pull(layout(build_kit({"box.height_mm": 60, **settings})))}
     assert not findings[failing].ok, findings[failing].line()
@@ -96,7 +97,7 @@ def test_the_74hc165_board_has_room_only_when_needed(settings, wanted):
 
 @pytest.mark.slow
 def test_reeds_seat_in_the_assembled_box_at_the_stated_gap(default_kit):
-    from shutbox.cad.geometry.sensors import check_reeds
+    from shutbox.cad.checks.sensors import check_reeds
 
     solids, lay = default_kit
     findings = list(check_reeds(solids, lay))
@@ -110,7 +111,7 @@ def test_reeds_seat_in_the_assembled_box_at_the_stated_gap(default_kit):
 def test_a_reed_that_does_not_sit_as_drawn_fails(default_kit, gap):
     """The same box, checked for a switch that would sit 0.1 mm higher (into the ceiling) or 0.6 mm lower (not
     stopped by anything)."""
-    from shutbox.cad.geometry.sensors import check_reeds
+    from shutbox.cad.checks.sensors import check_reeds
 
     solids, lay = default_kit
     other = layout(build_kit({"printer.bed": "xl", "sensors.reed_gap_mm": gap}))
@@ -122,8 +123,8 @@ def test_a_reed_that_does_not_sit_as_drawn_fails(default_kit, gap):
 def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
     """The shaft as it was (a 45-degree cone straight over the glass's top end, 1 mm under the lane floor): the folded
     lead runs into the cone, as the issue found."""
+    from shutbox.cad.checks.sensors import check_reeds
     from shutbox.cad.geometry import sensors
-    from shutbox.cad.geometry.sensors import check_reeds
     from shutbox.cad.geometry.shapes import coned_hole
 
     def old_shaft(lay, x):
@@ -138,7 +139,8 @@ def test_the_old_shaft_puts_the_folded_lead_into_its_cone(monkeypatch):
 
 @pytest.mark.slow
 def test_the_bay_takes_both_boards_with_their_wire_ways():
-    from shutbox.cad.geometry.sensors import check_bay, shift_board
+    from shutbox.cad.checks.sensors import check_bay
+    from shutbox.cad.geometry.sensors import shift_board
 
     solids, lay = assembled_solids({"firmware.tile_input": "74hc165"})
     findings = list(check_bay(solids, lay))

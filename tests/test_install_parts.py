@@ -144,10 +144,12 @@ def test_the_wheel_holds_one_shutbox_namespace_and_no_top_level_part(wheel_names
 
 
 def test_the_wheel_ships_the_data_the_code_reads(wheel_names):
-    for name in ("shutbox/dice/second_look.onnx", "shutbox/companion/web/page.html", "shutbox/companion/web/review.html",
+    for name in ("shutbox/dice/second_look.onnx", "shutbox/companion/web/page.html",
+                 "shutbox/companion/web/review.html",
                  "shutbox/base/fonts/DejaVuSans.ttf", "shutbox/base/fonts/DejaVuSans-Bold.ttf",
                  "shutbox/base/fonts/LICENSE_DEJAVU", "shutbox/firmware/main.py", "shutbox/firmware/boxcfg.pyi",
                  "shutbox/firmware/protocol_vectors.json", "shutbox/firmware/emulator/harness.mjs",
-                 "shutbox/firmware/emulator/package-lock.json", "shutbox/firmware/emulator/micropython-rpi_pico-v1.28.0.uf2",
+                 "shutbox/firmware/emulator/package-lock.json",
+                 "shutbox/firmware/emulator/micropython-rpi_pico-v1.28.0.uf2",
                  "shutbox/firmware/sim/machine.py"):
         assert name in wheel_names, name

@@ -115,7 +115,7 @@ def run_check(args: argparse.Namespace, kit: Kit | None) -> int:
 
     with side_process() as pool:
         findings = check_folder(args.folder, pool)
-    from shutbox.cad.geometry.sensors import check_seated
+    from shutbox.cad.checks.sensors import check_seated
 
     findings += check_seated(args.folder)
     if args.slice:

@@ -12,8 +12,6 @@ of part carries (``PartSpec.checks``): the tiles' finger scoop is cut, the dice 
 from __future__ import annotations
 
 import json
-import os
-import weakref
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
@@ -25,6 +23,7 @@ import numpy as np
 
 from shutbox.base.errors import ShutboxError
 from shutbox.cad.checks.findings import Finding
+from shutbox.cad.checks.measure import bounds, common_volume, fingerprint, memo, part_round, remembered
 
 OVERHANG_NZ = -0.72  # facet normals steeper than about 46 degrees past vertical need support ...
 FIRST_LAYERS = 0.6  # ... unless they sit in the first layers (a rounded bottom edge)
@@ -36,108 +35,6 @@ BRIDGE_NZ = -0.9999  # a flat ceiling (facet facing straight down) is a bridge, 
 IOU_MIN = 0.85
 STROKE_KEEP = 0.95
 TOL = 1e-3
-
-
-def _memo(kind: str, identity: Any, compute: Callable[[], Any]) -> Any:
-    """A check's JSON result, kept in the cache folder under what it was computed from."""
-    import hashlib
-
-    from shutbox.cad.build import cache
-
-    root = cache.cache_root()
-    if root is None:
-        return compute()
-    blob = json.dumps([kind, identity, cache.code_digest()], default=str)
-    entry = root / "checks" / (hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
-    if entry.is_file():
-        return json.loads(entry.read_text(encoding="utf-8"))
-    value = compute()
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    tmp = entry.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(value), encoding="utf-8")
-    os.replace(tmp, entry)
-    return value
-
-
-def _remembered(kind: str, path: Path, extra: Any, compute: Callable[[], Any]) -> list[Finding]:
-    """Findings of a per-file check, remembered by the file's content (same file, same answer)."""
-    import hashlib
-
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    items = _memo(kind, [digest, extra], lambda: [f.__dict__ for f in compute()])
-    return [Finding(**item) for item in items]
-
-
-_PRINTS: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
-_BOUNDS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
-def bounds(shape: Any) -> Any:
-    """The shape's (exact) bounding box, worked out once per shape: OCCT takes a while on a box piece, and
-    the checks ask for the same pieces' boxes many times."""
-    known = _BOUNDS.get(shape)
-    if known is None:
-        from cadquery.occ_impl.geom import BoundBox
-        from OCP.Bnd import Bnd_Box  # pyright: ignore[reportAttributeAccessIssue]  (OCP ships no stubs for these)
-        from OCP.BRepBndLib import BRepBndLib  # pyright: ignore[reportAttributeAccessIssue]
-
-        box = Bnd_Box()
-        # From the geometry alone: a solid that was meshed (for STL) would otherwise get its mesh's looser box.
-        BRepBndLib.AddOptimal_s(shape.wrapped, box, False, False)
-        known = _BOUNDS[shape] = BoundBox(box)
-    return known
-
-
-_BANDS: weakref.WeakKeyDictionary[Any, dict[tuple[float, ...], Any]] = weakref.WeakKeyDictionary()
-BAND_GRID = 10.0  # mm: a band's y and z limits, on this grid so that neighbouring regions share a band
-BAND_FACES = 150  # shapes with fewer faces are cut directly
-
-
-def part_round(shape: Any, bb: Any) -> Any:
-    """A part of ``shape`` that holds all of it inside the bounding box ``bb``, for booleans near ``bb``: the shape
-    itself when it is small, else a band of it across its whole length (x), cut once and kept for every later
-    region inside the same band. A boolean costs with the faces of the whole shape; a box piece has hundreds
-    (the engraved numbers), a band round a row of tiles a fraction of them."""
-    import math
-
-    import cadquery as cq
-
-    from shutbox.cad.geometry.shapes import boolean
-
-    sb, g = bounds(shape), BAND_GRID
-    if sb.xlen < 3 * bb.xlen or len(shape.Faces()) < BAND_FACES:
-        return shape
-    y0, y1 = math.floor((bb.ymin - 1.0) / g) * g, math.ceil((bb.ymax + 1.0) / g) * g
-    z0, z1 = math.floor((bb.zmin - 1.0) / g) * g, math.ceil((bb.zmax + 1.0) / g) * g
-    bands = _BANDS.setdefault(shape, {})
-    if (y0, y1, z0, z1) not in bands:
-        box = cq.Solid.makeBox(sb.xlen + 2.0, y1 - y0, z1 - z0, cq.Vector(sb.xmin - 1.0, y0, z0))
-        bands[(y0, y1, z0, z1)] = boolean("common", shape, [box])
-    return bands[(y0, y1, z0, z1)]
-
-
-def _fingerprint(shape: Any) -> list[Any]:
-    """What identifies a solid for remembering results: a hash of its exact geometry and topology (worked out
-    once per shape: the same solid is asked for by many checks)."""
-    known = _PRINTS.get(shape)
-    if known is None:
-        known = _PRINTS[shape] = _measure_print(shape)
-    return list(known)
-
-
-def _measure_print(shape: Any) -> list[Any]:
-    """The SHA-256 of the solid in OCCT's binary form, without any mesh it may carry: the same solid (as built,
-    read from the cache or handed to another process) hashes the same, and it costs a small fraction of its mass
-    properties."""
-    import hashlib
-    import io
-
-    # OCP ships no stubs for these two names.
-    from OCP.BinTools import BinTools, BinTools_FormatVersion  # pyright: ignore[reportAttributeAccessIssue]
-
-    data = io.BytesIO()
-    BinTools.Write_s(shape.wrapped, data, False, False, BinTools_FormatVersion.BinTools_FormatVersion_CURRENT)
-    return [hashlib.sha256(data.getvalue()).hexdigest()]
 
 
 def _manifest(folder: Path) -> dict[str, Any]:
@@ -264,7 +161,7 @@ def _spanned(edges: Any, p: Any, span: float) -> bool:
     return any(sum(_reach(edges, p, axis)) <= span for axis in (0, 1))
 
 
-def _assembly(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, str, Any]]:
+def read_assembly(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, str, Any]]:
     import cadquery as cq
 
     path = folder / manifest["assembly"]["file"]
@@ -298,7 +195,7 @@ def check_assembly(solids: list[tuple[str, str, Any]], manifest: dict[str, Any],
               and ymax <= lay.width + TOL and zmax <= lay.height + TOL)
     yield Finding("assembly", "size", inside, f"{xmax - xmin:.2f} x {ymax - ymin:.2f} x {zmax - zmin:.2f} mm "
                   f"within {lay.length:g} x {lay.width:g} x {lay.height:g}")
-    prints = {name: _fingerprint(shape) for name, _, shape in solids}
+    prints = {name: fingerprint(shape) for name, _, shape in solids}
     worst, pairs = 0.0, 0
     clashes = []
     gaps: dict[str, float] = {}
@@ -310,7 +207,7 @@ def check_assembly(solids: list[tuple[str, str, Any]], manifest: dict[str, Any],
                 continue
             pairs += 1
             (na, ka, a), (nb, kb, b) = (second, first) if second[1] == "box" and first[1] != "box" else (first, second)
-            volume, gap = _memo("pair", [prints[na], prints[nb], kb == "tile"],
+            volume, gap = memo("pair", [prints[na], prints[nb], kb == "tile"],
                                 lambda a=a, b=b, ka=ka, kb=kb, nb=nb: _pair(a, b, ka, kb, boxes[nb]))
             worst = max(worst, volume)
             if volume > TOL:
@@ -332,18 +229,9 @@ def _pair(a: Any, b: Any, ka: str, kb: str, around: Any) -> tuple[float, float |
     if ka == "box" and kb != "box":
         # Crop the big piece around the small part first: the same answer, far faster.
         a = _crop(a, around)
-    volume = _common_volume(a, b)
+    volume = common_volume(a, b)
     gap = a.distance(b) if ka == "box" and kb == "tile" and a.Solids() else None
     return volume, gap
-
-
-def _common_volume(a, b) -> float:
-    """Volume of the OCCT boolean common of two shapes (0 when either is empty)."""
-    from shutbox.cad.geometry.shapes import boolean
-
-    if not a.Solids() or not b.Solids():
-        return 0.0
-    return boolean("common", a, [b]).Volume()
 
 
 def _crop(shape, around, margin: float = 1.5):
@@ -374,7 +262,7 @@ def check_tile_number(path: Path, k: int, name: str, lay: Any, depth: float) -> 
         return [Finding("number", name, iou >= IOU_MIN and kept >= STROKE_KEEP,
                         f"'{k}' matches the font {iou:.0%}, strokes >= 0.6 mm keep {kept:.0%}, {depth:g} mm deep")]
 
-    return _remembered("tile-number", path, [k, lay.number_size, lay.tile_foot, lay.tile_thickness, depth],
+    return remembered("tile-number", path, [k, lay.number_size, lay.tile_foot, lay.tile_thickness, depth],
                        tile_number)
 
 
@@ -416,12 +304,12 @@ def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: di
         if found is None:
             yield Finding("number", f"lane {k}", False, "no box piece holds this lane")
             continue
-        host_print = _fingerprint(found[1])
+        host_print = fingerprint(found[1])
 
         def host(found: tuple[str, Any] = found) -> Any:
             return mesh_of(*found)
 
-        iou, kept = _memo("lane-number", [host_print, k, x, y0, y1, lay.number_size, lay.lane_floor, depth],
+        iou, kept = memo("lane-number", [host_print, k, x, y0, y1, lay.number_size, lay.lane_floor, depth],
                           lambda host=host, k=k, x=x: compare(host(), str(k), lay.number_size, x, (y0 + y1) / 2,
                                                               lay.lane_floor, depth))
         yield Finding("number", f"lane {k}", iou >= IOU_MIN and kept >= STROKE_KEEP,
@@ -490,7 +378,7 @@ def check_parts(folder: Path, manifest: dict[str, Any], kit: Any, lay: Any) -> l
         path = folder / part["files"][fmt]
         for name in KINDS[part["kind"]].checks:
             extra = [name, lay.tile_foot, lay.tile_width, kit.cad.chord_tolerance_mm]
-            findings += _remembered(f"part-{name}", path, extra,
+            findings += remembered(f"part-{name}", path, extra,
                                     lambda name=name, path=path: PART_CHECKS[name](path, kit, lay))
     return findings
 
@@ -531,7 +419,7 @@ def check_folder(folder: Path, side: Executor | None = None, started: SideChecks
         digest = None
     if digest is None:
         return _check_folder(folder, manifest, side, started, solids)
-    items = _memo("folder", digest,
+    items = memo("folder", digest,
                   lambda: [f.__dict__ for f in _check_folder(folder, manifest, side, started, solids)])
     return [Finding(**item) for item in items]
 
@@ -592,7 +480,7 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     (``started``, if begun on this very manifest; else begun now); if its worker died, they run here after all."""
     _CONTEXT.clear()  # what an earlier check of this path read may be stale
     if solids is not None and side is not None:
-        _context(folder, manifest)["solids"] = solids
+        check_context(folder, manifest)["solids"] = solids
     files = [(fmt, rel) for part in manifest["parts"] for fmt, rel in part["files"].items()]
     if "two_colour" in manifest:
         files.append(("two_colour", manifest["two_colour"]["file"]))
@@ -612,7 +500,7 @@ def _check_folder(folder: Path, manifest: dict[str, Any], side: Executor | None 
     except BrokenProcessPool:
         done = None
     if done is None:  # no side process (any more): do its share here, on assembly.step as read back
-        _context(folder).pop("solids", None)
+        check_context(folder).pop("solids", None)
         done = [_run_check(folder, spec) for spec in shared]
     results.update(zip(shared, done, strict=True))
     return [f for spec in names for f in results[spec]]
@@ -624,7 +512,7 @@ def _run_checks(folder: str, specs: list[tuple[str, str]], manifest: dict[str, A
     assembly's solids pickled (else read from assembly.step)."""
     _CONTEXT.clear()
     if manifest is not None:  # the folder's manifest is not written yet
-        ctx = _context(Path(folder), manifest)
+        ctx = check_context(Path(folder), manifest)
         if solids is not None:
             import pickle
 
@@ -632,7 +520,7 @@ def _run_checks(folder: str, specs: list[tuple[str, str]], manifest: dict[str, A
     return [_run_check(Path(folder), spec) for spec in specs]
 
 
-def _context(folder: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any]:
+def check_context(folder: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any]:
     """The folder's manifest (or ``manifest``), kit, layout and bed, read once per process; ``solids`` added
     when first asked for."""
     key = str(folder)
@@ -648,7 +536,7 @@ def _context(folder: Path, manifest: dict[str, Any] | None = None) -> dict[str, 
 
 def _run_check(folder: Path, spec: tuple[str, str]) -> list[Finding]:
     """One file's checks (``(format, file)``) or one check of the assembly (``("assembly", name)``)."""
-    ctx = _context(folder)
+    ctx = check_context(folder)
     kind, name = spec
     if kind != "assembly":
         path = folder / name
@@ -656,7 +544,7 @@ def _run_check(folder: Path, spec: tuple[str, str]) -> list[Finding]:
             return [Finding("files", name, False, "missing")]
         if kind == "two_colour":
             objects = list(ctx["manifest"]["two_colour"]["objects"])
-            return _remembered("two_colour", path, (objects, ctx["bed"]),
+            return remembered("two_colour", path, (objects, ctx["bed"]),
                                lambda: check_two_colour(path, objects, ctx["bed"]))
         return _file_check(path, kind, ctx["bed"])
     return list(_assembly_check(folder, ctx, name))
@@ -665,9 +553,9 @@ def _run_check(folder: Path, spec: tuple[str, str]) -> list[Finding]:
 def _file_check(path: Path, kind: str, bed: tuple[float, float, float]) -> list[Finding]:
     """One part file's checks: a STEP file holds one valid solid; a mesh is sound and prints on ``bed``."""
     if kind == "step":
-        return _remembered("step", path, None, lambda: [_check_step(path)])
+        return remembered("step", path, None, lambda: [_check_step(path)])
     if kind in ("stl", "3mf"):
-        return _remembered("mesh", path, bed, lambda: check_mesh(path, bed))
+        return remembered("mesh", path, bed, lambda: check_mesh(path, bed))
     return []
 
 
@@ -683,7 +571,7 @@ def _assembly_check(folder: Path, ctx: dict[str, Any], name: str) -> Iterable[Fi
 
         return check_projects(folder, manifest, plan(kit)[2])
     if "solids" not in ctx:
-        ctx["solids"] = _assembly(folder, manifest)
+        ctx["solids"] = read_assembly(folder, manifest)
     solids = ctx["solids"]
     if name == "assembly":
         return check_assembly(solids, manifest, kit, lay)

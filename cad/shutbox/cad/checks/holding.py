@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from shutbox.cad.checks.findings import Finding
+from shutbox.cad.checks.measure import bounds, common_solid, fingerprint, memo, volume_in
 
 CAPTIVE_MM3 = 20.0
 OVERTRAVEL = 5.0
@@ -27,49 +28,23 @@ def _box_like(solids: list[tuple[str, str, Any]]) -> list[Any]:
     return [shape for _, kind, shape in solids if kind in ("box", "gate")]
 
 
-def _common(shapes: list[Any], tool: Any) -> Any | None:
-    """The part of ``shapes`` inside ``tool`` (a compound), or None when nothing is."""
-    import cadquery as cq
-
-    from shutbox.cad.checks.check import bounds, part_round
-    from shutbox.cad.geometry.shapes import boolean
-
-    bb = tool.BoundingBox()
-    parts = []
-    for shape in shapes:
-        sb = bounds(shape)
-        if sb.xmax < bb.xmin or bb.xmax < sb.xmin or sb.ymax < bb.ymin or bb.ymax < sb.ymin:
-            continue
-        common = boolean("common", part_round(shape, bb), [tool])
-        if common.Solids():
-            parts.append(common)
-    return cq.Compound.makeCompound(parts) if parts else None
-
-
 def _near(shapes: list[Any], tile: Any, reach_y: float) -> list[Any]:
     """The parts of ``shapes`` round ``tile`` (1 mm round it, ``reach_y`` along its lane): one boolean with
     each big piece, then small ones."""
     import cadquery as cq
 
-    from shutbox.cad.checks.check import bounds
 
     bb = bounds(tile)
     lo = cq.Vector(bb.xmin - 1.0, bb.ymin - reach_y, bb.zmin - 1.0)
     region = cq.Solid.makeBox(bb.xlen + 2.0, bb.ylen + 2 * reach_y, bb.zlen + 2.0, lo)
-    near = _common(shapes, region)
+    near = common_solid(shapes, region)
     return [near] if near is not None else []
-
-
-def _volume(shapes: list[Any], tool: Any) -> float:
-    common = _common(shapes, tool)
-    return common.Volume() if common is not None else 0.0
 
 
 def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Finding]:
     """Each tile, pushed 5 mm past either end of its travel at either side of its play, hits the box."""
     import cadquery as cq
 
-    from shutbox.cad.checks.check import _memo, bounds
 
     walls = _box_like(solids)
     walls_print = [_print(w) for w in walls]
@@ -86,10 +61,10 @@ def check_captive(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Find
             out = []
             for dy in moves.values():
                 for dx in (-c, c):
-                    out.append(_volume(near, tile.translate(cq.Vector(dx, dy, 0.0))))
+                    out.append(volume_in(near, tile.translate(cq.Vector(dx, dy, 0.0))))
             return out
 
-        volumes = _memo("captive", [_print(tile), walls_print, moves, c], measure)
+        volumes = memo("captive", [_print(tile), walls_print, moves, c], measure)
         worst = min(volumes)
         yield Finding("captive", name, worst >= CAPTIVE_MM3,
                       f"5 mm past shut/open, shifted +-{c:g} mm: overlaps the box by "
@@ -101,7 +76,6 @@ def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
     wall: the bump overlaps the wall by the engagement."""
     import cadquery as cq
 
-    from shutbox.cad.checks.check import _memo, bounds
     from shutbox.cad.geometry.layout import BUMP_BASE, DETENT_MARGIN
 
     boxes = [shape for _, kind, shape in solids if kind == "box"]
@@ -115,10 +89,10 @@ def check_detent(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
         dy = -BUMP_BASE if at_open else BUMP_BASE  # off the notch, towards the middle of the travel
 
         def measure(tile: Any = tile, dy: float = dy) -> float:
-            common = _common(_near(boxes, tile, BUMP_BASE + 1.0), tile.translate(cq.Vector(-c, dy, 0.0)))
+            common = common_solid(_near(boxes, tile, BUMP_BASE + 1.0), tile.translate(cq.Vector(-c, dy, 0.0)))
             return common.BoundingBox().xlen if common is not None else 0.0
 
-        depth = _memo("detent", [_print(tile), boxes_print, dy, c], measure)
+        depth = memo("detent", [_print(tile), boxes_print, dy, c], measure)
         ok = depth >= DETENT_MARGIN - 1e-3 and abs(depth - lay.engagement) <= 0.02
         yield Finding("detent", name, ok, f"leaning away by {c:g} mm the bump still catches {depth:.2f} mm of lane "
                       f"wall (detent {lay.kit.tile_fit.detent_mm:g} - 2 x clearance = {lay.engagement:.2f}, at least "
@@ -133,13 +107,12 @@ def _ring(x: float, y: float, r0: float, r1: float, z0: float, z1: float) -> Any
 
 
 def _ring_share(shapes: list[Any], ring: Any) -> float:
-    return _volume(shapes, ring) / ring.Volume()
+    return volume_in(shapes, ring) / ring.Volume()
 
 
 def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[float, ...],
                     ycuts: tuple[float, ...] = ()) -> Iterator[Finding]:
     """Plastic round every screw hole over its whole depth, countersinks inside their parts, USB kept clear."""
-    from shutbox.cad.checks.check import _memo
     from shutbox.cad.geometry.layout import (
         COVER_THICKNESS,
         SCREW_CLEAR,
@@ -194,7 +167,7 @@ def check_fasteners(solids: list[tuple[str, str, Any]], lay: Any, cuts: tuple[fl
             gap = usb.distance(_ring(x, y, 0.0, rp, z0, z1)) if usb is not None else float("inf")
             return [pilot, through, head, gap]
 
-        pilot, through, head, gap = _memo("fastener", [label, x, y, z0, z1, prints(boxes), prints(held)], measure)
+        pilot, through, head, gap = memo("fastener", [label, x, y, z0, z1, prints(boxes), prints(held)], measure)
         ok = pilot >= FULL and through >= FULL and head >= FULL and gap >= USB_CLEAR - 1e-3
         yield Finding("fastener", label, ok,
                       f"{WALL_MIN:g} mm ring round the pilot {pilot:.1%} plastic over z {z0:.1f}-{z1:.1f}, round the "
@@ -207,7 +180,6 @@ def check_button(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
     have room behind the panel."""
     import cadquery as cq
 
-    from shutbox.cad.checks.check import _memo
     from shutbox.cad.geometry.box import teardrop_x
     from shutbox.cad.geometry.layout import BUTTON_BODY, BUTTON_HOLE, BUTTON_NUT, BUTTON_PANEL, WALL_MIN
 
@@ -225,9 +197,9 @@ def check_button(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
         # The ring round the hole, less the hole's 45-degree teardrop top (the panel's own roof over it).
         ring = cq.Solid.makeCylinder(BUTTON_HOLE / 2 + WALL_MIN, BUTTON_PANEL, cq.Vector(inner, yb, zb), axis).cut(
             teardrop_x(inner - 1.0, lay.length + 1.0, yb, zb, BUTTON_HOLE / 2 + 0.01))
-        return [_volume(boxes, thread), _volume(boxes, body), _volume(boxes, ring) / ring.Volume()]
+        return [volume_in(boxes, thread), volume_in(boxes, body), volume_in(boxes, ring) / ring.Volume()]
 
-    thread, body, ring = _memo("button", [yb, zb, inner, [_print(b) for b in boxes]], measure)
+    thread, body, ring = memo("button", [yb, zb, inner, [_print(b) for b in boxes]], measure)
     ok = thread < 1e-3 and body < 1e-3 and ring >= FULL
     yield Finding("button", "end-turn button", ok,
                   f"hole clear ({thread:.3f} mm3 of box in it), room for nut and body ({body:.3f} mm3), "
@@ -235,9 +207,8 @@ def check_button(solids: list[tuple[str, str, Any]], lay: Any) -> Iterator[Findi
 
 
 def _print(shape: Any) -> list[Any]:
-    from shutbox.cad.checks.check import _fingerprint
 
-    return _fingerprint(shape)
+    return fingerprint(shape)
 
 
 JOINT_MOVE = 1.0  # mm each piece is moved, in each of the six directions

@@ -35,7 +35,6 @@ from shutbox.cad.geometry.layout import (
     HOLLOW_RIB,
     JOINT_DEPTH,
     MEMBRANE,
-    ROOF_SLOPE,
     SCREW_CLEAR,
     SCREW_HEAD,
     SCREW_PILOT,
@@ -54,6 +53,7 @@ from shutbox.cad.geometry.layout import (
     Layout,
     gates,
 )
+from shutbox.cad.geometry.printable import ROOF_SLOPE
 from shutbox.cad.geometry.sensors import switch_columns, switch_pockets, switch_rib_posts
 from shutbox.cad.geometry.shapes import cut_all, gabled_channel_x, gabled_channel_y, shape_of, text_solid
 from shutbox.cad.geometry.tiles import bump_outline

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 
 from shutbox.base.errors import ShutboxError
+from shutbox.cad.geometry.microswitch import check_layout, tabs_at
+from shutbox.cad.geometry.printable import SQRT2
 from shutbox.kit.model import Kit
 
 # Fixed design figures (mm). Everything a user may want to change is a setting in the kit model.
@@ -22,6 +24,7 @@ RIB_MIN = 2.4  # narrowest rib between two lanes, at the lane floor
 TILE_MIN_WIDTH = 14.0  # room for the number "12", the detent arm and the magnet
 FLOOR = 0.8  # tray floor under the felt (four 0.2 mm layers: 24 g and 0.2 h less than 1.2 mm on Prusa's preset)
 FELT_MARGIN = 2.0  # ledge around the felt recess
+FELT_SLACK = 0.5  # cut the felt this much smaller than its recess
 CORNER_RADIUS = 6.0  # outer vertical edges
 TRAY_RADIUS = 3.0  # inner corners of the tray
 ARM_THICKNESS = 1.6  # detent spring arm, at the top
@@ -101,7 +104,6 @@ DECK_SKIN = 0.8  # plastic between the hollow's roof and the floor above it (und
 SPINE_BAND = 2.0  # solid spine left over the top of its arches (microswitch kits), under the roof it holds up
 BEAM_DEPTH = 3.0  # with reed switches or none: spine and cross ribs are beams this deep under the roof, each
 # bridged from post to post (at most BRIDGE_SPAN) instead of arches rising from the bed; the gate wall half as deep
-ROOF_SLOPE = 1.2  # rise over run of the hollow's sloping ceilings: steeper than 45 degrees, no support
 TUBE_WALL = 1.2  # tube round a reed switch shaft in the spine (the columns its beams span between)
 DIE_FILLET_RATIO = 0.105  # edge radius / die size (2 mm on a 19 mm die)
 PIP_RATIO = 0.09  # pip radius / die size
@@ -119,7 +121,6 @@ TAB_REACH = 11.0  # behind the deck's front wall
 TAB_THICKNESS = 4.0  # holds the screw head's 3.4 mm countersink
 TAB_SCREW = 10.0  # screw length (head included, as countersunk screws are measured)
 TAB_BLOCK = 14.0  # height of the block round the slot and the pilot hole
-SQRT2 = math.sqrt(2.0)
 
 
 def button_name(normally_closed: bool) -> str:
@@ -131,6 +132,21 @@ def button_name(normally_closed: bool) -> str:
 def lane_growth(clearance: float) -> float:
     """How much wider a lane's foot is than its tile's foot: the clearance along every face of the dovetail."""
     return 2 * clearance * (1 + SQRT2)
+
+
+# The key that lets a tile into its lane only the right way round (shutbox.cad.geometry.keys): its groove.
+KEY_HALF = 1.25  # half the groove's width
+
+
+KEY_STRAIGHT = 1.0  # the groove's upright sides, under its 45-degree roof
+
+
+KEY_WALL = 1.0  # least plastic between the groove and the magnet pocket, and between it and the tile's side
+
+
+def widest_magnet_pocket(tile_width: float) -> float:
+    """The widest magnet pocket that leaves the key its walls in a tile ``tile_width`` wide."""
+    return 2 * (tile_width / 2 - 2 * (KEY_HALF + KEY_WALL))
 
 
 @dataclass(frozen=True)
@@ -419,9 +435,7 @@ class Layout:
         """(y, z) where each switch's wires leave it: a reed's lower lead at the top of its shaft, a microswitch's
         solder tabs under its body."""
         if self.kit.sensors.lever:
-            from shutbox.cad.geometry.microswitch import tabs_at
-
-            return tabs_at(self)  # pyright: ignore[reportArgumentType]  (the same Layout: see _check_sensors)
+            return tabs_at(self)
         return self.switch_y, self.shaft_top
 
     @property
@@ -518,10 +532,7 @@ def _check_sensors(lay: Layout) -> None:
     if s.magnets:
         _check_magnets(lay)
     else:
-        from shutbox.cad.geometry.microswitch import check_layout
-
-        # pyright sees this module as cad.layout here and as shutbox.cad.geometry.layout there: the same Layout.
-        check_layout(lay)  # pyright: ignore[reportArgumentType]
+        check_layout(lay)
     _check_bay(lay)
 
 
@@ -534,8 +545,6 @@ def _check_magnets(lay: Layout) -> None:
             f"--magnet-diameter {s.magnet_diameter_mm:g}: does not fit beside the detent arm of a "
             f"{lay.tile_width:.1f} mm tile; allowed: <= {widest - s.magnet_slack_mm:.1f}"
         )
-    from shutbox.cad.geometry.keys import widest_magnet_pocket
-
     keyed = widest_magnet_pocket(lay.tile_width)  # the key groove beside it keeps its walls
     if d > keyed + 1e-9:
         raise ShutboxError(

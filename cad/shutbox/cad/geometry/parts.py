@@ -158,7 +158,7 @@ class BoxPieceSpec(PartSpec):
         if s.lever:
             from shutbox.cad.geometry.microswitch import switch_item
 
-            items = [switch_item(lanes, wiring.tiles.normally_closed)] if lanes else []
+            items = [Item(*switch_item(lanes, wiring.tiles.normally_closed))] if lanes else []
         else:
             items = [Item(f"reed switch, {contact}, glass body", lanes,
                           f"up to {s.reed_length_mm:g} mm long, {s.reed_diameter_mm:g} mm diameter; rated to close at "

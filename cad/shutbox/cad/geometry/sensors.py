@@ -22,15 +22,11 @@ the checks keep a margin.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import cadquery as cq
 import numpy as np
 
-from shutbox.cad.checks.findings import Finding
 from shutbox.cad.geometry.layout import (
     COVER_THICKNESS,
     GROOVE,
@@ -264,168 +260,7 @@ def along_reed(lay: Layout, reed_number: int, tile: int, shut: bool) -> float:
     return float(field(br, s.magnet_diameter_mm, s.magnet_height_mm, centre, tip)[2])
 
 
-def check_pull(lay: Layout) -> Iterator[Finding]:
-    """A shut tile's magnet closes its reed switch (field along the reed at least the operate field); the same
-    magnet with the tile open, and a neighbouring lane's magnet shut, leave it open (below the release field)."""
-    kit = lay.kit
-    s = kit.sensors
-    operate, release = switch_fields(kit)
-    shut = abs(along_reed(lay, 1, 1, True))
-    magnet_name = f"{s.magnet_diameter_mm:g} x {s.magnet_height_mm:g} mm {s.magnet_grade}"
-    yield Finding("magnet", "shut tile", shut >= operate,
-                  f"{magnet_name} {s.reed_gap_mm:g} mm over the glass: {shut * 1e3:.1f} mT along the reed, it closes "
-                  f"at {operate * 1e3:.1f} mT (rated {s.reed_operate_mm:g} mm; this magnet reaches "
-                  f"{reach(kit, operate):.1f} mm)")
-    stray = [("open tile", abs(along_reed(lay, 1, 1, False)))]
-    if lay.tiles > 1:
-        stray.append(("shut neighbour", abs(along_reed(lay, 1, 2, True))))
-    for subject, flux in stray:
-        yield Finding("magnet", subject, flux < release,
-                      f"{flux * 1e3:.2f} mT along the reed of lane 1, it opens below {release * 1e3:.2f} mT (rated "
-                      f"{s.reed_release_mm:g} mm; this magnet {reach(kit, release):.1f} mm)")
-
-
 # --- seated as drawn ------------------------------------------------------------------------------
-
-def _overlap(a: Any, b: Any) -> bool:
-    return not (a.xmax < b.xmin or b.xmax < a.xmin or a.ymax < b.ymin or b.ymax < a.ymin
-                or a.zmax < b.zmin or b.zmax < a.zmin)
-
-
-def _clash(shapes: list[Any], part: Any) -> float:
-    """Common volume of ``part`` with ``shapes`` (small ones: crop big pieces first, see :func:`_slim`)."""
-    from shutbox.cad.checks.check import _common_volume, bounds
-
-    bb = bounds(part)
-    return sum(_common_volume(shape, part) for shape in shapes if _overlap(bounds(shape), bb))
-
-
-Corner = tuple[float, float, float]
-
-
-def _slim(shapes: list[Any], regions: list[tuple[Corner, Corner]]) -> list[Any]:
-    """The solids of ``shapes`` inside the boxes ``regions`` (each from its low to its high corner): one boolean per
-    big piece, so that every part measured afterwards meets only the small solids round it (a boolean costs with
-    the faces of both)."""
-    from shutbox.cad.checks.check import bounds
-
-    boxes = [cq.Solid.makeBox(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], cq.Vector(*lo)) for lo, hi in regions]
-    region = cq.Compound.makeCompound(boxes)  # type: ignore[arg-type]
-    out = []
-    for shape in shapes:
-        if _overlap(bounds(shape), region.BoundingBox()):
-            out += shape.intersect(region).Solids()
-    return out
-
-
-def seat_reed(lay: Layout, walls: list[Any], tiles: dict[int, Any], number: int) -> dict[str, float]:
-    """Lane ``number``'s reed switch and magnet, measured in the assembled box: what the reed, seated and pushed
-    ``SEAT_NUDGE`` further, has in common with the box; the same for the magnet in its (shut) tile; and the
-    distance from the glass to the magnet."""
-    seated, pushed = reed(lay, number), reed(lay, number, SEAT_NUDGE)
-    out = {"reed": _clash(walls, seated.body), "reed_pushed": _clash(walls, pushed.body)}
-    tile = tiles.get(number)
-    if tile is not None:
-        shut = tile.translate(cq.Vector(0, lay.tile_y(True) - lay.tile_y(_is_open(lay, tile) is False), 0))
-        s, x, y = lay.kit.sensors, lay.lane_x(number), lay.switch_y
-        r, z = s.magnet_diameter_mm / 2 + 1.0, lay.magnet_face
-        pocket = _slim([shut], [((x - r, y - r, z - 1.0), (x + r, y + r, z + s.magnet_height_mm + SEAT_NUDGE + 1.0))])
-        out["magnet"] = _clash(pocket, magnet(lay, number))
-        out["magnet_pushed"] = _clash(pocket, magnet(lay, number, lift=SEAT_NUDGE))
-    out["gap"] = seated.glass.distance(magnet(lay, number))
-    return out
-
-
-def _is_open(lay: Layout, tile: Any) -> bool:
-    """Whether the assembly has ``tile`` at its open end (else shut)."""
-    from shutbox.cad.checks.check import bounds
-
-    return bool(bounds(tile).ymin > lay.tile_y(True) + lay.travel / 2)
-
-
-def check_reeds(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Finding]:
-    """Each lane's reed switch, folded as the guide says and pushed up its shaft, seats without touching the box
-    and stops there (pushed further it runs into the shaft's ceiling), its glass at the gap the guide states from
-    the magnet of the shut tile (which fits its pocket the same way)."""
-    from shutbox.cad.checks.check import _fingerprint, _memo
-
-    pieces = [shape for _, kind, shape in solids if kind == "box"]
-    tiles = {int(name.split("-")[1]): shape for name, kind, shape in solids if kind == "tile"}
-    prints = [_fingerprint(w) for w in pieces]
-    want = lay.kit.sensors.reed_gap_mm
-    walls: list[Any] = []
-    for n in range(1, lay.tiles + 1):
-        tile_print = _fingerprint(tiles[n]) if n in tiles else None
-
-        def measure(n: int = n) -> dict[str, float]:
-            if not walls:  # the pieces along the row of shafts, once for every lane
-                reach = lay.shaft_radius + 1.5
-                z0 = lay.reed_top - lay.kit.sensors.reed_length_mm - REED_LEAD_LENGTH - 1.0
-                z1 = lay.shaft_ceiling + SEAT_NUDGE + 1.0
-                walls.extend(_slim(pieces, [((lay.lane_x(k) - reach, lay.switch_y - reach, z0),
-                                             (lay.lane_x(k) + reach, lay.switch_y + reach, z1))
-                                            for k in range(1, lay.tiles + 1)]))
-            return seat_reed(lay, walls, tiles, n)
-
-        got = _memo("reed-seat", [prints, tile_print, n, _reed_identity(lay)], measure)
-        clear = got["reed"] <= CLASH_MM3 and got.get("magnet", 0.0) <= CLASH_MM3
-        stops = got["reed_pushed"] > CLASH_MM3 and got.get("magnet_pushed", 1.0) > CLASH_MM3
-        near = abs(got["gap"] - want) <= GAP_TOLERANCE
-        yield Finding("reed", f"lane {n}", clear and stops and near,
-                      f"seated: {got['reed']:.3f} mm3 in the box (magnet {got.get('magnet', float('nan')):.3f} in its "
-                      f"tile); pushed {SEAT_NUDGE:g} mm on {got['reed_pushed']:.2f} mm3 (it stops); glass "
-                      f"{got['gap']:.2f} mm from the shut tile's magnet, guide {want:g} +- {GAP_TOLERANCE:g}")
-
-
-def _reed_identity(lay: Layout) -> list[Any]:
-    s = lay.kit.sensors
-    return [s.reed_length_mm, s.reed_diameter_mm, s.reed_gap_mm, s.magnet_diameter_mm, s.magnet_height_mm,
-            s.magnet_slack_mm, REED_BEND, REED_LEAD, REED_LEAD_LENGTH]
-
-
-def check_bay(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Finding]:
-    """The controller board and (when the kit needs it) the 74HC165 board, on the fitted cover, touch neither the
-    box nor the cover, keep ``BOARD_CLEARANCE`` from the box, and rest on what holds them (dropped
-    ``SEAT_NUDGE`` they run into it); the wires have a clear way from the switches' channel to the 74HC165 board
-    and on to the controller."""
-    from shutbox.cad.checks.check import _fingerprint, _memo
-
-    pieces = [shape for _, kind, shape in solids if kind == "box"]
-    covers = [shape for _, kind, shape in solids if kind == "cover"]
-    boards = [("controller board", controller_board)] + ([("74HC165 board", shift_board)] if lay.shift_board else [])
-    prints = [[_fingerprint(b) for b in pieces], [_fingerprint(c) for c in covers]]
-    boxes: list[Any] = []
-
-    def near_bay() -> list[Any]:
-        if not boxes:  # the pieces round the bay and the wires' way into it, once
-            ox, oy = lay.cover_origin
-            w, h = lay.cover_size
-            boxes.extend(_slim(pieces, [((ox - 3.0, lay.switch_y - 3.0, -1.0),
-                                         (ox + w + 3.0, oy + h + 3.0, lay.cavity_height + lay.cavity_width + 3.0))]))
-        return boxes
-
-    for label, make in boards:
-        def measure(make: Any = make) -> list[float]:
-            body, dropped = make(lay), make(lay, -SEAT_NUDGE)
-            gap = min((n.distance(body) for n in near_bay()), default=float("inf"))
-            return [_clash(near_bay(), body), _clash(covers, body), _clash(covers, dropped), gap]
-
-        in_box, in_cover, rests, gap = _memo("bay-board", [prints, label, _bay_identity(lay)], measure)
-        ok = in_box <= CLASH_MM3 and in_cover <= CLASH_MM3 and rests > CLASH_MM3 and gap >= BOARD_CLEARANCE - 1e-6
-        yield Finding("bay", label, ok, f"{in_box:.3f} mm3 in the box, {in_cover:.3f} in the cover, {gap:.2f} mm from "
-                      f"the box (at least {BOARD_CLEARANCE:g}); dropped {SEAT_NUDGE:g} mm: {rests:.2f} mm3 (it rests)")
-    ways = wire_ways(lay)
-    clash = _memo("bay-wires", [prints, _bay_identity(lay)],
-                  lambda: [_clash(near_bay() + covers, w) for _, w in ways])
-    yield Finding("bay", "wire ways", all(c <= CLASH_MM3 for c in clash),
-                  ", ".join(f"{label} {c:.3f} mm3 of plastic" for (label, _), c in zip(ways, clash, strict=True)))
-
-
-def _bay_identity(lay: Layout) -> list[Any]:
-    s = lay.kit.sensors
-    return [lay.cavity, lay.cover_origin, lay.board_origin, lay.shift_origin, lay.shift_board, s.board_length_mm,
-            s.board_width_mm, s.board_height_mm, s.shift_board_length_mm, s.shift_board_width_mm,
-            s.shift_board_height_mm]
 
 
 def wire_ways(lay: Layout) -> list[tuple[str, cq.Shape]]:
@@ -449,29 +284,3 @@ def wire_ways(lay: Layout) -> list[tuple[str, cq.Shape]]:
     return ways
 
 
-def check_sensors(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Finding]:
-    """The sensor findings on an assembly: reeds seated and the magnet's pull, or the microswitches seated and worked
-    by their tiles; the bay (nothing without sensors)."""
-    if not lay.sensors:
-        return
-    if lay.kit.sensors.lever:
-        from shutbox.cad.geometry.microswitch import check_switches
-
-        yield from check_switches(solids, lay)
-    else:
-        yield from check_reeds(solids, lay)
-        yield from check_pull(lay)
-    yield from check_bay(solids, lay)
-
-
-def check_seated(folder: Path) -> list[Finding]:
-    """``shutbox cad check``'s sensor findings on a built folder (its assembly.step as read for the other checks).
-    Not part of the build's own checks: the booleans take seconds, and the build's time is kept."""
-    from shutbox.cad.checks.check import _assembly, _context
-
-    ctx = _context(Path(folder))
-    if not ctx["lay"].sensors:
-        return []
-    if "solids" not in ctx:
-        ctx["solids"] = _assembly(Path(folder), ctx["manifest"])
-    return list(check_sensors(ctx["solids"], ctx["lay"]))

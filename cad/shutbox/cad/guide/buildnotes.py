@@ -12,7 +12,15 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from shutbox.cad.geometry.layout import BRIDGE_SPAN, BUTTON_PART, REED_BEND, REED_LEAD, TAB_SCREW, Layout
+from shutbox.cad.geometry.layout import (
+    BRIDGE_SPAN,
+    BUTTON_PART,
+    FELT_SLACK,
+    REED_BEND,
+    REED_LEAD,
+    TAB_SCREW,
+    Layout,
+)
 from shutbox.cad.geometry.parts import Item, PartSpec
 from shutbox.cad.geometry.split import SplitPlan, plan_split
 from shutbox.cad.guide.figures import BAY_VIEW, REED_VIEW
@@ -20,9 +28,8 @@ from shutbox.firmware.host.serialport import ARCH_PORT_GROUP, PORT_GROUP, group_
 from shutbox.kit.model import Kit
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    pass
 
-FELT_SLACK = 0.5  # cut the felt this much smaller than its recess
 #: The .mpy format the bundle's files use (bytecode only: no native code) and the first MicroPython
 #: release that loads it. MicroPython's .mpy table: "v1.19 and up: 6"; the sub-version (6.3 from
 #: mpy-cross 1.29) is checked only for files with native code (py/persistentcode.c).
@@ -30,7 +37,6 @@ MPY_VERSION = 6
 MPY_FIRST_RELEASE = "v1.19"
 UF2_PAGES = {"pico": "https://micropython.org/download/RPI_PICO/",
              "pico2": "https://micropython.org/download/RPI_PICO2/"}
-BOOT_DRIVES = {"pico": "RPI-RP2", "pico2": "RP2350"}
 PLAYERS = '"Ann,Bob"'  # the players the guide's play command names
 
 
@@ -399,7 +405,7 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seat
     pins = pin_map(kit)
     board = BOARDS[kit.firmware.board]
     n = kit.rules.tiles
-    drive = BOOT_DRIVES[board.name]
+    drive = board.boot_drive
     lines = [
         "",
         "## 5. Wire and solder",
@@ -499,34 +505,3 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seat
         shell("shutbox monitor"),
     ]
     return lines
-
-
-def write_repo_notes(docs: Path | None = None) -> None:
-    """Regenerate the repository's ``docs/build.md`` and ``docs/img/cad-*.png`` for the default kit."""
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    from shutbox.cad.build.export import build_cad, plan
-
-    docs = docs or Path(__file__).resolve().parents[4] / "docs"  # cad/shutbox/cad/guide/ -> the repository
-    kit = Kit()
-    with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:
-        manifest = build_cad(kit, Path(tmp), ("stl",), progress=False)
-        parts = {Path(part["preview"]).name for part in manifest["parts"]}
-        for rel in manifest["previews"]:
-            name = Path(rel).name
-            if name not in parts:  # the kit's views and the guide's figures
-                shutil.copy2(Path(tmp) / rel, docs / "img" / f"cad-{name}")
-    with tempfile.TemporaryDirectory(prefix="shutbox-docs-") as tmp:  # rendered from the model (a box build each)
-        from shutbox.cad.guide.sensorviews import sensor_views
-
-        for name in sensor_views(Path(tmp), kit):
-            shutil.copy2(Path(tmp) / name, docs / "img" / f"cad-{name}")
-    lay, split, specs = plan(kit)
-    (docs / "build.md").write_text(build_notes(kit, lay, split, specs, images="img/cad-", seated=True),
-                                   encoding="utf-8")
-
-
-if __name__ == "__main__":
-    write_repo_notes()

@@ -211,8 +211,7 @@ def magnets(lay: Layout, path: Path) -> None:
 
 def felt(lay: Layout, path: Path) -> None:
     """The box from above with the felt in the tray's recess, and the size to cut it."""
-    from shutbox.cad.geometry.layout import FELT_MARGIN
-    from shutbox.cad.guide.buildnotes import FELT_SLACK
+    from shutbox.cad.geometry.layout import FELT_MARGIN, FELT_SLACK
 
     s = Sheet(lay.length + 40.0, lay.width, 3.2, extra_top=70)
     fx, fy = lay.felt
@@ -270,13 +269,12 @@ def cover(lay: Layout, path: Path) -> None:
 
 def bootsel(lay: Layout, path: Path) -> None:
     """The board from above: hold its BOOTSEL button while plugging in the USB cable."""
-    from shutbox.cad.guide.buildnotes import BOOT_DRIVES
 
     b = lay.kit.sensors
     pins = _pins(lay)
     length, width = b.board_length_mm, b.board_width_mm
     s = Sheet(length + 30.0, width + 10.0, 12.0, extra_top=70)
-    s.title(f"Hold BOOTSEL while plugging in: the board appears as the drive {BOOT_DRIVES[pins.board.name]}",
+    s.title(f"Hold BOOTSEL while plugging in: the board appears as the drive {pins.board.boot_drive}",
             f"{pins.board.title} from above, USB socket on the left; then copy the MicroPython UF2 onto that drive")
     x0 = 22.0
     s.rect(x0, 0, x0 + length, width, fill=BOARD, outline=INK, width=3, radius=1.0)

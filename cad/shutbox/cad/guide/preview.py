@@ -192,7 +192,7 @@ VIEW_CHORD = 0.15  # mm, the kit views' meshes (the close-up uses CLOSE_CHORD)
 CLOSE_CHORD = 0.05
 
 
-def _mesh(shape: cq.Shape, chord: float) -> trimesh.Trimesh:
+def mesh_of(shape: cq.Shape, chord: float) -> trimesh.Trimesh:
     from shutbox.cad.build.mesh import tessellate
 
     return tessellate(shape, chord, 20.0)
@@ -207,7 +207,7 @@ class Scene:
 
     def mesh(self, label: str, solid: cq.Shape) -> trimesh.Trimesh:
         if label not in self._meshes:
-            self._meshes[label] = _mesh(solid, VIEW_CHORD)
+            self._meshes[label] = mesh_of(solid, VIEW_CHORD)
         return self._meshes[label]
 
 
@@ -308,9 +308,9 @@ def tiles_view(scene: Scene, path: Path) -> None:
         if bb.xmax < x0 or bb.xmin > x1:
             continue
         if spec.kind in ("box", "gate"):
-            meshes.append((_mesh(solid.intersect(window), CLOSE_CHORD), spec.colour))
+            meshes.append((mesh_of(solid.intersect(window), CLOSE_CHORD), spec.colour))
         elif spec.kind == "tile" and _tile_number(label) in (1, 2):
-            mesh = _mesh(solid, CLOSE_CHORD)
+            mesh = mesh_of(solid, CLOSE_CHORD)
             if _tile_number(label) == 1:  # shut
                 mesh = _shifted(mesh, dy=lay.tile_y(True) - lay.tile_y(False))
             meshes.append((mesh, spec.colour))

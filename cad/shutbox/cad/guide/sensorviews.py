@@ -19,7 +19,7 @@ import numpy as np
 
 from shutbox.cad.geometry.layout import Layout, layout
 from shutbox.cad.guide.figures import BAY_VIEW, MICROSWITCH_VIEW, REED_VIEW
-from shutbox.cad.guide.preview import CLOSE_CHORD, VIEW_CHORD, _mesh, render
+from shutbox.cad.guide.preview import CLOSE_CHORD, VIEW_CHORD, mesh_of, render
 from shutbox.kit.model import Kit, build_kit
 
 BOX = (205, 170, 115)
@@ -44,9 +44,9 @@ def reed_view(lay: Layout, box: cq.Shape, path: Path) -> None:
     window = cq.Solid.makeBox(16.0, 12.0, lay.height + 1.0 - z0, cq.Vector(x - 8.0, y, z0))
     tile = place_tile(lay, build_tile(lay, 1), 1, shut=True)
     switch = reed(lay, 1)
-    meshes = [(_mesh(box.intersect(window), CLOSE_CHORD), BOX), (_mesh(tile.intersect(window), CLOSE_CHORD), TILE),
-              (_mesh(switch.glass, 0.02), GLASS), (_mesh(switch.leads, 0.02), LEAD),
-              (_mesh(magnet(lay, 1), 0.02), MAGNET)]
+    meshes = [(mesh_of(box.intersect(window), CLOSE_CHORD), BOX), (mesh_of(tile.intersect(window), CLOSE_CHORD), TILE),
+              (mesh_of(switch.glass, 0.02), GLASS), (mesh_of(switch.leads, 0.02), LEAD),
+              (mesh_of(magnet(lay, 1), 0.02), MAGNET)]
     focus = ((x - 8.0, y, z0), (x + 8.0, y + 12.0, lay.height))
     render(meshes, path, (700, 1000), azimuth=-12, elevation=8, margin=0.03, focus=focus)
 
@@ -63,8 +63,8 @@ def microswitch_view(lay: Layout, box: cq.Shape, path: Path) -> None:
     window = cq.Solid.makeBox(14.0, y1 - y0 + 16.0, lay.height + 1.0 - z0, cq.Vector(x - 14.0, y0 - 8.0, z0))
     tile = place_tile(lay, build_tile(lay, 1), 1, shut=True)
     switch = m.switch(lay, 1)
-    meshes = [(_mesh(box.intersect(window), CLOSE_CHORD), BOX), (_mesh(tile.intersect(window), CLOSE_CHORD), TILE),
-              (_mesh(switch.body, 0.02), CHIP), (_mesh(switch.lever, 0.02), LEAD)]
+    meshes = [(mesh_of(box.intersect(window), CLOSE_CHORD), BOX), (mesh_of(tile.intersect(window), CLOSE_CHORD), TILE),
+              (mesh_of(switch.body, 0.02), CHIP), (mesh_of(switch.lever, 0.02), LEAD)]
     focus = ((x - 14.0, y0 - 8.0, z0), (x + 4.0, y1 + 8.0, lay.height))
     render(meshes, path, (1100, 700), azimuth=75, elevation=12, margin=0.03, focus=focus)
 
@@ -81,7 +81,7 @@ def bay_view(lay: Layout, box: cq.Shape, path: Path) -> None:
                               cq.Vector(ox - 12.0, lay.switch_y - 8.0, -1.0))
     turn = np.diag([1.0, -1.0, -1.0, 1.0])
     turn[1:3, 3] = (lay.width, lay.height)
-    bay = _mesh(box.intersect(window), VIEW_CHORD)
+    bay = mesh_of(box.intersect(window), VIEW_CHORD)
     bay.apply_transform(turn)
     beside = -h - 14.0 - oy  # the cover in front of the turned box, pins up
     parts = [(place_cover(lay, build_cover(lay)), COVER), (controller_board(lay), PCB)]
@@ -90,7 +90,7 @@ def bay_view(lay: Layout, box: cq.Shape, path: Path) -> None:
         parts += [(board, PCB)] + [(chip, CHIP) for chip in chips]
     meshes = [(bay, BOX)]
     for solid, colour in parts:
-        mesh = _mesh(solid, 0.05)
+        mesh = mesh_of(solid, 0.05)
         mesh.apply_translation((0.0, beside, lay.height))
         meshes.append((mesh, colour))
     render(meshes, path, (1200, 900), azimuth=-15, elevation=60, margin=0.03)

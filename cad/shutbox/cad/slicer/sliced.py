@@ -227,7 +227,7 @@ def check_sliced(folder: Path) -> list[Finding]:
     import json
     import tempfile
 
-    from shutbox.cad.checks.check import _remembered
+    from shutbox.cad.checks.measure import remembered
 
     manifest = json.loads((Path(folder) / "manifest.json").read_text(encoding="utf-8"))
     bed = tuple(manifest["bed_mm"])
@@ -240,7 +240,7 @@ def check_sliced(folder: Path) -> list[Finding]:
                                         "with stl or 3mf"))
                 continue
             path = Path(folder) / part["files"][fmt]
-            findings += _remembered("sliced", path, [list(bed), BRIDGE_MAX],
+            findings += remembered("sliced", path, [list(bed), BRIDGE_MAX],
                                     lambda path=path: sliced_findings(path, Path(tmp), bed))
     return findings
 

@@ -37,6 +37,7 @@ class Board:
     mpy_arch: str
     header: dict[int, str]
     usb_ids: tuple[tuple[int, int], ...]
+    boot_drive: str  # the drive it shows as with BOOTSEL held while plugged in
 
     @property
     def gpios(self) -> tuple[int, ...]:
@@ -62,8 +63,8 @@ class Board:
 
 
 BOARDS: dict[str, Board] = {
-    "pico": Board("pico", "Raspberry Pi Pico (RP2040)", "armv6m", _PICO_HEADER, ((0x2E8A, 0x0005),)),
-    "pico2": Board("pico2", "Raspberry Pi Pico 2 (RP2350)", "armv7emsp", _PICO_HEADER, ((0x2E8A, 0x0005),)),
+    "pico": Board("pico", "Raspberry Pi Pico (RP2040)", "armv6m", _PICO_HEADER, ((0x2E8A, 0x0005),), "RPI-RP2"),
+    "pico2": Board("pico2", "Raspberry Pi Pico 2 (RP2350)", "armv7emsp", _PICO_HEADER, ((0x2E8A, 0x0005),), "RP2350"),
 }
 
 
