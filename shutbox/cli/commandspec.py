@@ -58,6 +58,9 @@ class Command:
     actions: tuple[Command, ...] = ()
     action_metavar: str = "ACTION"
     extra: str | None = None  #: the optional part of the install it needs (a key of :data:`EXTRAS`)
+    #: setting keys whose flag this command reads with its own argparse action (``play --dice``: a number of
+    #: dice, or a smart-dice SOURCE); the action's ``extra_help`` is added to the setting's help
+    setting_actions: tuple[tuple[str, type[argparse.Action]], ...] = ()
 
     def takes(self, setting: Setting) -> bool:
         """Does this command accept ``setting``'s flag?"""
@@ -99,11 +102,16 @@ def add_settings(p: argparse.ArgumentParser, command: Command) -> None:
     rules = p.add_argument_group("rule settings (see RULES.md)")
     kit = p.add_argument_group("kit settings")
     rules.add_argument("--config", metavar="FILE", help="settings file (default: ./shutbox.toml if present)")
+    actions = dict(command.setting_actions)
     for s in chosen:
         extra: dict[str, Any] = {"nargs": "?", "const": "on"} if s.is_switch else {}
+        action = actions.get(s.key)
+        more = f"; {getattr(action, 'extra_help', '')}" if action is not None else ""
+        if action is not None:
+            extra["action"] = action
         (rules if s.rule else kit).add_argument(
-            s.flag, dest=s.dest, default=None, metavar=_metavar(s),
-            help=f"{s.help} [{s.allowed()}{_default_text(s)}]", **extra)
+            s.flag, dest=s.dest, default=None, metavar=getattr(action, "metavar_text", None) or _metavar(s),
+            help=f"{s.help} [{s.allowed()}{_default_text(s)}]{more}", **extra)
 
 
 def _default_text(s: Setting) -> str:

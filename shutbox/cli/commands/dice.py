@@ -1,4 +1,5 @@
-"""``shutbox dice IMAGE... [--json] [--annotate OUT.png]``: the dice a picture shows, read by the camera reader."""
+"""``shutbox dice IMAGE... [--json] [--annotate OUT.png]``: the dice a picture shows, read by the camera reader;
+``shutbox dice --listen SOURCE [--json] [--dice N] [--record FILE]``: the throws of smart dice, one line each."""
 
 from __future__ import annotations
 
@@ -10,15 +11,26 @@ from pathlib import Path
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import shown
 from shutbox.cli.commandspec import Command
-from shutbox.kit.model import Kit
+from shutbox.kit.model import BOX_DICE, Kit
+
+#: Most dice ``--listen`` connects.
+MAX_LISTEN_DICE = 12
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("images", nargs="+", metavar="IMAGE", help="a picture of the dice (JPEG, PNG, BMP, WebP or TIFF)")
+    p.add_argument("images", nargs="*", metavar="IMAGE", help="a picture of the dice (JPEG, PNG, BMP, WebP or TIFF)")
     p.add_argument("--json", action="store_true", help='print one JSON object per picture: {"dice": [values], '
-                   '"unsure": N}')
+                   '"unsure": N}; with --listen, per throw: {"dice": [values], "source": "godice"}')
     p.add_argument("--annotate", metavar="OUT.png", help="also write the picture with each die's box and "
                    "value drawn (one IMAGE; a new file, or a drawing this command wrote before)")
+    p.add_argument("--listen", metavar="SOURCE", help="instead of pictures, the throws of smart dice over Bluetooth, "
+                   "one line each until Ctrl-C: godice or pixels (the first dice of that make found), "
+                   "godice:NAME1,NAME2 (these dice, by name or address), or replay:FILE (a recording; ends with it). "
+                   "docs/smartdice.md")
+    p.add_argument("--dice", metavar="N", help=f"with --listen: dice in a throw [default {BOX_DICE}, the kit's; the "
+                   "number of names given]")
+    p.add_argument("--record", type=Path, metavar="FILE", help="with --listen: also write everything the dice said "
+                   "to FILE, a replay (JSON lines) for replay:FILE or a bug report; never replaces a file")
 
 
 def check_annotate(path: str, images: list[str]) -> None:
@@ -63,6 +75,14 @@ def _check_replaceable(path: str, name: str, images: list[str]) -> None:
 def run_dice(args: argparse.Namespace, kit: Kit | None) -> int:
     import json
 
+    if args.listen is not None:
+        return run_listen(args)
+    for flag, value in (("--dice", args.dice), ("--record", args.record)):
+        if value is not None:
+            raise ShutboxError(f"{flag} {shown(str(value), 200)}: only with --listen SOURCE (smart dice)")
+    if not args.images:
+        raise ShutboxError("give a picture of the dice (IMAGE), or --listen SOURCE for smart dice")
+
     from shutbox.dice.imagefile import check_picture_file, read_image
     from shutbox.dice.reader import read_dice
 
@@ -82,6 +102,49 @@ def run_dice(args: argparse.Namespace, kit: Kit | None) -> int:
         if args.annotate is not None:
             write_annotated(Path(args.annotate), image, reading)
         del image
+    return 0
+
+
+def listen_count(args: argparse.Namespace, names: tuple[str, ...]) -> int:
+    """The dice in a throw: ``--dice N``, else the number of names given, else the kit's."""
+    from shutbox.base.bounded import whole_within
+
+    if args.dice is None:
+        return len(names) or BOX_DICE
+    count = whole_within(args.dice, "--dice", 1, MAX_LISTEN_DICE)
+    if names and count != len(names):
+        raise ShutboxError(f"--dice {count}: {len(names)} dice are named in --listen {shown(args.listen, 200)}; give "
+                           f"--dice {len(names)} or leave it out")
+    return count
+
+
+def run_listen(args: argparse.Namespace) -> int:
+    """``--listen SOURCE``: print each throw until the source ends (a replay) or Ctrl-C."""
+    import json
+    import sys
+
+    from shutbox.companion.live.smartdice import recording
+    from shutbox.dice.ble.source import DiceFeed, parse_source
+    from shutbox.dice.ble.throws import Seen, Showing, Thrown
+
+    if args.images or args.annotate is not None:
+        raise ShutboxError("--listen SOURCE reads smart dice, not pictures: give IMAGE or --listen, not both")
+    source = parse_source(args.listen, "--listen")
+    count = listen_count(args, source.names)
+
+    def say(seen: Seen) -> None:
+        if isinstance(seen, Thrown):
+            line = json.dumps({"dice": list(seen.dice), "source": seen.protocol}) if args.json else \
+                f"{seen.protocol}: {' '.join(map(str, seen.dice))}"
+            print(line, flush=True)
+        elif not isinstance(seen, Showing):
+            print(seen.text, file=sys.stderr, flush=True)
+
+    with recording(args.record) as record:
+        feed = DiceFeed(source, count, say, expected=count, record=record)  # a replay is read (and checked) here
+        if source.live:
+            print(f"listening for {count} {source.kind} dice (Ctrl-C ends)", file=sys.stderr, flush=True)
+        feed.run()
     return 0
 
 

@@ -120,9 +120,13 @@ def run_show(args: argparse.Namespace, kit: Kit | None) -> int:
 
 
 def reading_lines(readings: list[Any]) -> list[str]:
-    """One line per throw read from a picture: which event, what was read, from where."""
-    return [f"throw (event {r.seq}) read by the {r.source}: {' + '.join(map(str, r.dice))}, picture kept "
-            f"({max(1, len(r.image) // 1024)} KB; `--readings DIR` writes it)" for r in readings]
+    """One line per throw read rather than typed: which event, what was read, by what (the camera or a phone,
+    whose picture is kept, or smart dice)."""
+    lines = []
+    for r in readings:
+        kept = f", picture kept ({max(1, len(r.image) // 1024)} KB; `--readings DIR` writes it)" if r.image else ""
+        lines.append(f"throw (event {r.seq}) read by the {r.source}: {' + '.join(map(str, r.dice))}{kept}")
+    return lines
 
 
 def write_readings(folder: Path | None, game_id: int, readings: list[Any]) -> None:
@@ -134,7 +138,7 @@ def write_readings(folder: Path | None, game_id: int, readings: list[Any]) -> No
         return
     if folder.exists() and not folder.is_dir():
         raise ShutboxError(f"--readings {shown(str(folder), 200)}: is a file; give a folder")
-    for r in readings:
+    for r in (r for r in readings if r.image):  # smart dice keep no picture
         target = folder / f"game-{game_id}-event-{r.seq}.jpg"
         if target.exists():
             if target.read_bytes() == r.image:

@@ -23,6 +23,28 @@ if TYPE_CHECKING:
 BOX_WAIT_S = 3.0
 
 
+class DiceFlag(argparse.Action):
+    """``--dice``: a number is the rules' number of dice; anything else is a smart-dice SOURCE (``args.smart_dice``,
+    :func:`shutbox.dice.ble.source.parse_source`)."""
+
+    metavar_text = "N|SOURCE"
+    extra_help = ("or smart dice that say each throw over Bluetooth: godice, pixels, godice:NAME1,NAME2 (these dice), "
+                  "replay:FILE (docs/smartdice.md)")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        text = str(values)
+        if text.strip().lstrip("+-").isdigit() or not text.strip():
+            setattr(namespace, self.dest, text)  # the rule setting, checked with the others
+            return
+        from shutbox.dice.ble.source import parse_source
+
+        try:
+            namespace.smart_dice = parse_source(text, "--dice")
+        except ShutboxError as exc:
+            raise ShutboxError(f"{exc}; or a number of dice (the rules' --dice N)") from None
+
+
 def _arguments(p: argparse.ArgumentParser) -> None:
     add_port_argument(p, none_help="none: no box, the tiles are typed ('shut 3 5') or tapped on the web page")
     p.add_argument("--players", metavar="NAMES", help='players in turn order, comma separated, e.g. "Ann,Bob"')
@@ -34,10 +56,22 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="watch the tray with a camera (OpenCV: a number, default 0, a device such as /dev/video0, a "
                    "video file or an image sequence such as frames/%%03d.jpg); the dice are read when they come to "
                    "rest and entered as the throw (docs/dice.md)")
+    p.add_argument("--record", type=Path, metavar="FILE", help="with --dice SOURCE: also write everything the dice "
+                   "said to FILE, a replay (JSON lines) for --dice replay:FILE or a bug report; never replaces a file")
+    p.set_defaults(smart_dice=None)
     add_web_argument(p)
 
 
 def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
+    from shutbox.companion.live.smartdice import recording
+
+    if args.record is not None and args.smart_dice is None:
+        raise ShutboxError(f"--record {args.record}: only with --dice SOURCE (smart dice)")
+    with recording(args.record) as record:
+        return _run_play(args, kit, record)
+
+
+def _run_play(args: argparse.Namespace, kit: Kit | None, record: Any) -> int:
     assert kit is not None
     from shutbox.companion.live.camera import check_camera
     from shutbox.companion.live.display import SessionDisplay, show_review
@@ -57,6 +91,7 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     rules = session.rules if session is not None else kit.rules
     link: BoxLink | None = None
     check_camera(args.camera)  # a camera that cannot be opened stops here, before anything is written
+    dice_source = _dice_source(args)  # so does a replay that cannot be read
     try:
         if not boxless:
             link = BoxLink(args.port, rules.tiles, events.put)
@@ -69,7 +104,8 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
                                   throws=kit.play.throws_for(boxless))
         _begin(session, table, names, heard)
         table.open_camera(args.camera, session)
-        _play(session, events)
+        table.open_dice(dice_source, len(dice_source.names) or rules.dice if dice_source else 0, session, record)
+        _play(session, events, table)
         show_review(session, piped=not table.interactive)
         if table.web is not None and session.game is not None and session.game.finished:
             _linger(session, events, table)
@@ -88,6 +124,16 @@ def run_play(args: argparse.Namespace, kit: Kit | None) -> int:
     if session.quit:
         print(f"game {session.game_id} is saved; `shutbox play --resume` continues it", flush=True)
     return 0
+
+
+def _dice_source(args: argparse.Namespace) -> Any:
+    """The smart-dice SOURCE of ``--dice`` (None: none), its replay read and checked."""
+    source = args.smart_dice
+    if source is not None and source.path is not None:
+        from shutbox.dice.ble.record import read_replay
+
+        read_replay(source.path)
+    return source
 
 
 def _start_link(link: Any) -> None:
@@ -154,7 +200,7 @@ def _new_game_players(args: argparse.Namespace, kit: Kit) -> list[str]:
     return names
 
 
-def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
+def _play(session: LiveSession, events: queue.Queue[Any], table: SessionDisplay | None = None) -> None:
     """Hand every link event, typed line and dice reading to the session until the game is done or left."""
     while not session.done:
         try:
@@ -162,6 +208,8 @@ def _play(session: LiveSession, events: queue.Queue[Any]) -> None:
         except queue.Empty:
             continue
         session.handle(item)
+        if table is not None:
+            table.ready(item, session)
 
 
 def _linger(session: LiveSession, events: queue.Queue[Any], table: SessionDisplay) -> None:
@@ -205,6 +253,7 @@ COMMANDS = (
             "button ends the turn (throws optional; a throw typed first, '3 5' or '4' for one die, is checked "
             "against them). --throws required (the default with --port none: no box, type or tap the tiles) "
             "takes every throw typed first. Every event is saved before it is shown; --resume continues the "
-            "latest unfinished game; --web serves a live scoreboard for phones and a TV.", run_play, ("rules", "play"),
-            _arguments),
+            "latest unfinished game; --web serves a live scoreboard for phones and a TV; --camera reads the throws "
+            "from the tray, --dice SOURCE from smart dice.", run_play, ("rules", "play"), _arguments,
+            setting_actions=(("rules.dice", DiceFlag),)),
 )

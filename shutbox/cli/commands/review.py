@@ -80,7 +80,7 @@ def kept_reading_lines(spec: str, db: Path | None) -> list[str]:
 
     with open_read_only(db or default_db_path()) as store:
         readings = store.readings(int(spec))
-    lines = reading_lines(readings)
+    lines = reading_lines([r for r in readings if r.image])  # smart dice's throws have no picture to look at
     return ["throws read from pictures (`shutbox history show ID --readings DIR` writes them):", *
             (f"  {line}" for line in lines)] if lines else []
 

@@ -8,7 +8,8 @@ box's button and tiles, a script, and a camera reading the dice::
 
 Every command names its ``source``: ``typed`` (a line at the keyboard), ``phone`` (the web page),
 ``button`` (the box's end-turn button), ``box`` (a snapshot of the box's tiles), ``script`` (``sim
---script``) or ``camera`` (dice read from the tray). The source changes how a message is worded, never what
+--script``), ``camera`` (dice read from the tray) or ``dice`` (smart dice saying their faces over Bluetooth,
+:mod:`shutbox.companion.smartdice`). The source changes how a message is worded, never what
 the rules allow. A command holds what was entered, checked only for its shape; whether it is legal is
 for the rules engine (:mod:`shutbox.game.rules` via :class:`shutbox.game.replay.Game`) to say, once, when
 the referee (:mod:`shutbox.companion.live.referee`) applies it.
@@ -33,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 #: Where a command came from (see the module docstring).
-SOURCES = ("typed", "phone", "button", "box", "script", "camera")
-Source = Literal["typed", "phone", "button", "box", "script", "camera"]
+SOURCES = ("typed", "phone", "button", "box", "script", "camera", "dice")
+Source = Literal["typed", "phone", "button", "box", "script", "camera", "dice"]
 MoveVerb = Literal["shut", "open", "either"]
 
 

@@ -11,10 +11,13 @@ from typing import Any, TextIO
 
 from shutbox.companion.live.camera import CameraWatch
 from shutbox.companion.live.session import LiveSession, View, Views
+from shutbox.companion.live.smartdice import SmartDiceWatch, wants_throw
 from shutbox.companion.live.terminal import TextView, read_input
 from shutbox.companion.live.tui import ScreenView
 from shutbox.companion.web.review import ReviewPages
 from shutbox.companion.web.scoreboard import WebBoard, parse_web
+from shutbox.dice.ble.record import Record
+from shutbox.dice.ble.source import DiceSource
 from shutbox.game import solver
 from shutbox.game.review import review_game, review_payload
 from shutbox.game.solvercache import cached_solve
@@ -32,6 +35,7 @@ class SessionDisplay:
         self.interactive = read_stdin and sys.stdin.isatty() and sys.stdout.isatty()
         self.screen: ScreenView | None = None
         self.camera: CameraWatch | None = None
+        self.dice: SmartDiceWatch | None = None
         self.terminal: View = TextView()
 
     @property
@@ -61,7 +65,24 @@ class SessionDisplay:
         self.camera = CameraWatch(device, self.submit).start()
         session.view.note("info", f"camera {device}: the dice are read when they come to rest")
 
+    def open_dice(self, source: DiceSource | None, count: int, session: LiveSession,
+                  record: Callable[[Record], None] | None) -> None:
+        """Take the throws of smart dice from ``source`` (None: none); they come through ``submit``."""
+        if source is None:
+            return
+        self.dice = SmartDiceWatch(source, count, self.submit, record=record).start()
+        what = f"replay {source.path}" if source.path is not None else f"{source.kind} dice"
+        session.view.note("info", f"{what}: each throw is read from the dice when they come to rest")
+
+    def ready(self, item: object, session: LiveSession) -> None:
+        """The session handled ``item``: a replay of smart dice may go on once the game wants a throw."""
+        if self.dice is not None:
+            self.dice.ready(item, wants_throw(session))
+
     def close(self) -> None:
+        if self.dice is not None:
+            self.dice.stop()
+            self.dice = None
         if self.camera is not None:
             self.camera.stop()
             self.camera = None

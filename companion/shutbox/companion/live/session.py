@@ -50,6 +50,7 @@ from shutbox.companion.live.livestate import LiveState
 from shutbox.companion.live.moves import Verdict
 from shutbox.companion.live.recording import Ledger
 from shutbox.companion.live.referee import Referee, Ruling
+from shutbox.companion.live.smartdice import DiceSeen, enter_seen
 from shutbox.companion.live.wording import game_resumed, game_started, help_text, recorded, tiles_held
 from shutbox.companion.store.database import GameStore
 from shutbox.firmware.host.protocol import Bye, Crash, Hello, Snapshot
@@ -221,8 +222,10 @@ class LiveSession:
 
     # -- input ---------------------------------------------------------------------------------
 
-    def handle(self, item: LinkEvent | Typed | Remote | InputClosed | Command | CameraRead | PhotoPost) -> None:
-        """Take one link event, typed line, page command, command, or dice read (the camera, a posted photo)."""
+    def handle(self, item: LinkEvent | Typed | Remote | InputClosed | Command | CameraRead | PhotoPost | DiceSeen) \
+            -> None:
+        """Take one link event, typed line, page command, command, or dice read (the camera, a posted photo, smart
+        dice)."""
         if isinstance(item, Received):
             self._received(item)
         elif isinstance(item, Typed):
@@ -235,6 +238,8 @@ class LiveSession:
             self.stop()
         elif isinstance(item, CameraRead | PhotoPost):
             enter_dice(self, item)  # pyright: ignore[reportArgumentType]  (camera.py names this class lazily)
+        elif isinstance(item, DiceSeen):
+            enter_seen(self, item)  # pyright: ignore[reportArgumentType]  (smartdice.py names this class lazily)
         else:
             self.apply(item)
 
