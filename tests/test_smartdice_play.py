@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from shutbox.base.errors import ShutboxError
 from shutbox.companion.store.database import GameStore
 from shutbox.dice.ble.record import KEYS, Record, parse_replay
-from shutbox.base.errors import ShutboxError
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
 from shutbox.kit.model import Rules

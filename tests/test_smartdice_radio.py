@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 import pytest
 
+from shutbox.base.errors import ShutboxError
 from shutbox.dice.ble.protocol import GODICE, PIXELS
 from shutbox.dice.ble.source import DiceFeed, DiceSource
 from shutbox.dice.ble.throws import Said, Seen, Thrown
-from shutbox.base.errors import ShutboxError
 from tests.smartdice_support import (
     LANDED,
     ROLLING,

@@ -9,7 +9,7 @@ box's button and tiles, a script, and a camera reading the dice::
 Every command names its ``source``: ``typed`` (a line at the keyboard), ``phone`` (the web page),
 ``button`` (the box's end-turn button), ``box`` (a snapshot of the box's tiles), ``script`` (``sim
 --script``), ``camera`` (dice read from the tray) or ``dice`` (smart dice saying their faces over Bluetooth,
-:mod:`shutbox.companion.smartdice`). The source changes how a message is worded, never what
+:mod:`shutbox.companion.live.smartdice`). The source changes how a message is worded, never what
 the rules allow. A command holds what was entered, checked only for its shape; whether it is legal is
 for the rules engine (:mod:`shutbox.game.rules` via :class:`shutbox.game.replay.Game`) to say, once, when
 the referee (:mod:`shutbox.companion.live.referee`) applies it.

@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from shutbox.base.errors import ShutboxError
+from shutbox.base.output import out_file
+from shutbox.base.text import shown
 from shutbox.companion.live.command import Throw
 from shutbox.companion.live.link import Failed
 from shutbox.dice.ble.protocol import PROTOCOLS
 from shutbox.dice.ble.record import Record, write_records
 from shutbox.dice.ble.source import DiceFeed, DiceSource
 from shutbox.dice.ble.throws import Refused, Said, Seen, Showing, Thrown, Unsure
-from shutbox.base.errors import ShutboxError
-from shutbox.base.output import out_file
-from shutbox.base.text import shown
 
 if TYPE_CHECKING:
     from shutbox.companion.live.session import LiveSession

@@ -25,9 +25,9 @@ from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData, BaseBleakScanner
 from bleak.exc import BleakError
 
+from shutbox.base.text import shown
 from shutbox.dice.ble.protocol import Protocol
 from shutbox.dice.ble.record import Record
-from shutbox.base.text import shown
 
 #: Seconds between attempts to reach a die that is not connected.
 RETRY_S = 2.0

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from shutbox.dice.ble.protocol import PROTOCOLS
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import quoted, shown
+from shutbox.dice.ble.protocol import PROTOCOLS
 
 #: The events a line may record.
 EVENTS = ("connect", "disconnect", "notify")

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 from shutbox.dice.ble.protocol import PROTOCOLS
 from shutbox.dice.ble.record import MAX_NAME, Record, read_replay
 from shutbox.dice.ble.throws import Seen, Thrown, ThrowWatch
-from shutbox.base.errors import ShutboxError
-from shutbox.base.text import shown
 
 #: Seconds between looks at a live throw under way (its settling time is measured so).
 TICK_S = 0.1
