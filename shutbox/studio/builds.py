@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -132,6 +133,7 @@ class Standby:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiting: subprocess.Popen[str] | None = None
+        self._loaded: set[int] = set()  #: processes whose "ready" was read already (by :meth:`wait_ready`)
         self._stopped = False
 
     def _start(self) -> subprocess.Popen[str]:
@@ -143,6 +145,21 @@ class Standby:
         with self._lock:
             if self._waiting is None and not self._stopped:
                 self._waiting = self._start()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait until the waiting process has loaded (it says ``ready``); False if it has not within ``timeout``."""
+        with self._lock:
+            proc = self._waiting
+        if proc is None or proc.stdout is None:
+            return False
+        if proc.pid in self._loaded:
+            return True
+        if not select.select([proc.stdout], [], [], timeout)[0]:
+            return False
+        loaded = proc.stdout.readline().strip() == "ready"
+        if loaded:
+            self._loaded.add(proc.pid)
+        return loaded
 
     def take(self) -> subprocess.Popen[str]:
         """A process for one preview (the waiting one, if any); another starts loading for the next."""
