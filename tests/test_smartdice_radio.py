@@ -12,6 +12,7 @@ import pytest
 
 from shutbox.base.errors import ShutboxError
 from shutbox.dice.ble.protocol import GODICE, PIXELS
+from shutbox.dice.ble.radio import radio_refusal
 from shutbox.dice.ble.source import DiceFeed, DiceSource
 from shutbox.dice.ble.throws import Said, Seen, Thrown
 from tests.smartdice_support import (
@@ -134,6 +135,12 @@ def test_a_die_that_drops_out_is_named_and_rejoins_by_itself():
         assert isinstance(thrown, Thrown) and thrown.dice == (1, 4)  # A's face, said before B went, kept
     finally:
         run.stop()
+
+
+def test_the_radio_is_tried_before_anything_is_written():
+    assert radio_refusal(GODICE, FakeScanner) is None
+    assert radio_refusal(PIXELS, BrokenScanner) == ("Pixels dice: Bluetooth cannot be used here (No Bluetooth "
+                                                    "adapters found.); is there an adapter, and is Bluetooth on?")
 
 
 def test_no_bluetooth_adapter_is_one_clear_error():

@@ -124,6 +124,8 @@ def run_listen(args: argparse.Namespace) -> int:
     import sys
 
     from shutbox.companion.live.smartdice import recording
+    from shutbox.dice.ble.protocol import PROTOCOLS
+    from shutbox.dice.ble.radio import radio_refusal
     from shutbox.dice.ble.source import DiceFeed, parse_source
     from shutbox.dice.ble.throws import Seen, Showing, Thrown
 
@@ -131,6 +133,9 @@ def run_listen(args: argparse.Namespace) -> int:
         raise ShutboxError("--listen SOURCE reads smart dice, not pictures: give IMAGE or --listen, not both")
     source = parse_source(args.listen, "--listen")
     count = listen_count(args, source.names)
+    refusal = radio_refusal(PROTOCOLS[source.kind]) if source.live else None
+    if refusal is not None:  # before anything is written
+        raise ShutboxError(refusal)
 
     def say(seen: Seen) -> None:
         if isinstance(seen, Thrown):

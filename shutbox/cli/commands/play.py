@@ -127,12 +127,19 @@ def _run_play(args: argparse.Namespace, kit: Kit | None, record: Any) -> int:
 
 
 def _dice_source(args: argparse.Namespace) -> Any:
-    """The smart-dice SOURCE of ``--dice`` (None: none), its replay read and checked."""
+    """The smart-dice SOURCE of ``--dice`` (None: none): its replay read and checked, or the radio tried."""
     source = args.smart_dice
     if source is not None and source.path is not None:
         from shutbox.dice.ble.record import read_replay
 
         read_replay(source.path)
+    elif source is not None:
+        from shutbox.dice.ble.protocol import PROTOCOLS
+        from shutbox.dice.ble.radio import radio_refusal
+
+        refusal = radio_refusal(PROTOCOLS[source.kind])
+        if refusal is not None:
+            raise ShutboxError(f"--dice {source.kind}: {refusal}")
     return source
 
 

@@ -149,9 +149,7 @@ class DiceRadio:
         try:
             found = await self.find(stop)
         except RADIO_ERRORS as exc:
-            self.emit(RadioFailed(f"{self.protocol.label} dice: Bluetooth cannot be used here "
-                                  f"({shown(str(exc) or type(exc).__name__, 160)}); is there an adapter, and is "
-                                  "Bluetooth on?"))
+            self.emit(RadioFailed(unusable(self.protocol, exc)))
             return
         await asyncio.gather(*(self.keep(name, device, stop) for name, device in found.items()))
 
@@ -188,6 +186,26 @@ class DiceRadio:
                 loop.call_soon_threadsafe(stop.set)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
+
+
+def unusable(protocol: Protocol, exc: BaseException) -> str:
+    """The line that says the radio cannot be used, and why."""
+    why = "no system bus for Bluetooth (is BlueZ installed and running?)" if isinstance(exc, FileNotFoundError) \
+        else shown(str(exc) or type(exc).__name__, 160)
+    return f"{protocol.label} dice: Bluetooth cannot be used here ({why}); is there an adapter, and is Bluetooth on?"
+
+
+def radio_refusal(protocol: Protocol, scanner_backend: type[BaseBleakScanner] | None = None) -> str | None:
+    """Why the radio cannot be used (a scan cannot even start), or None: checked before a game is written."""
+    async def probe() -> None:
+        async with BleakScanner(backend=scanner_backend):
+            pass
+
+    try:
+        asyncio.run(probe())
+    except RADIO_ERRORS as exc:
+        return unusable(protocol, exc)
+    return None
 
 
 async def _sleep(seconds: float, stop: asyncio.Event) -> None:
