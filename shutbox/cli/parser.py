@@ -47,6 +47,7 @@ COMMAND_MODULES: dict[str, str] = {
     "sim": "shutbox.cli.commands.sim",
     "firmware": "shutbox.cli.commands.firmware",
     "cad": "shutbox.cli.commands.cad",
+    "pcb": "shutbox.cli.commands.pcb",
     "cache": "shutbox.cli.commands.cache",
 }
 
