@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from shutbox.cad.geometry.layout import layout
-from shutbox.cad.board.folder import write_board
 from shutbox.cad.board.fab import drc
+from shutbox.cad.board.folder import write_board
 from shutbox.cad.board.kicad import STEM, design, write_project
 from shutbox.cad.board.plan import pico_centre
 from shutbox.cad.board.readback import read_board
+from shutbox.cad.geometry.layout import layout
 from shutbox.firmware.host.plan import HC165_PINS, pin_map
 from shutbox.kit.model import build_kit
 from tests.conftest import require_tool

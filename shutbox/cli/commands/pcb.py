@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from shutbox.cli.commandspec import EVERY_SECTION, Command
 from shutbox.base.errors import ShutboxError
-from shutbox.kit.model import Kit
 from shutbox.base.text import path_text
+from shutbox.cli.commandspec import EVERY_SECTION, Command
+from shutbox.kit.model import Kit
 
 #: The tile count, the wiring (firmware) and the physical kit the board is laid out in.
 PCB_SETTINGS = ("rules.tiles", "firmware", *(s for s in EVERY_SECTION if s not in {"rules", "firmware", "play"}))
@@ -20,9 +20,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
+    from shutbox.base.output import out_folder
     from shutbox.cad.board.folder import MANIFEST, board_files, write_board
     from shutbox.cad.board.plan import board_refusal
-    from shutbox.base.output import out_folder
 
     refusal = board_refusal(kit)
     if refusal:  # before anything is written

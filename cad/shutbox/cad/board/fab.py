@@ -13,8 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from shutbox.cad.board.footprints import Footprint
 from shutbox.base.errors import ShutboxError
+from shutbox.cad.board.footprints import Footprint
 
 KICAD_MAJOR = 9
 GERBER_LAYERS = "F.Cu,B.Cu,F.Mask,B.Mask,F.SilkS,B.SilkS,F.Paste,B.Paste,Edge.Cuts"

@@ -9,10 +9,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from shutbox.base.errors import ShutboxError
 from shutbox.base.version import __version__
 from shutbox.cad.board import fab
 from shutbox.cad.board.kicad import STEM, Design, design, write_project
-from shutbox.base.errors import ShutboxError
 from shutbox.kit.model import Kit
 
 MANIFEST = "pcb.json"

@@ -1,8 +1,8 @@
 """The board's plan, from the kit: its outline in the box, every footprint where the box needs it, every pad's net.
 
-Box frame (:mod:`shutbox.cad.geometry.layout`). The board lies flat ``plane`` mm over the table, on the bay cover's standoffs
-(where the controller board sits when the box is wired by hand): a strip along the switch row under every lane's
-switch, a neck through the bay's front wall, and a carrier filling the bay that the Pico is soldered onto. The
+Box frame (:mod:`shutbox.cad.geometry.layout`). The board lies flat ``plane`` mm over the table, on the bay
+cover's standoffs (where the controller board sits when the box is wired by hand): a strip along the switch row
+under every lane's switch, a neck through the bay's front wall, and a carrier filling the bay that the Pico is soldered onto. The
 strip is screwed up into blocks over the switch channel (``strip_screws``); the carrier rests on the cover, its
 holes over the cover's pins.
 
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
+from shutbox.base.errors import ShutboxError
+from shutbox.cad.board import footprints as fp
 from shutbox.cad.geometry.layout import (
     COVER_GAP,
     COVER_THICKNESS,
@@ -28,8 +30,6 @@ from shutbox.cad.geometry.layout import (
     Layout,
     layout,
 )
-from shutbox.cad.board import footprints as fp
-from shutbox.base.errors import ShutboxError
 from shutbox.firmware.host.plan import CHAIN_INPUTS, HC165_PINS, PinMap, pin_map
 from shutbox.firmware.host.topology import GND, RESISTOR, V33, Link, Topology, topology
 from shutbox.kit.model import Kit, box_refusal

@@ -19,8 +19,8 @@ from shapely import contains_xy, distance, points
 from shapely.geometry import Point, Polygon, box
 from shapely.prepared import prep
 
-from shutbox.cad.board.footprints import PICO_INNER, Footprint, Pad
 from shutbox.base.errors import ShutboxError
+from shutbox.cad.board.footprints import PICO_INNER, Footprint, Pad
 
 GRID = 0.5
 TRACK = 0.25
