@@ -123,7 +123,7 @@ def run_listen(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from shutbox.companion.live.smartdice import recording
+    from shutbox.companion.live.smartdice import check_record, recording
     from shutbox.dice.ble.protocol import PROTOCOLS
     from shutbox.dice.ble.radio import radio_refusal
     from shutbox.dice.ble.source import DiceFeed, parse_source
@@ -133,6 +133,7 @@ def run_listen(args: argparse.Namespace) -> int:
         raise ShutboxError("--listen SOURCE reads smart dice, not pictures: give IMAGE or --listen, not both")
     source = parse_source(args.listen, "--listen")
     count = listen_count(args, source.names)
+    check_record(args.record)
     refusal = radio_refusal(PROTOCOLS[source.kind]) if source.live else None
     if refusal is not None:  # before anything is written
         raise ShutboxError(refusal)
