@@ -17,8 +17,8 @@ import numpy as np
 import trimesh
 
 from shutbox.cad.build.export import plan
-from shutbox.cad.build.mesh import tessellate
 from shutbox.cad.geometry.dice import BED_FACE, FACES, build_die
+from shutbox.cad.geometry.mesh import tessellate
 from shutbox.cad.geometry.parts import DieSpec
 from shutbox.cad.slicer.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
 from shutbox.kit.model import build_kit

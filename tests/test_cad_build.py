@@ -96,7 +96,7 @@ def test_parts_and_quantities(manifest):
 
 @pytest.mark.slow
 def test_bounding_boxes(built, manifest):
-    from shutbox.cad.build.mesh import load_mesh
+    from shutbox.cad.geometry.mesh import load_mesh
 
     out, _ = built
     lay = layout(build_kit({}))
@@ -244,8 +244,8 @@ def test_docs_build_md_is_the_default_kits_notes():
 def test_check_catches_a_wrong_number_and_a_broken_mesh(built, manifest, tmp_path):
     import shutil
 
-    from shutbox.cad.build.mesh import load_mesh
     from shutbox.cad.checks.check import check_mesh, check_numbers
+    from shutbox.cad.geometry.mesh import load_mesh
 
     out, _ = built
     copy = tmp_path / "copy"

@@ -177,7 +177,7 @@ def test_box_pieces_and_gates_bridge_at_most_45_mm_and_stay_lean(default_kit, tm
     a box piece or gate runs over 45 mm of air (the cross ribs and the gate wall hold every roof), and the box
     stays lean: hollow under the deck, a skin under the lane floor, arched ribs, walls round the bay."""
     require_tool("prusa-slicer")
-    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.geometry.mesh import tessellate, write_mesh
     from shutbox.cad.slicer.sliced import BRIDGE_MAX, slice_with_support
 
     kit, _, _, specs, _, printed = default_kit
@@ -195,7 +195,7 @@ def test_box_pieces_and_gates_bridge_at_most_45_mm_and_stay_lean(default_kit, tm
 
 def _sliced(shape, name: str, tmp_path, bed):
     """A part sliced with support on (PrusaSlicer's built-in settings): its support grams and longest bridge."""
-    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.geometry.mesh import tessellate, write_mesh
     from shutbox.cad.slicer.sliced import slice_with_support
 
     stl = tmp_path / f"{name}.stl"

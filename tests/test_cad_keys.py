@@ -148,8 +148,8 @@ def test_a_keyed_tile_slices_without_support_or_long_bridges(tiles, tmp_path):
     from tests.conftest import require_tool
 
     require_tool("prusa-slicer")
-    from shutbox.cad.build.mesh import tessellate, write_mesh
     from shutbox.cad.checks.check import check_mesh
+    from shutbox.cad.geometry.mesh import tessellate, write_mesh
     from shutbox.cad.slicer.sliced import sliced_findings
 
     kit = build_kit({"rules.tiles": tiles})

@@ -38,8 +38,8 @@ def _pips_on_face(mesh, normal, size):
 
 @pytest.mark.parametrize("size", first_fast([19.0, 16.0], keep=1))  # `make check` builds one die, `make test` both
 def test_die_pips_opposites_and_western_arrangement(size):
-    from shutbox.cad.build.mesh import tessellate
     from shutbox.cad.geometry.dice import FACES, build_die, face_axes
+    from shutbox.cad.geometry.mesh import tessellate
 
     die = build_die(size)
     assert die.isValid()
@@ -204,7 +204,7 @@ def test_detent_holds_the_tile_at_each_end_and_clicks_between():
 def test_welding_closes_a_t_junction():
     import trimesh
 
-    from shutbox.cad.build.mesh import close_t_junctions
+    from shutbox.cad.geometry.mesh import close_t_junctions
 
     box = trimesh.creation.box((2, 2, 2))
     faces = box.faces.tolist()
@@ -239,9 +239,9 @@ def test_cached_parts_are_placed_for_the_current_box(tmp_cache, tmp_path):
 
 
 def test_finger_scoop_is_cut_to_its_depth():
-    from shutbox.cad.build.mesh import tessellate
     from shutbox.cad.checks.check import top_height
     from shutbox.cad.geometry.layout import MAGNET_AT, SCOOP_DEPTH
+    from shutbox.cad.geometry.mesh import tessellate
     from shutbox.cad.geometry.tiles import build_tile
 
     lay = layout(build_kit({}))
@@ -271,12 +271,12 @@ def test_die_pips_balance_face_against_face(size):
 @pytest.mark.slow
 def test_sliced_die_is_fair_with_the_guides_settings(tmp_path):
     """Slice the die as the guide says (its PrintSettings, bed face) and weigh the G-code's extrusions."""
-    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.geometry.mesh import tessellate
     from tests.conftest import require_tool
 
     require_tool("prusa-slicer")
     from shutbox.cad.build.export import plan
-    from shutbox.cad.build.mesh import write_mesh
+    from shutbox.cad.geometry.mesh import write_mesh
     from shutbox.cad.geometry.parts import Builder, DieSpec
     from shutbox.cad.slicer.slicing import DEFAULT_ARGS, extrusion_centre, slice_part
 
@@ -324,9 +324,9 @@ def test_scoop_and_balance_checks_catch_a_flat_tile_and_an_unbalanced_die(tmp_pa
     import trimesh
 
     import shutbox.cad.geometry.dice as dice
-    from shutbox.cad.build.mesh import tessellate, write_mesh
     from shutbox.cad.checks.check import check_balance, check_scoop
     from shutbox.cad.geometry.layout import PIP_RATIO
+    from shutbox.cad.geometry.mesh import tessellate, write_mesh
     from shutbox.cad.geometry.tiles import build_tile
 
     kit = build_kit({})

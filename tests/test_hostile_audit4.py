@@ -143,7 +143,8 @@ def test_a_fifo_is_refused_at_once(tmp_path, where):
 
 def test_an_empty_picture_name_is_said_as_such():
     proc = run_cli("dice", "")
-    assert proc.returncode == 2 and proc.stderr.strip() == "shutbox: error: '': an empty name; give the name of a picture file"
+    said = "shutbox: error: '': an empty name; give the name of a picture file"
+    assert proc.returncode == 2 and proc.stderr.strip() == said
 
 
 def test_pictures_are_decoded_one_at_a_time(tmp_path):
@@ -170,6 +171,7 @@ def _png_of(path: Path) -> bytes:
     import cv2
 
     image = cv2.imread(str(path))
+    assert image is not None, path
     ok, data = cv2.imencode(".png", image)
     assert ok
     return data.tobytes()

@@ -66,7 +66,7 @@ def kit_scene(kit: Kit) -> trimesh.Scene:
     from trimesh.visual import TextureVisuals
     from trimesh.visual.material import PBRMaterial
 
-    from shutbox.cad.build.mesh import load_mesh
+    from shutbox.cad.geometry.mesh import load_mesh
 
     lay, split, specs = plan(kit)
     builder = Builder(kit, lay, split)

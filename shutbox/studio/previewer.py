@@ -19,7 +19,7 @@ def main() -> int:
     import trimesh.exchange.gltf  # noqa: F401
 
     from shutbox.base.errors import ShutboxError
-    from shutbox.cad.build.mesh import load_mesh  # noqa: F401
+    from shutbox.cad.geometry.mesh import load_mesh  # noqa: F401
     from shutbox.kit.model import build_kit
     from shutbox.studio.glb import write_preview
 

@@ -106,7 +106,7 @@ def _die_solids(style: DieStyle, size: float, seed: int) -> tuple[list[tuple[obj
 
 
 def die_meshes(style: DieStyle, seed: int) -> tuple[list[tuple[trimesh.Trimesh, Colour]], float]:
-    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.geometry.mesh import tessellate
 
     solids, size = _die_solids(style, 19.0, seed)
     return [(tessellate(s, 0.04, 12.0), c) for s, c in solids], size  # type: ignore[arg-type]

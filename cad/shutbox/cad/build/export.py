@@ -83,7 +83,7 @@ def _entry(builder: Builder, spec: PartSpec, formats: tuple[str, ...], kit: Kit)
         return entry, True
     import cadquery as cq  # only now: a kit found whole in the cache loads no CAD library
 
-    from shutbox.cad.build.mesh import tessellate, write_mesh
+    from shutbox.cad.geometry.mesh import tessellate, write_mesh
     from shutbox.cad.guide.preview import render
 
     folder = cache.new_entry_dir()

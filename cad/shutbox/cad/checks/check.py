@@ -56,7 +56,7 @@ def _kit(manifest: dict[str, Any]):
 
 def check_mesh(path: Path, bed: tuple[float, float, float]) -> Iterator[Finding]:
     """Closed single body, no degenerate faces, fits the bed, no unsupported overhang."""
-    from shutbox.cad.build.mesh import load_mesh
+    from shutbox.cad.geometry.mesh import load_mesh
 
     mesh = load_mesh(path)
     name = path.name
@@ -248,8 +248,8 @@ def _crop(shape, around, margin: float = 1.5):
 def check_tile_number(path: Path, k: int, name: str, lay: Any, depth: float) -> list[Finding]:
     """Tile ``name``'s mesh file carries the number ``k`` engraved ``depth`` deep, reading right (remembered by
     the file's content)."""
-    from shutbox.cad.build.mesh import load_mesh
     from shutbox.cad.checks.numbers import compare
+    from shutbox.cad.geometry.mesh import load_mesh
     from shutbox.cad.geometry.tiles import number_centre_y
 
     def tile_number() -> list[Finding]:
@@ -269,8 +269,8 @@ def check_tile_number(path: Path, k: int, name: str, lay: Any, depth: float) -> 
 def check_numbers(folder: Path, solids: list[tuple[str, str, Any]], manifest: dict[str, Any], kit,
                   lay) -> Iterator[Finding]:
     """N tiles numbered 1..N; engraved numbers on tiles and lanes read right with strokes >= 0.6 mm."""
-    from shutbox.cad.build.mesh import tessellate
     from shutbox.cad.checks.numbers import compare
+    from shutbox.cad.geometry.mesh import tessellate
     from shutbox.cad.geometry.parts import tile_part_name
 
     n = kit.rules.tiles
@@ -333,8 +333,8 @@ def top_height(mesh: Any, x: float, y: float) -> float:
 
 def check_scoop(path: Path, kit: Any, lay: Any) -> list[Finding]:
     """The finger scoop is cut: the tile top is lower by the scoop depth at the scoop's centre than at its edge."""
-    from shutbox.cad.build.mesh import load_mesh
     from shutbox.cad.geometry.layout import MAGNET_AT, SCOOP_DEPTH
+    from shutbox.cad.geometry.mesh import load_mesh
 
     mesh = load_mesh(path)
     lo = mesh.bounds[0]
@@ -352,7 +352,7 @@ BALANCE_MM = 0.01  # largest distance of a die's (solid) centre of mass from its
 
 def check_balance(path: Path, kit: Any, lay: Any) -> list[Finding]:
     """A die's solid centre of mass is the centre of its cube (pips balanced face against face)."""
-    from shutbox.cad.build.mesh import load_mesh
+    from shutbox.cad.geometry.mesh import load_mesh
 
     mesh = load_mesh(path)
     off = mesh.center_mass - mesh.bounds.mean(axis=0)

@@ -223,7 +223,7 @@ def check_joints(solids: list[tuple[str, str, Any]], lay: Any,
     import numpy as np
     import trimesh
 
-    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.geometry.mesh import tessellate
 
     pieces = [(name, shape) for name, kind, shape in solids if kind == "box"]
     if len(pieces) < 2:

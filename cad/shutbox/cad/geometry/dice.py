@@ -99,7 +99,7 @@ def write_two_colour_3mf(size: float, path: Path, chord_mm: float = 0.02, angle_
     together: a slicer loads them as one part of two objects, each given its own filament or extruder."""
     import trimesh
 
-    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.geometry.mesh import tessellate
 
     scene = trimesh.Scene()
     for name, shape in (("die", build_die(size)), ("pips", build_pips(size))):

@@ -193,7 +193,7 @@ CLOSE_CHORD = 0.05
 
 
 def mesh_of(shape: cq.Shape, chord: float) -> trimesh.Trimesh:
-    from shutbox.cad.build.mesh import tessellate
+    from shutbox.cad.geometry.mesh import tessellate
 
     return tessellate(shape, chord, 20.0)
 

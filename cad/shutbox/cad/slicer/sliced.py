@@ -214,7 +214,7 @@ class SupportAndBridges:
 def slice_with_support(mesh_file: Path, gcode: Path, bed: tuple[float, float, float]) -> SupportAndBridges:
     """Slice ``mesh_file`` as a user would with support switched on (built-in settings, 0.2 mm layers) and
     measure what support it gets and how far its bridges run over air."""
-    from shutbox.cad.build.mesh import load_mesh
+    from shutbox.cad.geometry.mesh import load_mesh
     from shutbox.cad.slicer.slicing import DEFAULT_ARGS, PLA_DENSITY, SUPPORT_CHECK_ARGS, slice_part
 
     slice_part(mesh_file, gcode, [*DEFAULT_ARGS, *SUPPORT_CHECK_ARGS], bed)
