@@ -175,3 +175,126 @@ def _png_of(path: Path) -> bytes:
     ok, data = cv2.imencode(".png", image)
     assert ok
     return data.tobytes()
+
+
+# -- 6: deploy onto a port that is no board -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("talk", ["keeps sending", "silent"])
+def test_deploy_to_a_port_that_is_no_board_is_one_line_within_seconds(tmp_path, talk):
+    import tty
+
+    from shutbox.firmware.host.bundle import build_bundle
+    from shutbox.kit.model import build_kit
+
+    bundle = tmp_path / "bundle"
+    build_bundle(build_kit({}), bundle)
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    tty.setraw(master)
+    stop = threading.Event()
+
+    def chatter() -> None:  # a GPS receiver, say: lines for ever, answering nothing
+        while not stop.wait(0.01):
+            try:
+                os.write(master, b"$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n")
+            except OSError:
+                return
+
+    def drain() -> None:  # what the deploy sends goes nowhere
+        while not stop.is_set():
+            try:
+                os.read(master, 1024)
+            except OSError:
+                return
+
+    threads = [threading.Thread(target=drain, daemon=True)]
+    if talk == "keeps sending":
+        threads.append(threading.Thread(target=chatter, daemon=True))
+    for t in threads:
+        t.start()
+    try:
+        started = time.monotonic()
+        proc = subprocess.run([sys.executable, "-m", "shutbox", "firmware", "deploy", "--port", os.ttyname(slave),
+                               "--bundle", str(bundle)], capture_output=True, text=True, timeout=120)
+        took = time.monotonic() - started
+    finally:
+        stop.set()
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "nothing was copied" in lines[0], proc.stderr
+    assert ("neither the shutbox protocol nor MicroPython's prompt" if talk == "keeps sending" else
+            "nothing answered within 3.5 s") in lines[0]
+    assert took < 10, took
+
+
+# -- 7, 15, 18 (--db): saved games after a crash, on read-only media, and side files -----------------------------------
+
+def killed_writer(db: Path) -> None:
+    """Games saved by a ``play`` killed with SIGKILL: they are in its ``-wal``, beside its ``-shm`` and lock file."""
+    script = (
+        "import os, sys\n"
+        "from shutbox.companion.store.database import GameStore\n"
+        "from shutbox.game import events as ev\n"
+        "from shutbox.game.gamefile import settings_of\n"
+        "from shutbox.kit.model import Rules\n"
+        "store = GameStore(sys.argv[1])\n"
+        "for names in (['Ann', 'Bob'], ['Cy', 'Di']):\n"
+        "    gid = store.new_game(settings_of(Rules()), ev.players(names))\n"
+        "    store.append(gid, ev.throw(3, 4))\n"
+        "os.kill(os.getpid(), 9)\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    assert Path(f"{db}-wal").stat().st_size > 0 and Path(f"{db}-shm").exists()
+
+
+def beside(path: Path) -> list[str]:
+    return sorted(p.name for p in path.parent.iterdir())
+
+
+@pytest.fixture
+def read_only_mount(tmp_path):
+    """A folder ``src`` and a read-only bind mount of it (skipped where mounting is not allowed)."""
+    src, ro = tmp_path / "src", tmp_path / "ro"
+    src.mkdir()
+    ro.mkdir()
+    if subprocess.run(["mount", "--bind", "-o", "ro", str(src), str(ro)], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount read-only here (needs root)")
+    subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], capture_output=True)
+    try:
+        if not os.statvfs(ro).f_flag & os.ST_RDONLY:
+            pytest.skip("the bind mount is not read-only")
+        yield src, ro
+    finally:
+        subprocess.run(["umount", "-l", str(ro)], capture_output=True)
+
+
+def test_games_of_a_killed_play_are_read_on_read_only_media_and_resume_says_why_not(read_only_mount):
+    src, ro = read_only_mount
+    killed_writer(src / "g.sqlite3")
+    db = ro / "g.sqlite3"
+    listed = run_cli("history", "--db", str(db))
+    assert listed.returncode == 0 and "Ann, Bob" in listed.stdout and "Cy, Di" in listed.stdout, listed.stdout
+    stats = run_cli("stats", "--db", str(db))
+    assert stats.returncode == 0 and "no games saved yet" not in stats.stdout, stats.stdout
+    resumed = run_cli("play", "--port", "none", "--resume", "--db", str(db))
+    assert resumed.returncode == 2 and len(resumed.stderr.strip().splitlines()) == 1, resumed.stderr
+    assert "cannot be written" in resumed.stderr and "copy it to a writable folder" in resumed.stderr
+
+
+def test_a_wal_left_without_its_shm_is_read_and_nothing_is_added_beside_it(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    killed_writer(db)
+    Path(f"{db}-shm").unlink()
+    files = beside(db)
+    listed = run_cli("history", "--db", str(db))
+    assert listed.returncode == 0 and "Ann, Bob" in listed.stdout and "Cy, Di" in listed.stdout, listed.stdout
+    assert beside(db) == files
+
+
+@pytest.mark.parametrize("where, said", [(".", "is a folder, not a game database"),
+                                         ("/dev/null", "is not a regular file (a device or a pipe)")])
+def test_a_db_that_is_no_file_is_named_for_what_it_is(tmp_path, where, said):
+    proc = run_cli("history", "--db", where, cwd=tmp_path)
+    assert proc.returncode == 2 and said in proc.stderr and "no such game database" not in proc.stderr, proc.stderr

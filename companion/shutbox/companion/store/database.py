@@ -32,7 +32,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -129,21 +131,20 @@ def connect_read_only(path: Path | str) -> sqlite3.Connection:
     Nothing is ever created, migrated or written, and nothing is left beside the file:
 
     - a database in rollback-journal mode (how every writer leaves it, :meth:`GameStore.close`) is opened with
-      ``mode=ro``;
-    - a WAL database whose writer is at work (its ``-wal`` and ``-shm`` are there) is opened with ``mode=ro``,
-      sharing them: the moves saved a moment ago are seen;
-    - a WAL database without them (left by an older shutbox) would make SQLite create ``-wal`` and ``-shm`` even
-      for a read-only open, so it is read into memory (checked to be unchanged while it was read);
-    - where the folder cannot be written at all (read-only media) ``immutable=1`` is the fallback.
+      ``mode=ro`` (``immutable=1`` where the folder cannot be written at all: read-only media);
+    - a WAL database whose ``-wal`` and ``-shm`` are both there, in a folder that can be written (a writer at work,
+      or one killed), is opened with ``mode=ro``, sharing them: the moves saved a moment ago are seen;
+    - any other WAL database (no side files, left by an older shutbox; a ``-wal`` without its ``-shm``; a killed
+      writer's files on read-only media) would make SQLite create side files, or cannot be opened with its
+      ``-wal``: the file and its ``-wal`` are copied into a private temporary folder, SQLite reads them there
+      (replaying the ``-wal``: the games a killed ``play`` saved are all there) and the result is kept in memory.
 
     The file must be a shutbox game database of a schema this shutbox reads. For ``history``, ``review``, ``stats``.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ShutboxError(f"{_where(path)}: no such game database (games are saved by `shutbox play`)")
-    snapshot = _wal_snapshot(path)
-    if snapshot is not None:
-        return snapshot
+    _check_is_file(path)
+    if _is_wal_file(path) and not (_both_sides(path) and not _read_only_media(path)):
+        return _snapshot(path)
     uri = f"{path.resolve().as_uri()}?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)
@@ -164,37 +165,100 @@ def connect_read_only(path: Path | str) -> sqlite3.Connection:
     return db
 
 
+def _check_is_file(path: Path) -> None:
+    """One line for a --db that is no file: missing, a folder, a device."""
+    if path.is_dir():
+        raise ShutboxError(f"{_where(path)}: is a folder, not a game database; give the database file (games are "
+                           "saved by `shutbox play`)")
+    if path.exists() and not path.is_file():
+        raise ShutboxError(f"{_where(path)}: is not a regular file (a device or a pipe), not a game database")
+    if not path.is_file():
+        raise ShutboxError(f"{_where(path)}: no such game database (games are saved by `shutbox play`)")
+
+
 def _is_wal(head: bytes) -> bool:
     """Does a database file's header say WAL mode (file format read/write versions 2)?"""
     return len(head) >= 20 and head.startswith(b"SQLite format 3\x00") and head[18] == 2 and head[19] == 2
 
 
-def _wal_snapshot(path: Path) -> sqlite3.Connection | None:
-    """A WAL database with no ``-wal``/``-shm`` beside it, read into memory (query-only); None for any other file."""
-    side = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
+def _is_wal_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return _is_wal(f.read(20))
+    except OSError:
+        return False
+
+
+def _sides(path: Path) -> tuple[Path, Path]:
+    return Path(f"{path}-wal"), Path(f"{path}-shm")
+
+
+def _both_sides(path: Path) -> bool:
+    return all(p.exists() for p in _sides(path))
+
+
+def _state(path: Path) -> tuple[tuple[int, int], ...]:
+    """Size and modification time of the file and its ``-wal`` (zeros when missing): to see a writer at work."""
+    out = []
+    for p in (path, _sides(path)[0]):
+        try:
+            st = p.stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except FileNotFoundError:
+            out.append((0, 0))
+    return tuple(out)
+
+
+def _copy_with_wal(path: Path, copy: Path) -> None:
+    """Copy the database and its ``-wal`` (if any) to ``copy``, again if a writer changed them meanwhile."""
+    wal = _sides(path)[0]
     for _ in range(3):
+        before = _state(path)
+        if before[0][0] + before[1][0] > MAX_SNAPSHOT:
+            raise ShutboxError(f"{_where(path)}: a WAL database over {MAX_SNAPSHOT // (1024 * 1024)} MB cannot be "
+                               "read without writing beside it; open it once with `shutbox play --resume` "
+                               "on a writable copy")
         try:
-            before = path.stat()
-            with open(path, "rb") as f:
-                if not _is_wal(f.read(20)) or any(p.exists() for p in side) or before.st_size > MAX_SNAPSHOT:
-                    return None
-                f.seek(0)
-                data = bytearray(f.read(MAX_SNAPSHOT + 1))
-            after = path.stat()
-        except OSError:
-            return None
-        if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size) or any(p.exists() for p in side):
-            continue  # a writer began meanwhile: read again (or, next time round, share its files)
-        data[18] = data[19] = 1  # the copy is read as a rollback-journal database
-        db = sqlite3.connect(MEMORY, isolation_level=None)
+            shutil.copyfile(path, copy)
+            if wal.exists():
+                shutil.copyfile(wal, f"{copy}-wal")
+        except FileNotFoundError:
+            continue  # a writer finished meanwhile: look again
+        except OSError as exc:
+            raise ShutboxError(f"{_where(path)}: cannot be read ({shown(exc.strerror or str(exc), 120)})") from None
+        if _state(path) == before and not (_both_sides(path) and not _read_only_media(path)):
+            break
+    if not Path(f"{copy}-wal").exists():  # nothing to replay: read the copy as a rollback-journal database
+        with open(copy, "r+b") as f:
+            f.seek(18)
+            f.write(b"\x01\x01")
+
+
+def _snapshot(path: Path) -> sqlite3.Connection:
+    """A WAL database and its ``-wal`` read through copies in a private folder, into memory (query-only)."""
+    with tempfile.TemporaryDirectory(prefix="shutbox-read-") as tmp:
+        copy = Path(tmp) / "games.sqlite3"
+        _copy_with_wal(path, copy)
         try:
-            db.deserialize(bytes(data))
-            db.execute("PRAGMA query_only = 1")
+            source = sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True, isolation_level=None)
         except sqlite3.Error as exc:
-            db.close()
             raise ShutboxError(f"{_where(path)}: not a shutbox game database ({shown(str(exc), 120)})") from None
-        return db
-    return None
+        try:
+            _check_header(source, path)
+            data = bytearray(source.serialize())
+        except sqlite3.Error as exc:
+            raise ShutboxError(f"{_where(path)}: not a shutbox game database ({shown(str(exc), 120)})") from None
+        finally:
+            source.close()
+    data[18] = data[19] = 1  # the copy is read as a rollback-journal database
+    db = sqlite3.connect(MEMORY, isolation_level=None)
+    try:
+        db.deserialize(bytes(data))
+        db.execute("PRAGMA query_only = 1")
+    except sqlite3.Error as exc:
+        db.close()
+        raise ShutboxError(f"{_where(path)}: not a shutbox game database ({shown(str(exc), 120)})") from None
+    return db
 
 
 def _check_header(db: sqlite3.Connection, path: Path) -> int:
@@ -309,6 +373,10 @@ class GameStore:
             self._locks = GameLocks(None)
             return db
         existed = self.path.exists()
+        if existed and _read_only_media(self.path):
+            raise ShutboxError(f"{_where(self.path)}: its folder cannot be written (read-only media?), so no game can "
+                               "be saved or resumed there; copy it to a writable folder and play on that copy "
+                               "(`history` and `stats` read it where it is)")
         self._version = self._inspect() if existed else self._make_folder()
         try:
             db = _connect(self.path)

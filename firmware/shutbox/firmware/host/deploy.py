@@ -11,13 +11,19 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from shutbox.firmware.host.protocol import BAUD, Bye, Hello, StreamDecoder, command
 from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 from shutbox.firmware.host.bundle import DEVICE_DIR, read_bundle
 from shutbox.firmware.host.plan import BOARDS
+from shutbox.firmware.host.protocol import BAUD, Bye, Hello, Rejected, StreamDecoder, command
+from shutbox.firmware.host.repl import ends_at_prompt, is_repl_line
 
 MPREMOTE_TIMEOUT_S = 120.0
+#: How long the firmware has to say bye after ``REPL``, and then a REPL to show its prompt after Ctrl-C.
+STOP_TIMEOUT_S = 2.0
+PROBE_S = 1.5
 #: How long a board may take to come back after its reset and say hello.
 RESTART_TIMEOUT_S = 20.0
 
@@ -66,8 +72,10 @@ def choose_port(port: str, ids: set[tuple[int, int]] | None = None) -> str:
     return found[0].device
 
 
-def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
-    """Ask running shutbox firmware to leave for the REPL; True when it said bye."""
+def stop_firmware(port: str, timeout_s: float = STOP_TIMEOUT_S) -> bool:
+    """Ask running shutbox firmware to leave for the REPL and make sure a MicroPython REPL is there for mpremote;
+    True when the firmware said bye. A port that answers like no MicroPython board (it keeps sending something
+    else, or nothing at all) is a one-line :class:`ShutboxError` within ``timeout_s`` plus :data:`PROBE_S`."""
     import serial
 
     try:
@@ -76,20 +84,63 @@ def stop_firmware(port: str, timeout_s: float = 2.0) -> bool:
         from shutbox.firmware.host.serialport import open_failure
 
         raise ShutboxError(open_failure(port, exc)) from None
-    decoder = StreamDecoder()
+    heard = _Heard()
     try:
         link.reset_input_buffer()
         link.write(b"\r\n" + command("repl"))
         link.flush()
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if any(isinstance(m, Bye) for m in decoder.feed(link.read(256))):
-                return True
-        return False
+        if heard.listen(link, timeout_s) == "bye":
+            return True
+        if not heard.repl:  # a REPL answers Ctrl-C with its prompt
+            link.write(b"\r\x03")
+            link.flush()
+            heard.listen(link, PROBE_S)
     except (serial.SerialException, OSError):
         return False
     finally:
         link.close()
+    if heard.repl:
+        return False
+    raise ShutboxError(heard.refusal(port, timeout_s + PROBE_S))
+
+
+class _Heard:
+    """What a port said while the firmware was asked to stop: protocol lines, a REPL, other bytes."""
+
+    def __init__(self) -> None:
+        self.decoder = StreamDecoder()
+        self.bytes = 0
+        self.protocol = False
+        self.repl = False
+
+    def listen(self, link: Any, seconds: float) -> str:
+        """Read for ``seconds``; "bye" as soon as the firmware says it, "repl" once a prompt shows, else ""."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            data = link.read(256)
+            self.bytes += len(data)
+            for item in self.decoder.feed(data):
+                if isinstance(item, Bye):
+                    return "bye"
+                if isinstance(item, Rejected):
+                    self.repl = self.repl or (item.reason == "noise" and is_repl_line(item.line))
+                else:
+                    self.protocol = True
+            if ends_at_prompt(self.decoder.framer.pending) or self.repl:
+                self.repl = True
+                return "repl"
+        return ""
+
+    def refusal(self, port: str, seconds: float) -> str:
+        where = f"--port {shown(port)}"
+        if self.protocol:
+            return (f"{where}: the shutbox firmware did not leave for its REPL when asked; unplug the board, plug it "
+                    "back in and deploy again (nothing was copied)")
+        if self.bytes:
+            return (f"{where}: sent {self.bytes} bytes in {seconds:g} s that are neither the shutbox protocol nor "
+                    "MicroPython's prompt; is this the Pico's port? (nothing was copied)")
+        return (f"{where}: nothing answered within {seconds:g} s (neither the shutbox firmware nor MicroPython's "
+                "prompt); is the board plugged in, and is this its port? (nothing was copied)")
 
 
 #: The firmware's count of crashes in a row (firmware/guard.py), removed by a deploy.
@@ -121,8 +172,12 @@ def deploy(bundle: Path, port: str) -> list[str]:
     names = list(manifest["device_files"])
     device = choose_port(port)
     stop_firmware(device)
-    proc = subprocess.run(mpremote_command(device, bundle, names), capture_output=True, text=True,
-                          timeout=MPREMOTE_TIMEOUT_S)
+    try:
+        proc = subprocess.run(mpremote_command(device, bundle, names), capture_output=True, text=True,
+                              timeout=MPREMOTE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise ShutboxError(f"mpremote did not finish copying the firmware to {shown(device)} within "
+                           f"{MPREMOTE_TIMEOUT_S:g} s; unplug the board, plug it back in and deploy again") from None
     if proc.returncode != 0:
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         reason = lines[-1] if lines else f"exit status {proc.returncode}"
