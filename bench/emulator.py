@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from shutbox.firmware.host.emulated_box import EmulatedBox
+from shutbox.companion.sim.emulated import EmulatedBox
 from shutbox.firmware.host.protocol import Snapshot, StreamDecoder
 from shutbox.kit.model import build_kit
 

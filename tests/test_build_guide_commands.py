@@ -228,7 +228,7 @@ def test_the_boxless_guides_play_command_runs_as_written(tmp_path):
 @pytest.mark.slow
 def test_the_guides_deploy_onto_an_emulated_pico(tmp_path):
     """The deploy command with ``--port`` of a blank emulated Pico: copied, reset, the firmware answers."""
-    from shutbox.firmware.host.emulated_box import EmulatedBox
+    from shutbox.companion.sim.emulated import EmulatedBox
     from tests.emulator_support import needs_emulator
 
     needs_emulator()

@@ -21,9 +21,9 @@ from contextlib import contextmanager
 
 import pytest
 
+from shutbox.companion.sim.emulated import EmulatedBox
 from shutbox.firmware.host.board_image import files_of
 from shutbox.firmware.host.bundle import build_bundle
-from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.firmware.host.emulator import CHECKSUMS, emulator_dir
 from shutbox.firmware.host.protocol import Bye, Hello, Message, Rejected, Snapshot, StreamDecoder, command
 from shutbox.game import events as ev
@@ -278,7 +278,7 @@ def test_play_rides_out_the_emulator_being_killed_and_resumes_with_nothing_lost(
         player.expect(r"^\* Ann threw 6 \+ 6 = 12")
         box.set_tile(9, True)
         player.expect(r"moving: tile 9 of 12")
-        box.kill()  # the cable pulled: the emulator dies mid-turn
+        box.unplug()  # the cable pulled: the emulator dies mid-turn
         player.expect(r"^~ lost the box on socket://127\.0\.0\.1:\d+ .*; waiting for it to come back")
         box.set_tile(3, True)  # the player finishes the move while the cable is out
         box.replug()

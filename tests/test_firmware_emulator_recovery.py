@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from shutbox.companion.sim.emulated import EmulatedBox
 from shutbox.firmware.host.bundle import DEVICE_DIR, MANIFEST, build_bundle
-from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.firmware.host.protocol import Bye, Snapshot, command
 from shutbox.kit.model import build_kit
 from tests.emulator_support import needs_emulator

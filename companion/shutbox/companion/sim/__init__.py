@@ -1,1 +1,2 @@
-"""Simulated boxes: the real firmware on the unix MicroPython port, driven by a script or a demo."""
+"""Simulated boxes: the real firmware on the unix MicroPython port (``box``) or on an emulated Pico (``emulated``),
+one lifecycle for both (``lifecycle``), driven by a script or a demo (``script``, ``game``)."""

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from shutbox.base.errors import ShutboxError
+from shutbox.companion.sim.lifecycle import SimulatedBox
 from shutbox.firmware.host.bundle import DEVICE_DIR, firmware_dir
-from shutbox.firmware.host.plan import PinMap, config_module, pin_map
+from shutbox.firmware.host.plan import config_module
 from shutbox.firmware.host.protocol import BAUD, Message, Rejected, StreamDecoder, command
 from shutbox.kit.model import Kit
 
@@ -59,7 +60,7 @@ def sim_dir() -> Path:
     return firmware_dir() / "sim"
 
 
-class SimBox:
+class SimBox(SimulatedBox):
     """One running simulated box. Use as a context manager, or call :meth:`start` and :meth:`close`.
 
     With ``connect`` (the default) the box's own :attr:`link` is opened before the firmware starts, so
@@ -69,17 +70,11 @@ class SimBox:
 
     def __init__(self, kit: Kit | None = None, *, shut: Iterable[int] = (), button_held: bool = False,
                  bundle: Path | None = None, micropython: str | None = None, connect: bool = True) -> None:
-        self.kit = kit or Kit()
-        self.pins: PinMap = pin_map(self.kit)
-        self.bundle = bundle
+        super().__init__(kit, shut=shut, button_held=button_held, bundle=bundle)
         self.micropython = micropython or find_micropython()
-        self._shut = set(shut)  # the switches' positions, kept across unplugging
         self._connect = connect
-        self._button_held = button_held
         self.process: subprocess.Popen[bytes] | None = None
-        self.port = ""  #: the name to open: a symbolic link to the current pseudo-terminal
-        self.device = ""  #: the current pseudo-terminal
-        self.plugs = 0  #: how many times the firmware was started
+        self.device = ""  #: the current pseudo-terminal (:attr:`port` is a symbolic link to it)
         self._slave = -1
         self._master = -1
         self._ctl = -1
@@ -93,16 +88,10 @@ class SimBox:
 
     # -- process -------------------------------------------------------------------------------
 
-    def start(self) -> SimBox:
-        """Start the firmware on a fresh pseudo-terminal (and the watchdog that cleans up if this process dies)."""
+    def _prepare(self) -> None:
+        """The temp folder the firmware runs in, and the watchdog that cleans up if this process dies."""
         self._tmp = tempfile.TemporaryDirectory(prefix="shutbox-sim-")
-        try:
-            self._start_watchdog(self._tmp.name)
-            self._plug()
-        except BaseException:
-            self.close()
-            raise
-        return self
+        self._start_watchdog(self._tmp.name)
 
     def _start_watchdog(self, folder: str) -> None:
         """:mod:`shutbox.companion.sim.watch` in its own session, fed by a pipe only this process holds."""
@@ -128,16 +117,10 @@ class SimBox:
             self._link = None
         if self.port:
             Path(self.port).unlink(missing_ok=True)
-        self._stop_process()
-
-    def replug(self) -> None:
-        """Plug the cable back in: the firmware starts again behind the same :attr:`port`."""
-        if self.running():
-            raise RuntimeError("the simulated box is plugged in")
-        self._stop_process()  # the firmware may have ended by itself: release its terminal first
-        self._plug()
+        self._stop_process()  # the firmware may have ended by itself: its terminal is released all the same
 
     def _plug(self) -> None:
+        """Start the firmware on a fresh pseudo-terminal behind :attr:`port`."""
         assert self._tmp is not None
         tmp = Path(self._tmp.name)
         if self.bundle is None:
@@ -183,9 +166,8 @@ class SimBox:
             # the master end stays open here too, so what the firmware wrote stays readable after it ends
             os.close(ctl_read)
 
-    def close(self) -> None:
-        """Stop the firmware and release the terminal."""
-        self.unplug()
+    def _clean_up(self) -> None:
+        """The firmware's stderr, the temp folder, and the watchdog (told all is cleaned up)."""
         if self._stderr is not None:
             self._stderr.close()
         if self._tmp is not None:
@@ -218,12 +200,6 @@ class SimBox:
                 os.close(fd)
         self._ctl = self._slave = self._master = -1
 
-    def __enter__(self) -> SimBox:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
@@ -236,31 +212,13 @@ class SimBox:
 
     # -- switches ------------------------------------------------------------------------------
 
-    def tile_numbers(self) -> tuple[int, ...]:
-        """The tile numbers of this box, 1..N."""
-        return self.kit.rules.tile_numbers
-
     def set_tile(self, tile: int, shut: bool) -> None:
         """Shut (``True``) or open tile ``tile`` (1-based): its switch changes level at once."""
-        if tile not in self.tile_numbers():
-            raise ValueError(f"tile {tile} outside 1..{self.pins.tiles}")
-        if shut:
-            self._shut.add(tile)
-        else:
-            self._shut.discard(tile)
-        if self.running():  # unplugged, the switch just stays where it is put
+        if self._put_tile(tile, shut):
             self._control(self._tile_command(tile, shut))
 
-    @property
-    def shut_tiles(self) -> frozenset[int]:
-        """The tiles whose switches are in the shut position."""
-        return frozenset(self._shut)
-
     def set_button(self, pressed: bool) -> None:
-        if self.pins.button is None:
-            raise ValueError("this kit has no button (--button-pin none)")
-        self._button_held = pressed
-        if self.running():
+        if self._put_button(pressed):
             self._control(self._button_command(pressed))
 
     def press_button(self, hold_s: float = PRESS_S) -> None:

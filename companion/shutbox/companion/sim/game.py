@@ -20,9 +20,9 @@ from shutbox.companion.live.link import BoxLink
 from shutbox.companion.live.moves import expected_shut
 from shutbox.companion.live.session import InputClosed, LiveSession, Typed, View
 from shutbox.companion.sim.box import SimBox
+from shutbox.companion.sim.emulated import EmulatedBox
 from shutbox.companion.sim.script import Action
 from shutbox.companion.store.database import MEMORY, GameStore
-from shutbox.firmware.host.emulated_box import EmulatedBox
 from shutbox.game.policy import hint_objective
 from shutbox.game.replay import UNCOVER, Game
 from shutbox.game.rules import IllegalMove

@@ -19,10 +19,10 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from shutbox.companion.sim.lifecycle import SimulatedBox
 from shutbox.firmware.host.board_image import bundle_image
 from shutbox.firmware.host.bundle import build_bundle
 from shutbox.firmware.host.emulator import EmulatedPico
-from shutbox.firmware.host.plan import PinMap, pin_map
 from shutbox.firmware.host.topology import GND, Link, topology
 from shutbox.kit.model import Kit
 
@@ -34,85 +34,66 @@ def _net(name: str) -> int:
     return 0 if name == GND else 1
 
 
-class EmulatedBox:
+class EmulatedBox(SimulatedBox):
     """A box on an emulated Pico; use as a context manager, or call :meth:`start` and :meth:`close`.
 
     Its :attr:`port` (``socket://127.0.0.1:PORT``) is what the scorekeeper, ``monitor`` or mpremote open.
-    :meth:`kill` pulls the cable (the emulator dies); :meth:`replug` starts the board again behind the
+    :meth:`unplug` pulls the cable (the emulator dies at once); :meth:`replug` starts the board again behind the
     same port, from the file system it booted with; the switches keep their positions meanwhile.
     """
 
     def __init__(self, kit: Kit | None = None, *, shut: Iterable[int] = (), button_held: bool = False,
                  bundle: Path | None = None, blank: bool = False, bounces: int = BOUNCES, power: bool = True) -> None:
-        self.kit = kit or Kit()
-        self.pins: PinMap = pin_map(self.kit)
+        super().__init__(kit, shut=shut, button_held=button_held, bundle=bundle)
         self.wiring = topology(self.pins)
-        self.bundle = bundle
         self.blank = blank
         self.bounces = bounces
-        self.power = power  #: power up in :meth:`start` (else call :meth:`power_on`)
-        self._shut = set(shut)
-        self._button_held = button_held
+        self.power = power  #: power up in :meth:`start` (else call :meth:`power_on`); a replugged board powers up
         self.fs_image: bytes | None = None  #: the file system the board boots with (None: blank)
         self.pico: EmulatedPico | None = None
-        self.port = ""
-        self.plugs = 0
+        self._tcp_port = 0  #: the port's number once the first board listens (0: any free one)
 
     # -- the board ----------------------------------------------------------------------------------
 
-    def start(self) -> EmulatedBox:
-        """Build the board's file system (unless blank), start the emulator, wire the box, power up."""
-        try:
-            if not self.blank:
-                with tempfile.TemporaryDirectory(prefix="shutbox-emulator-") as tmp:
-                    bundle = self.bundle
-                    if bundle is None:
-                        bundle = Path(tmp) / "bundle"
-                        build_bundle(self.kit, bundle, self.pins)
-                    image = Path(tmp) / "fs.img"
-                    bundle_image(bundle, image)
-                    self.fs_image = image.read_bytes()
-            self._plug(0, self.power)
-        except BaseException:
-            self.close()
-            raise
-        return self
+    def _prepare(self) -> None:
+        """Build the board's file system (unless blank)."""
+        if self.blank:
+            return
+        with tempfile.TemporaryDirectory(prefix="shutbox-emulator-") as tmp:
+            bundle = self.bundle
+            if bundle is None:
+                bundle = Path(tmp) / "bundle"
+                build_bundle(self.kit, bundle, self.pins)
+            image = Path(tmp) / "fs.img"
+            bundle_image(bundle, image)
+            self.fs_image = image.read_bytes()
 
-    def _plug(self, tcp_port: int, power: bool = True) -> None:
-        self.pico = pico = EmulatedPico(self.fs_image, tcp_port=tcp_port).start()
+    def _plug(self) -> None:
+        """Start the emulator behind the same port as before (any free one the first time), wire the box, power
+        up (the first time only with ``power``)."""
+        if self.pico is not None:  # the board unplugged: let go of its emulator
+            self.pico.close()
+        self.pico = pico = EmulatedPico(self.fs_image, tcp_port=self._tcp_port).start()
+        self._tcp_port = pico.tcp_port
         self.port = pico.port
         self.plugs += 1
         self._wire()
-        if power:
+        if self.power or self.plugs > 1:
             pico.power_on()
 
     def power_on(self) -> None:
         """Power the board up (after ``start`` with ``power=False``)."""
         self.board.power_on()
 
-    def kill(self) -> None:
+    def unplug(self) -> None:
         """Pull the cable: the emulator process dies at once."""
         if self.pico is not None:
             self.pico.kill()
 
-    def replug(self) -> None:
-        """Plug the board back in: it boots again behind the same :attr:`port`."""
-        if self.pico is None:
-            raise RuntimeError("the emulated box was never started")
-        port = self.pico.tcp_port
-        self.pico.close()
-        self._plug(port)
-
-    def close(self) -> None:
+    def _clean_up(self) -> None:
         if self.pico is not None:
             self.pico.close()
             self.pico = None
-
-    def __enter__(self) -> EmulatedBox:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def running(self) -> bool:
         return self.pico is not None and self.pico.running()
@@ -154,20 +135,9 @@ class EmulatedBox:
         closed = shut != link.normally_closed
         return _net(link.net) if closed else _net(link.resistor_to or GND)
 
-    def tile_numbers(self) -> tuple[int, ...]:
-        return self.kit.rules.tile_numbers
-
-    @property
-    def shut_tiles(self) -> frozenset[int]:
-        """The tiles whose switches are in the shut position."""
-        return frozenset(self._shut)
-
     def set_tile(self, tile: int, shut: bool, bounces: int | None = None) -> float:
-        """Shut or open tile ``tile``, the contact bouncing; the device time (µs) it settled."""
-        if tile not in self.tile_numbers():
-            raise ValueError(f"tile {tile} outside 1..{self.pins.tiles}")
-        (self._shut.add if shut else self._shut.discard)(tile)
-        if not self.running():  # unplugged: the switch stays where it is put, read at the next power-up
+        """Shut or open tile ``tile``, the contact bouncing; the device time (µs) it settled (0 unplugged)."""
+        if not self._put_tile(tile, shut):  # unplugged: the switch stays where it is put, read at the next power-up
             return 0.0
         flips = self.bounces if bounces is None else bounces
         if self.pins.tile_input == "74hc165":
@@ -176,12 +146,12 @@ class EmulatedBox:
         return self._switch(self.pins.tile_gpio(tile), self.wiring.tiles, shut, flips)
 
     def set_button(self, pressed: bool) -> float:
-        if self.pins.button is None or self.wiring.button is None:
-            raise ValueError("this kit has no button (--button-pin none)")
-        self._button_held = pressed
-        if not self.running():
+        """Hold the button down or let go, the contact bouncing; the device time (µs) it settled (0 unplugged)."""
+        if not self._put_button(pressed):
             return 0.0
-        return self._switch(self.pins.button, self.wiring.button, pressed, self.bounces)
+        button, link = self.pins.button, self.wiring.button
+        assert button is not None and link is not None  # _put_button refuses a box without one
+        return self._switch(button, link, pressed, self.bounces)
 
     def press_button(self, hold_ms: int = PRESS_MS) -> None:
         """Press the button for ``hold_ms`` of device time, then let go and leave it released as long (the
