@@ -255,3 +255,14 @@ def test_the_guides_cad_command_writes_this_guide(tmp_path):
     assert written == notes
     for image in re.findall(r"\]\((preview/[^)]+)\)", written):
         assert (tmp_path / "cad" / image).is_file(), image
+
+
+def test_the_guides_settings_flags_keep_a_match_whose_limit_needs_it():
+    from shutbox.cad.guide.buildnotes import settings_flags
+    from shutbox.kit.model import build_kit
+
+    # without --match drop-out, the limit 45 its format gave is refused: the flag stays (it broke `shutbox kit`)
+    assert settings_flags(build_kit({"rules.match": "drop-out"})) == " --match drop-out"
+    assert settings_flags(build_kit({"rules.match": "tournament", "rules.limit": 150})) == \
+        " --match tournament --limit 150"
+    assert settings_flags(build_kit({"rules.tiles": 12})) == " --tiles 12"

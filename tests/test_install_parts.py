@@ -138,7 +138,7 @@ def test_the_wheel_holds_one_shutbox_namespace_and_no_top_level_part(wheel_names
     assert "shutbox/__init__.py" not in wheel_names  # a namespace: each part's folder adds to it
     for package in ("base", "kit", "game", "cli", "cli/commands", "cad", "cad/geometry", "cad/build", "cad/checks",
                     "cad/guide", "cad/slicer", "companion/live", "companion/web", "companion/sim", "companion/store",
-                    "print", "firmware/host", "dice"):
+                    "print", "firmware/host", "dice", "studio"):
         assert f"shutbox/{package}/__init__.py" in wheel_names, package
     assert not any("node_modules" in n or "__pycache__" in n for n in wheel_names)
 
@@ -151,5 +151,8 @@ def test_the_wheel_ships_the_data_the_code_reads(wheel_names):
                  "shutbox/firmware/protocol_vectors.json", "shutbox/firmware/emulator/harness.mjs",
                  "shutbox/firmware/emulator/package-lock.json",
                  "shutbox/firmware/emulator/micropython-rpi_pico-v1.28.0.uf2",
-                 "shutbox/firmware/sim/machine.py"):
+                 "shutbox/firmware/sim/machine.py", "shutbox/studio/page.html", "shutbox/studio/studio.js",
+                 "shutbox/studio/three/LICENSE", "shutbox/studio/three/VENDORED.md",
+                 "shutbox/studio/three/build/three.module.js", "shutbox/studio/three/build/three.core.js",
+                 "shutbox/studio/three/examples/jsm/loaders/GLTFLoader.js"):
         assert name in wheel_names, name

@@ -130,16 +130,22 @@ def shell(*commands: str, indent: str = "") -> str:
 
 def settings_flags(kit: Kit) -> str:
     """The fewest flags that give ``kit``'s settings (`` --tiles 12`` ...; '' for the default kit): each setting
-    that differs from its default, unless the others already give it (the dice follow the tiles)."""
+    that differs from its default, unless the others already give it (the dice follow the tiles). A flag is kept
+    when the others alone are not a kit (``--limit 45`` without ``--match drop-out``)."""
     import shlex
 
+    from shutbox.base.errors import SettingsError
     from shutbox.kit.model import SETTINGS, build_kit, kit_as_flat, show_value
 
     values, defaults = kit_as_flat(kit), kit_as_flat(Kit())
     given = {key: value for key, value in values.items() if value != defaults[key] and key != "cad.cache_limit_mb"}
     for key in list(given):
         fewer = {k: v for k, v in given.items() if k != key}
-        if build_kit(fewer) == kit:
+        try:
+            same = build_kit(fewer) == kit
+        except SettingsError:
+            same = False
+        if same:
             given = fewer
     return "".join(f" {s.flag} {shlex.quote(show_value(given[s.key]))}" for s in SETTINGS if s.key in given)
 
