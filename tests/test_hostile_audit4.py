@@ -298,3 +298,82 @@ def test_a_wal_left_without_its_shm_is_read_and_nothing_is_added_beside_it(tmp_p
 def test_a_db_that_is_no_file_is_named_for_what_it_is(tmp_path, where, said):
     proc = run_cli("history", "--db", where, cwd=tmp_path)
     assert proc.returncode == 2 and said in proc.stderr and "no such game database" not in proc.stderr, proc.stderr
+
+
+# -- 8: photo uploads ---------------------------------------------------------------------------------------------------
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _chunked_upload(port: int, size: int, piece: int = 2048) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
+        s.sendall(b"POST /api/photo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")
+        block = b"%x\r\n" % piece + b"\xff" * piece + b"\r\n"
+        batch = block * 64
+        for _ in range(size // piece // 64):
+            s.sendall(batch)
+        s.sendall(b"0\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            data = s.recv(4096)
+            if not data:
+                break
+            answer += data
+        return answer
+
+
+@pytest.mark.slow  # a 16 MB upload
+def test_a_photo_upload_in_small_pieces_costs_linear_time_and_uploads_at_once_are_capped(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    proc, port, _ = start_play(db)
+    held: list[socket.socket] = []
+    try:
+        before = _cpu_s(proc.pid)
+        answer = _chunked_upload(port, 16 * 1024 * 1024 - 4096)
+        cost = _cpu_s(proc.pid) - before
+        assert answer.startswith(b"HTTP/1.1 400"), answer[:200]  # read whole, then found not to be a picture
+        assert cost < 1.0, f"{cost:.2f} s of CPU for one 16 MB upload"
+        for _ in range(2):  # two uploads under way, a few MB each, their bodies still arriving
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"POST /api/photo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+                      b"Content-Length: 8000000\r\n\r\n" + b"\xff" * 1_000_000)
+            held.append(s)
+        time.sleep(0.5)
+        status, answer = request(port, "POST", "/api/photo", headers={"Content-Type": "image/jpeg"})
+        assert status == 503 and "other photos are being read" in answer["error"], (status, answer)
+        too_big = request(port, "POST", "/api/photo", headers={"Content-Type": "image/jpeg",
+                                                               "Content-Length": str(64 * 1024 * 1024)})
+        assert too_big[0] in (413, 503)
+    finally:
+        for s in held:
+            s.close()
+        err = quit_play(proc, db)
+    no_traceback(err)
+
+
+def test_a_body_in_2_kb_pieces_is_read_in_linear_time_and_an_announced_oversize_is_not_read():
+    import asyncio
+
+    from shutbox.companion.web.guard import bounded_body
+
+    class Pieces:
+        def __init__(self, count: int, length: str = "") -> None:
+            self.count, self.read = count, 0
+            self.headers = {"content-length": length} if length else {}
+
+        async def stream(self):
+            for _ in range(self.count):
+                self.read += 1
+                yield b"\xff" * 2048
+
+    started = time.process_time()
+    body = asyncio.run(bounded_body(Pieces(8192), 16 * 1024 * 1024))
+    assert body is not None and len(body) == 16 * 1024 * 1024
+    assert time.process_time() - started < 0.5  # `bytes +=` took 2 to 34 s of CPU here
+    announced = Pieces(8192, str(64 * 1024 * 1024))
+    assert asyncio.run(bounded_body(announced, 16 * 1024 * 1024)) is None and announced.read == 0
+    over = Pieces(8192)
+    assert asyncio.run(bounded_body(over, 1024 * 1024)) is None and over.read == 513

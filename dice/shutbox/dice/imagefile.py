@@ -37,7 +37,7 @@ def quiet_opencv() -> None:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
-def read_image_bytes(data: bytes, name: str) -> np.ndarray:
+def read_image_bytes(data: bytes | bytearray, name: str) -> np.ndarray:
     """The BGR pixels of a picture file's bytes; ``name`` (a path or ``upload``) names it in errors."""
     import io
 

@@ -421,3 +421,17 @@ def _client_gone(exc: BaseException) -> bool:
     if isinstance(exc, (ConnectionError, BrokenPipeError)):
         return True
     return type(exc).__name__ in ("ClientDisconnect", "ClientDisconnected", "LocalProtocolError")
+
+
+async def bounded_body(request: Any, limit: int) -> bytearray | None:
+    """A request's body read into one growing buffer (linear time, whatever the pieces it arrives in), or None as soon
+    as it is, or its ``Content-Length`` says it will be, over ``limit`` bytes (nothing more is read then)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        if len(body) + len(chunk) > limit:
+            return None
+        body += chunk
+    return body

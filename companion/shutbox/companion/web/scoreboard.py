@@ -37,7 +37,7 @@ from shutbox.base.bounded import parse_json
 from shutbox.base.errors import ShutboxError
 from shutbox.companion.live.inputs import from_post
 from shutbox.companion.live.session import Remote
-from shutbox.companion.web.guard import BACKLOG, LISTEN_QUEUE, Guard, guarded_app, guarded_protocol
+from shutbox.companion.web.guard import BACKLOG, LISTEN_QUEUE, Guard, bounded_body, guarded_app, guarded_protocol
 from shutbox.companion.web.state import table_state
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ REPLY_TIMEOUT_S = 10.0
 KEEPALIVE_S = 15.0
 MAX_BODY = 4096  #: bytes; a throw or a move is a few dozen
 MAX_PHOTO = 16 * 1024 * 1024  #: bytes; a phone's photo of the tray is a few MB
+MAX_UPLOADS = 2  #: photos read at once; more are answered 503 at once (each costs MAX_PHOTO and its pixels)
 CLOSING = "the scorekeeper is closing; the game is saved"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -106,6 +107,7 @@ class WebBoard:
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
         self.guard = Guard()  #: connection and join-code limits (:mod:`shutbox.companion.web.guard`)
+        self._uploads = 0  #: photos being received or read
         self._page_text: str | None = None
         self.closing = False  #: stop() has begun: posts are answered 503 at once
         self._pending: dict[int, Remote] = {}  #: posts handed to the session, not answered yet (by id)
@@ -334,11 +336,9 @@ class WebBoard:
             refusal = self._check_post(request)
             if refusal is not None:
                 return self._refused(request, refusal)
-            raw = b""
-            async for chunk in request.stream():
-                raw += chunk
-                if len(raw) > MAX_BODY:
-                    return JSONResponse({"ok": False, "error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
+            raw = await bounded_body(request, MAX_BODY)
+            if raw is None:
+                return JSONResponse({"ok": False, "error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
             try:
                 body = parse_json(raw.decode("utf-8"), "the body") if action in ("throw", "shut") else None
                 command = from_post(action, body)
@@ -374,16 +374,22 @@ class WebBoard:
         refusal = self._check_post(request, image=True)
         if refusal is not None:
             return self._refused(request, refusal)
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_PHOTO:
+        if self._uploads >= MAX_UPLOADS:  # each holds up to MAX_PHOTO and a decoded picture
+            return JSONResponse({"ok": False, "error": "other photos are being read; try again in a moment"},
+                                status_code=503, headers={"Retry-After": "2"})
+        self._uploads += 1
+        try:
+            raw = await bounded_body(request, MAX_PHOTO)
+            if raw is None:
                 return JSONResponse({"ok": False, "error": f"the photo is over {MAX_PHOTO // (1024 * 1024)} MB"},
                                     status_code=413)
-        try:
-            read = await asyncio.to_thread(lambda: reading_of(read_image_bytes(raw, "the photo"), "phone"))
+            photo = raw
+            read = await asyncio.to_thread(lambda: reading_of(read_image_bytes(photo, "the photo"), "phone"))
         except ShutboxError as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, status_code=400)
+        finally:
+            self._uploads -= 1
+            raw = None
         if self.closing:
             return JSONResponse({"ok": False, "error": CLOSING}, status_code=503)
         item = PhotoPost(read)
