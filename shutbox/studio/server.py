@@ -18,7 +18,9 @@ is one line on the terminal (:meth:`Studio.refused`) and a short JSON answer, ne
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import shutil
 import socket
 import sys
 import tempfile
@@ -158,8 +160,6 @@ class Studio:
         if self._socket is not None:
             self._socket.close()
         cancelled = self.pool.stop()
-        import shutil
-
         shutil.rmtree(self.root, ignore_errors=True)
         return cancelled
 
@@ -352,8 +352,6 @@ class _Answer:
 
     def error(self) -> str | None:
         """The refusal's ``error``, if its body is the studio's JSON."""
-        import json
-
         try:
             found = json.loads(self.body.decode("utf-8", "replace"))
         except ValueError:
