@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shutbox.game.gamefiles import save_game  # noqa: E402
+from shutbox.game.gamefile import save_game  # noqa: E402
 from shutbox.kit.model import Rules  # noqa: E402
 from tests.review_support import long_enough  # noqa: E402
 

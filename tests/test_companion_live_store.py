@@ -11,8 +11,7 @@ import pytest
 from shutbox.base.errors import ShutboxError
 from shutbox.companion.store.database import SCHEMA_VERSION, GameStore, default_db_path, open_read_only
 from shutbox.game import events as ev
-from shutbox.game.gamefile import settings_of
-from shutbox.game.gamefiles import load_game
+from shutbox.game.gamefile import load_game, settings_of
 from shutbox.kit.model import Rules
 
 from .test_companion_live_sim import E9, E21, FAST

@@ -9,8 +9,7 @@ import pytest
 
 from shutbox.base.errors import ShutboxError
 from shutbox.game import events as ev
-from shutbox.game.gamefile import game_from_dict, game_to_dict
-from shutbox.game.gamefiles import load_game, save_game
+from shutbox.game.gamefile import game_from_dict, game_to_dict, load_game, save_game
 from shutbox.game.replay import Game
 from shutbox.game.rules import IllegalMove
 from shutbox.kit.model import Rules

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from shutbox.game.gamefiles import load_game, save_game
+from shutbox.game.gamefile import load_game, save_game
 from shutbox.kit.model import MATCHES, Rules
 from shutbox.print.sheet import throw_text, write_game_sheet
 from tests.print_support import GOLDEN, game_json, ink, page_texts, play, render

@@ -13,8 +13,7 @@ import pytest
 from shutbox.companion.store.database import GameStore
 from shutbox.game import events as ev
 from shutbox.game import solver, solvercache
-from shutbox.game.gamefile import settings_of
-from shutbox.game.gamefiles import save_game
+from shutbox.game.gamefile import save_game, settings_of
 from shutbox.game.replay import Game
 from shutbox.game.review import review_game, review_payload, review_summary
 from shutbox.kit.model import Rules

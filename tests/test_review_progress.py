@@ -16,8 +16,7 @@ import pytest
 from shutbox.cli.commands import review as review_command
 from shutbox.companion.store.database import GameStore
 from shutbox.game import solver
-from shutbox.game.gamefile import settings_of
-from shutbox.game.gamefiles import save_game
+from shutbox.game.gamefile import save_game, settings_of
 from shutbox.game.replay import Game
 from shutbox.game.review import full_work, review_game
 from shutbox.game.solvercache import cached_solve

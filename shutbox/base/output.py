@@ -391,5 +391,5 @@ def out_file(path: Path | str, flag: str | None = "--out", suffix: str | None = 
 
 def staged_file(path: Path | str, flag: str | None = "--out", suffix: str | None = None) \
         -> contextlib.AbstractContextManager[Path]:
-    """The former name of :func:`out_file` (print/ and gamefiles call it)."""
+    """The former name of :func:`out_file` (print/ and the game file call it)."""
     return out_file(path, flag, suffix)

@@ -1,4 +1,5 @@
-"""The game file: one game's settings and event record as JSON (``shutbox scorepad --from-game FILE``).
+"""The game file: one game's settings and event record as JSON (``shutbox scorepad --from-game FILE``), and
+reading and writing it on disk.
 
 Format, version 1::
 
@@ -8,19 +9,22 @@ Format, version 1::
 
 ``settings`` holds the rule settings by their model names (``kit_as_dict(kit)["rules"]``); any left
 out take their defaults. ``events`` is the record of :mod:`shutbox.game.events`. Loading
-validates the settings and replays the events, so a file that loads is a legal game. Reading and
-writing the file on disk is :mod:`shutbox.game.gamefiles` (the domain does no file I/O).
+validates the settings and replays the events, so a file that loads is a legal game. :func:`load_game` reads a
+file the user named, :func:`save_game` writes one atomically.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from shutbox.base.bounded import parse_json
 from shutbox.base.errors import ShutboxError
+from shutbox.base.output import staged_file
 from shutbox.base.text import shown
+from shutbox.base.userfile import read_user_text
 from shutbox.game.replay import Game
 from shutbox.game.rules import IllegalMove
 from shutbox.kit.model import Kit, Rules, build_kit, kit_as_dict
@@ -74,3 +78,17 @@ def game_from_json(text: str, where: str = "game") -> Game:
 def game_to_json(game: Game) -> str:
     """A game as the text of its game file."""
     return json.dumps(game_to_dict(game), indent=1) + "\n"
+
+
+def load_game(path: str | Path) -> Game:
+    """Read and replay a game file."""
+    path = Path(path)
+    return game_from_json(read_user_text(path, "game file"), str(path))
+
+
+def save_game(game: Game, path: str | Path) -> Path:
+    """Write a game file (atomically: a failed write leaves no partial file)."""
+    path = Path(path)
+    with staged_file(path) as tmp:
+        Path(tmp).write_text(game_to_json(game), encoding="utf-8")
+    return path

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from shutbox.base.errors import ShutboxError
-from shutbox.game.gamefiles import load_game
+from shutbox.game.gamefile import load_game
 from shutbox.game.replay import PHASE_WORDS, SHUT, UNCOVER, Game, Round, Throw, Turn
 from shutbox.game.report import and_list, money
 from shutbox.print import flow

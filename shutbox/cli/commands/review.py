@@ -66,7 +66,7 @@ def load_reviewed_game(spec: str, db: Path | None) -> tuple[Game, str]:
         return raw.replay(), f"game {game_id}"
     if db is not None:
         raise ShutboxError(f"--db {db}: only for a saved game's number, not with the game file {spec!r}")
-    from shutbox.game.gamefiles import load_game
+    from shutbox.game.gamefile import load_game
 
     return load_game(Path(spec)), Path(spec).name
 
