@@ -1,7 +1,9 @@
-"""The typefaces the kit ships (DejaVu Sans, regular and bold, in ``shutbox/base/fonts``).
+"""The typefaces the kit ships (DejaVu Sans, regular and bold, in ``shutbox/base/fonts`` with its licence): their
+files and the names the PDFs set text in.
 
-Score pads embed them and the CAD numbers are cut in the bold one. A missing file is an error:
-CadQuery would otherwise fall back silently to whatever font the system has.
+Score pads embed them (registered with ReportLab by :mod:`shutbox.print.pdffonts`), the guide's figures are
+drawn in them and the CAD numbers are cut in the bold one. A missing file is an error: CadQuery would otherwise
+fall back silently to whatever font the system has.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from shutbox.base.errors import ShutboxError
 
 REGULAR = "DejaVuSans.ttf"
 BOLD = "DejaVuSans-Bold.ttf"
+#: The font names a PDF sets its text in, and each one's file.
+REGULAR_PDF = "DejaVuSans"
+BOLD_PDF = "DejaVuSans-Bold"
+PDF_FONTS = {REGULAR_PDF: REGULAR, BOLD_PDF: BOLD}
 
 
 def font_file(name: str) -> Path:

@@ -9,8 +9,8 @@ from pathlib import Path
 from shutbox.base.output import staged_file
 from shutbox.base.version import __version__
 from shutbox.print.paper import Grid, draw_cut_marks, draw_page_number
+from shutbox.print.pdffonts import font
 from shutbox.print.table import Table
-from shutbox.print.typeface import font
 
 
 def write_pdf(path: Path, grid: Grid, pages: Sequence[Sequence[Table]], title: str, subject: str,

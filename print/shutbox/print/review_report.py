@@ -32,8 +32,8 @@ from shutbox.game.review import (
     value_text,
 )
 from shutbox.print.paper import MARGIN, MM, PAPERS
+from shutbox.print.pdffonts import font
 from shutbox.print.summary import summary_lines
-from shutbox.print.typeface import font
 
 PLAYED, BEST, MISTAKE = "#1f5fa8", "#d9822b", "#c0392b"
 CHART_DPI = 200

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from shutbox.print.typeface import font, text_width
+from shutbox.print.pdffonts import font, text_width
 
 MIN_TEXT = 5.0  # pt: smallest text a pad may shrink to
 PAD = 2.0  # pt: inner padding of a cell
