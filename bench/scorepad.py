@@ -9,8 +9,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from shutbox.cli.commands.scorepad import write_blank_pads
 from shutbox.kit.model import DEFAULT_LIMITS, MATCHES, SCORINGS, Rules
+from shutbox.print.blank import write_blank_pads
 from shutbox.print.card import write_card
 from shutbox.print.sheet import write_game_sheet
 

@@ -12,12 +12,11 @@ from itertools import combinations
 
 import pytest
 
-from shutbox.cli.commands.card import write_kit_cards
 from shutbox.cli.commands.kit import GENERATORS
 from shutbox.game import solver
 from shutbox.game.turns import turn_map, visit_probabilities
 from shutbox.kit.model import Kit, Rules
-from shutbox.print.card import card_data, write_card
+from shutbox.print.card import card_data, write_card, write_kit_cards
 from tests.print_support import ink, page_texts, render
 
 TILES = tuple(range(1, 10))
@@ -215,4 +214,4 @@ def test_visit_chances_with_more_dice_are_the_solvers(dice, objective):
 
 
 def test_kit_builds_the_card():
-    assert ("card", "shutbox.cli.commands.card:write_kit_cards") in GENERATORS
+    assert ("card", "shutbox.print.card:write_kit_cards") in GENERATORS

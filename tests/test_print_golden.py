@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from shutbox.cli.commands.scorepad import write_blank_pads
 from shutbox.kit.model import MATCHES, SCORINGS, Rules
+from shutbox.print.blank import write_blank_pads
 from shutbox.print.card import write_card
 from shutbox.print.sheet import write_game_sheet
 from tests.print_support import GOLDEN, UPDATE, check_golden, game_json, ink, play, render

@@ -7,10 +7,10 @@ import pytest
 from pypdf import PdfReader
 
 from shutbox.cli.commands.kit import GENERATORS
-from shutbox.cli.commands.scorepad import write_blank_pads, write_kit_pads
 from shutbox.game.rules import one_die_when
 from shutbox.game.turns import long_game_lengths, long_game_turn_rows
 from shutbox.kit.model import MATCHES, SCORINGS, Kit, Rules
+from shutbox.print.blank import write_blank_pads, write_kit_pads
 from shutbox.print.paper import PAPERS
 from tests.print_support import ink, page_texts, play, render
 
@@ -252,7 +252,7 @@ def test_cli_reports_what_it_wrote(cli, tmp_path):
 
 
 def test_kit_includes_a_pad_for_the_settings(tmp_path):
-    assert ("scorepad", "shutbox.cli.commands.scorepad:write_kit_pads") in GENERATORS
+    assert ("scorepad", "shutbox.print.blank:write_kit_pads") in GENERATORS
     kit = Kit(rules=Rules(match="tournament", limit=150))
     files = write_kit_pads(kit, tmp_path)
     assert files == ["scorepad-a4.pdf", "scorepad-letter.pdf"]

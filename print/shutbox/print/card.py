@@ -19,9 +19,10 @@ from pathlib import Path
 
 from shutbox.base.errors import ShutboxError
 from shutbox.game import solver
+from shutbox.game.policy import OBJECTIVES
 from shutbox.game.rules import dice_words, legal_moves, per_throw_text, throw_totals, tiles_out
 from shutbox.game.turns import WALK_MAX_TILES, visit_probabilities
-from shutbox.kit.model import Rules
+from shutbox.kit.model import Kit, Rules
 from shutbox.print.flow import height
 from shutbox.print.paper import PAPERS, Grid, grids
 from shutbox.print.summary import one_die_text, scoring_text
@@ -265,3 +266,14 @@ def write_card(rules: Rules, objective: str, paper: str, out: Path) -> CardData:
     write_pdf(out, grid, [[CardLayout(shown).table(count)]], "Shut the Box strategy card",
               f"best play ({objective}) for {rules.tiles} tiles")
     return shown
+
+
+def write_kit_cards(kit: Kit, folder: Path) -> list[str]:
+    """``shutbox kit``: the strategy card for the kit's rules (both objectives) on A4 and US Letter."""
+    names = []
+    for objective in OBJECTIVES:
+        for paper in PAPERS:
+            name = f"card-{objective}-{paper}.pdf"
+            write_card(kit.rules, objective, paper, folder / name)
+            names.append(name)
+    return names

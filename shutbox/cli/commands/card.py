@@ -6,7 +6,6 @@ ReportLab and the solver are imported only when the card is made, so registering
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from shutbox.base.text import path_text
 from shutbox.cli.commandspec import Command, out_file_flag
@@ -28,19 +27,6 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
           f"{args.paper} paper, "
           f"{len(data.positions)} common positions")
     return 0
-
-
-def write_kit_cards(kit: Kit, folder: Path) -> list[str]:
-    """``shutbox kit``: the strategy card for the kit's rules (both objectives) on A4 and US Letter."""
-    from shutbox.print.card import write_card
-
-    names = []
-    for objective in OBJECTIVES:
-        for paper in PAPER_CHOICES:
-            name = f"card-{objective}-{paper}.pdf"
-            write_card(kit.rules, objective, paper, folder / name)
-            names.append(name)
-    return names
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:

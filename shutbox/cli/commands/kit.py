@@ -21,8 +21,8 @@ from shutbox.kit.model import Kit, box_refusal, kit_as_dict
 #: relative to that folder. Modules are imported only when the kit is built.
 GENERATORS: list[tuple[str, str]] = [
     ("settings", "shutbox.cli.commands.kit:write_settings"),
-    ("scorepad", "shutbox.cli.commands.scorepad:write_kit_pads"),
-    ("card", "shutbox.cli.commands.card:write_kit_cards"),
+    ("scorepad", "shutbox.print.blank:write_kit_pads"),
+    ("card", "shutbox.print.card:write_kit_cards"),
     ("firmware", "shutbox.firmware.host.bundle:write_bundle"),
     ("cad", "shutbox.cad.build.sharedbuild:write_kit_cad"),
 ]

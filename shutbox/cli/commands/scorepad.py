@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import path_text
@@ -16,14 +15,10 @@ from shutbox.cli.commandspec import Command, out_file_flag
 from shutbox.game.formats import match_format
 from shutbox.game.report import counted
 from shutbox.kit.config import given_rule_flags
-from shutbox.kit.model import Kit, Rules
+from shutbox.kit.model import Kit
 from shutbox.print.paper import PAPERS
 
-if TYPE_CHECKING:
-    from shutbox.print.plan import PadPlan
-
 PAPER_CHOICES = tuple(PAPERS)
-TITLE = "Shut the Box score pad"
 
 
 def run(args: argparse.Namespace, kit: Kit | None) -> int:
@@ -41,6 +36,8 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
         pages = write_game_sheet(args.from_game, args.out, args.paper)
         print(f"wrote {path_text(args.out)} ({pages} page{'s' if pages != 1 else ''})")
         return 0
+    from shutbox.print.blank import write_blank_pads
+
     per_page = 1 if args.per_page is None else args.per_page
     pages = 1 if args.pages is None else args.pages
     plan = write_blank_pads(kit.rules, args.out, args.players, args.rounds, args.paper, per_page, pages, args.names)
@@ -51,28 +48,6 @@ def run(args: argparse.Namespace, kit: Kit | None) -> int:
     print(f"wrote {path_text(args.out)}: {per_page} {kit.rules.match} pad{'s' if per_page != 1 else ''} "
           f"({counted(plan.players, 'player')}, {rounds}) per {args.paper} page, {counted(total, 'page')}{back}")
     return 0
-
-
-def write_blank_pads(rules: Rules, out: Path, players: int | None = None, rounds: int | None = None,
-                     paper: str = "a4", per_page: int = 1, pages: int = 1, names: str | None = None) -> PadPlan:
-    """Check the request, then write ``pages`` copies of ``per_page`` blank pads a page to ``out``."""
-    from shutbox.print.document import write_pdf
-    from shutbox.print.plan import plan_blank
-
-    plan = plan_blank(rules, players, rounds, paper, per_page, pages, names)
-    write_pdf(out, plan.grid, plan.page_list(per_page), TITLE,
-              f"{rules.match} pad, {plan.players} players, {plan.rounds} rounds")
-    return plan
-
-
-def write_kit_pads(kit: Kit, folder: Path) -> list[str]:
-    """``make kit``: a blank pad for the kit's rules on A4 and on US Letter."""
-    names = []
-    for paper in PAPER_CHOICES:
-        name = f"scorepad-{paper}.pdf"
-        write_blank_pads(kit.rules, folder / name, paper=paper)
-        names.append(name)
-    return names
 
 
 def _count(flag: str) -> Callable[[str], int]:
