@@ -1,12 +1,12 @@
-"""The nearest right word for a wrong one on the command line: ``shutbox paly`` → did you mean `play`?
+"""The nearest right word for a wrong one: ``shutbox paly`` → did you mean `play`? (a command, an action, a flag,
+a setting's key or one of its values).
 
-Only imported when the command line is wrong (difflib costs start-up; tests/test_cli_fast_start.py).
+difflib is imported only when a word is wrong: it costs start-up (tests/test_cli_fast_start.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 
@@ -14,13 +14,16 @@ _CHOICE = re.compile(r"argument (?P<arg>\S+): invalid choice: '(?P<word>.*?)' \(
 _UNKNOWN = "unrecognized arguments: "
 
 
-def nearest(word: str, candidates: Iterable[str]) -> str | None:
-    """The candidate closest to ``word`` (a typo, a missing or extra letter), or None when none is close."""
+def nearest(word: str, candidates: Iterable[str], cutoff: float = 0.6, prefix: bool = True) -> str | None:
+    """The candidate closest to ``word`` (a typo, a missing or extra letter; similarity at least ``cutoff``), else
+    with ``prefix`` the one candidate ``word`` begins (3 letters or more), or None when none is close."""
+    import difflib  # only for a wrong word: it costs start-up
+
     options = sorted(set(candidates))
-    found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    found = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
     if found:
         return found[0]
-    starts = [c for c in options if c.startswith(word) and len(word) >= 3]  # `--tile` for `--tiles`
+    starts = [c for c in options if c.startswith(word) and len(word) >= 3] if prefix else []  # `--tile`: `--tiles`
     return starts[0] if len(starts) == 1 else None
 
 

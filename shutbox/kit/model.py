@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from shutbox.base.bounded import range_text
 from shutbox.base.errors import SettingsError
+from shutbox.base.suggest import nearest
 from shutbox.base.text import quoted, shown
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
@@ -583,25 +584,18 @@ def _did_you_mean(value: Any, choices: Sequence[Any]) -> str:
     """``; did you mean `drop-out`?`` for a near miss of a choice (``dropout``), else nothing."""
     if not isinstance(value, str):
         return ""
-    import difflib  # only on this error path: it costs start-up
-
-    shown_choices = [show_value(c) for c in choices]
-    close = difflib.get_close_matches(value.lower()[:100], shown_choices, n=1, cutoff=0.6)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    close = nearest(value.lower()[:100], [show_value(c) for c in choices], prefix=False)
+    return f"; did you mean `{close}`?" if close else ""
 
 
 def suggest_key(key: str) -> str | None:
     """The valid setting key closest to an unknown ``key``."""
-    import difflib  # here, not at the top: it costs every command's start-up
-
-    candidates = list(_BY_KEY) + list(SECTIONS)
-    close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.5)
+    close = nearest(key, [*_BY_KEY, *SECTIONS], cutoff=0.5, prefix=False)
     if close:
-        return close[0]
-    name = key.rsplit(".", 1)[-1]
+        return close
     by_name = {s.name: s.key for s in SETTINGS}
-    close = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.5)
-    return by_name[close[0]] if close else None
+    close = nearest(key.rsplit(".", 1)[-1], by_name, cutoff=0.5, prefix=False)
+    return by_name[close] if close else None
 
 
 def build_kit(values: Mapping[str, Any], sources: Mapping[str, str] | None = None) -> Kit:
