@@ -377,3 +377,40 @@ def test_a_body_in_2_kb_pieces_is_read_in_linear_time_and_an_announced_oversize_
     assert asyncio.run(bounded_body(announced, 16 * 1024 * 1024)) is None and announced.read == 0
     over = Pieces(8192)
     assert asyncio.run(bounded_body(over, 1024 * 1024)) is None and over.read == 513
+
+
+# -- 9: SIGHUP ------------------------------------------------------------------------------------------------------
+
+def test_sighup_ends_play_web_as_sigterm_does_leaving_the_database_alone(tmp_path):
+    import signal
+
+    db = tmp_path / "g.sqlite3"
+    proc, port, _ = start_play(db)
+    assert request(port, "POST", "/api/throw", {"dice": [3, 4]})[0] == 200
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(timeout=30) == 129
+    err = db.with_suffix(".stderr").read_text(errors="replace")
+    no_traceback(err)
+    assert err.strip().splitlines()[-1] == "shutbox: hung up (its terminal closed); what was saved is kept", err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("g.sqlite3")) == ["g.sqlite3"]
+    listed = run_cli("history", "--db", str(db))
+    assert "Ann, Bob" in listed.stdout
+
+
+# -- 13: X-Forwarded-For ----------------------------------------------------------------------------------------------
+
+def test_the_join_code_rate_limit_is_not_bypassed_with_x_forwarded_for(tmp_path):
+    from shutbox.companion.web.guard import WRONG_CODES
+
+    db = tmp_path / "g.sqlite3"
+    proc, port, code = start_play(db, host="0.0.0.0", extra=())
+    statuses = []
+    try:
+        assert code
+        for i in range(WRONG_CODES + 5):
+            spoofed = {"X-Forwarded-For": f"203.0.113.{i + 1}", "Forwarded": f"for=198.51.100.{i + 1}"}
+            statuses.append(request(port, "POST", "/api/throw?code=WRONG9", {"dice": [3, 4]}, spoofed)[0])
+    finally:
+        err = quit_play(proc, db)
+    assert statuses[:WRONG_CODES] == [403] * WRONG_CODES and set(statuses[WRONG_CODES:]) == {429}, statuses
+    assert "203.0.113." not in err and "wrong join codes from 127.0.0.1" in err, err

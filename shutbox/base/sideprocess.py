@@ -114,7 +114,7 @@ def _kill(workers: list[Any]) -> None:
 
 
 def _kill_on_signals(workers: list[Any]) -> dict[int, Any]:
-    """SIGTERM and Ctrl-C kill the workers at once, then go on to the handler there was: that may have to wait
+    """SIGTERM, SIGHUP and Ctrl-C kill the workers at once, then go on to the handler there was: that may have to wait
     (the CLI does not interrupt an import), the work is not wanted either way. Returns the handlers replaced."""
     previous: dict[int, Any] = {}
 
@@ -128,7 +128,9 @@ def _kill_on_signals(workers: list[Any]) -> dict[int, Any]:
             signal.raise_signal(signum)
 
     try:
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            if signum == signal.SIGHUP and signal.getsignal(signum) is signal.SIG_IGN:
+                continue  # nohup: a closed terminal does not stop the work
             previous[signum] = signal.signal(signum, stop)
     except ValueError:  # not the main thread: the caller's own error handling stops them
         pass

@@ -119,15 +119,29 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 class Terminated(BaseException):
-    """SIGTERM arrived: unwind like Ctrl-C, so staged output and child processes are cleaned up."""
+    """SIGTERM (or SIGHUP: the terminal closed, SSH dropped) arrived: unwind like Ctrl-C, so staged output, the game
+    database's side files and child processes are cleaned up."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _terminate(signum: int, frame: object) -> None:
-    """SIGTERM: :class:`Terminated`, but never inside an import (as for Ctrl-C, :func:`_interrupt`)."""
+    """SIGTERM, SIGHUP: :class:`Terminated`, but never inside an import (as for Ctrl-C, :func:`_interrupt`)."""
     if _importing(frame):
         _again(signum)
         return
-    raise Terminated
+    raise Terminated(signum)
+
+
+def _terminated(signum: int) -> int:
+    """The one line and the exit status for a command ended by SIGTERM (143) or SIGHUP (129)."""
+    if signum == signal.SIGHUP:
+        _say("shutbox: hung up (its terminal closed); what was saved is kept")
+        return 129
+    _say("shutbox: terminated")
+    return 143
 
 
 def _say(text: str) -> None:
@@ -139,7 +153,7 @@ def _say(text: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; every failure is one line on stderr (exit 2; Ctrl-C 130, SIGTERM 143)."""
+    """Run one command; every failure is one line on stderr (exit 2; Ctrl-C 130, SIGTERM 143, SIGHUP 129)."""
     try:
         with _signals():
             try:
@@ -152,9 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say("shutbox: interrupted")
         return 130
-    except Terminated:
-        _say("shutbox: terminated")
-        return 143
+    except Terminated as exc:
+        return _terminated(exc.signum)
     except BrokenPipeError:  # `shutbox history | head -1`: the reader left; say nothing more
         _quiet_stdout()
         return 141
@@ -235,12 +248,15 @@ def _again(signum: int) -> None:
 
 
 class _signals:
-    """While a command runs: SIGTERM raises :class:`Terminated`, Ctrl-C waits for a running import to end."""
+    """While a command runs: SIGTERM and SIGHUP raise :class:`Terminated` (SIGHUP left alone when ignored, as under
+    ``nohup``), Ctrl-C waits for a running import to end."""
 
     def __enter__(self) -> None:
         self.previous: dict[int, object] = {}
         try:
             self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _terminate)
+            if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
+                self.previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, _terminate)
             if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, _interrupt)
         except ValueError:  # not the main thread

@@ -120,7 +120,7 @@ class Studio:
         self._socket = sock
         self.port = sock.getsockname()[1]
         self.pool.start()
-        config = uvicorn.Config(self.asgi(), log_level="warning", lifespan="off", access_log=False,
+        config = uvicorn.Config(self.asgi(), log_level="warning", lifespan="off", access_log=False, proxy_headers=False,
                                 timeout_graceful_shutdown=1, backlog=BACKLOG,
                                 http=guarded_protocol(H11Protocol, self.guard))
         self._server = uvicorn.Server(config)

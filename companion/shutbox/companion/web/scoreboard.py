@@ -196,6 +196,7 @@ class WebBoard:
         from uvicorn.protocols.http.h11_impl import H11Protocol
 
         config = uvicorn.Config(guarded_app(self.app(), self.guard), log_level="warning", lifespan="off",
+                                proxy_headers=False,  # X-Forwarded-For is a header anyone can send: never trusted
                                 access_log=False, timeout_graceful_shutdown=1, backlog=BACKLOG,
                                 http=guarded_protocol(H11Protocol, self.guard))
         self._server = uvicorn.Server(config)
