@@ -55,7 +55,7 @@ PREVIEW_TIMEOUT_S = 120.0
 ZIP_FOLDER = "shutbox-kit"
 
 STATES = ("queued", "building", "done", "failed")
-#: The CAD build's progress line (``shutbox cad [12/24] ...``, :class:`shutbox.cad.build.export.Progress`): one step
+#: The CAD build's progress line (``shutbox cad [12/24] ...``, :class:`shutbox.base.progress.StepLines`): one step
 #: per part first, so at the step numbered as the parts are many, every part is in the cache.
 _CAD_STEP = re.compile(r"^shutbox cad \[(\d+)/\d+\]")
 

@@ -6,13 +6,13 @@ import errno
 import json
 import os
 import shutil
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from shutbox.base.errors import ShutboxError
+from shutbox.base.progress import StepLines
 from shutbox.base.version import __version__
 from shutbox.cad.build import cache
 from shutbox.cad.geometry.layout import Layout, layout
@@ -41,20 +41,6 @@ def plan(kit: Kit) -> tuple[Layout, SplitPlan, list[PartSpec]]:
                            f"allowed: a bed that holds the box pieces, e.g. {', '.join(BED_PRESETS)}")
     split = plan_split(lay, kit.printer.bed_mm)
     return lay, split, part_specs(kit, lay, split)
-
-
-class Progress:
-    """One line per step on stderr, with the running time."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.done = total, enabled, 0
-        self.start = time.perf_counter()
-
-    def step(self, text: str) -> None:
-        self.done += 1
-        if self.enabled:
-            elapsed = time.perf_counter() - self.start
-            print(f"shutbox cad [{self.done}/{self.total}] {elapsed:5.1f}s {text}", file=sys.stderr, flush=True)
 
 
 def occt_write(path: Path, write: Callable[[str], object]) -> None:
@@ -234,7 +220,7 @@ def build_cad(kit: Kit, folder: Path, formats: tuple[str, ...] = FORMATS, progre
     lay, split, specs = plan(kit)
     from shutbox.cad.guide.buildnotes import build_notes
 
-    steps = Progress(len(specs) + 3, progress)
+    steps = StepLines("shutbox cad", len(specs) + 3, progress)
     builder = Builder(kit, lay, split, watch.box_hollow)
     parts: list[dict[str, Any]] = []
     placed: list[tuple[str, PartSpec, Any]] = []  # (label, spec, cq.Shape)
