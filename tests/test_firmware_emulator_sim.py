@@ -18,7 +18,7 @@ from tests.emulator_support import needs_emulator
 from tests.test_hostile_processes import alive, children
 
 #: The test files that play ``sim --json`` games.
-SIM_TESTS = ("tests/test_companion_live_sim.py", "tests/test_companion_rules_simscript.py",
+SIM_TESTS = ("tests/test_companion_live_sim.py", "tests/test_companion_sim_script.py",
              "tests/test_companion_live_handsfree.py")
 
 

@@ -1,5 +1,6 @@
-"""The game domain (``shutbox.game``): rules, events, replay, game file format, solver, strategies, reports.
+"""The game domain (``shutbox.game``): rules, events, replay, the game file, solver, strategies, reviews, reports.
 
-Pure: imports only :mod:`shutbox.kit.model`, :mod:`shutbox.base.errors`, the standard library and numpy (the
-solver, lazily). No file I/O, printing, UI, CAD or firmware code (see docs/architecture.md).
+Imports only the layers under it (:mod:`shutbox.base`, :mod:`shutbox.kit`), the standard library, numpy and scipy
+(for the solver). No printing, UI, CAD or firmware code; on disk it reads and writes only a game file
+(:mod:`.gamefile`) and the solver's cache (:mod:`.solvercache`). See docs/architecture.md.
 """
