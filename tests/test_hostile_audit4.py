@@ -414,3 +414,52 @@ def test_the_join_code_rate_limit_is_not_bypassed_with_x_forwarded_for(tmp_path)
         err = quit_play(proc, db)
     assert statuses[:WRONG_CODES] == [403] * WRONG_CODES and set(statuses[WRONG_CODES:]) == {429}, statuses
     assert "203.0.113." not in err and "wrong join codes from 127.0.0.1" in err, err
+
+
+# -- 12: lines on the game's terminal ------------------------------------------------------------------------------
+
+def test_malformed_requests_bad_photos_and_quitting_with_pages_open_say_at_most_one_line_each(tmp_path):
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    photo = _dice_picture().read_bytes()
+    png = _png_of(_dice_picture())
+    bad_crc = png[:-20] + bytes([png[-20] ^ 0xFF]) + png[-19:]  # a damaged chunk near the end
+    claims = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10_000, 10_000, 8, 2, 0, 0, 0))
+              + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))  # 100 megapixels: Pillow warns
+    db = tmp_path / "g.sqlite3"
+    proc, port, _ = start_play(db)
+    try:
+        for _ in range(40):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                s.sendall(b"NOT HTTP AT ALL\x00\r\n\r\n")
+                s.recv(1024)
+        for body, kind in ((photo[: len(photo) * 3 // 5], "image/jpeg"), (bad_crc, "image/png"),
+                           (claims, "image/png")):
+            status, answer = _post_raw(port, body, kind)
+            assert status == 400, (status, answer)
+        spectator = socket.create_connection(("127.0.0.1", port), timeout=5)
+        spectator.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        spectator.recv(1024)
+    finally:
+        err = quit_play(proc, db)
+    no_traceback(err)
+    for noise in ("Corrupt JPEG", "Premature end", "libpng", "DecompressionBomb", "Cancel ", "UserWarning"):
+        assert noise not in err, err
+    assert err.count("Invalid HTTP request") == 1, err
+
+
+def _post_raw(port: int, body: bytes, kind: str) -> tuple[int, dict]:
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", "/api/photo", body=body, headers={"Content-Type": kind, "Host": f"127.0.0.1:{port}"})
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read() or b"{}")
+    finally:
+        conn.close()

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from shutbox.base.bounded import parse_json
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import safe_line, shown
-from shutbox.companion.web.guard import BACKLOG, LISTEN_QUEUE, Guard, guarded_protocol
+from shutbox.companion.web.guard import BACKLOG, LISTEN_QUEUE, Guard, guarded_protocol, route_server_logs
 from shutbox.companion.web.scoreboard import is_loopback, lan_address
 from shutbox.studio.builds import Busy, Pool
 from shutbox.studio.schema import Refusal, check_settings, flatten, form_schema
@@ -120,9 +120,11 @@ class Studio:
         self._socket = sock
         self.port = sock.getsockname()[1]
         self.pool.start()
-        config = uvicorn.Config(self.asgi(), log_level="warning", lifespan="off", access_log=False, proxy_headers=False,
+        config = uvicorn.Config(self.asgi(), log_level="warning", lifespan="off", access_log=False,
+                                proxy_headers=False, log_config=None,
                                 timeout_graceful_shutdown=1, backlog=BACKLOG,
                                 http=guarded_protocol(H11Protocol, self.guard))
+        route_server_logs(self.guard)
         self._server = uvicorn.Server(config)
         started = threading.Event()
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import os
 import stat
+import warnings
 from pathlib import Path
 
 import numpy as np
+from PIL.Image import DecompressionBombWarning
 
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import shown
@@ -21,6 +23,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 #: What a picture may be.
 FORMATS = ("JPEG", "PNG", "BMP", "WEBP", "TIFF")
+#: Pillow warns (two lines on the terminal) before its own bomb limit; this reader refuses at MAX_PIXELS itself.
+warnings.filterwarnings("ignore", category=DecompressionBombWarning)
 #: Least side a die can be read in, px: a picture (or the reader's working copy of it) narrower shows none.
 MIN_SIDE = 16
 
@@ -41,7 +45,6 @@ def read_image_bytes(data: bytes | bytearray, name: str) -> np.ndarray:
     """The BGR pixels of a picture file's bytes; ``name`` (a path or ``upload``) names it in errors."""
     import io
 
-    import cv2
     from PIL import Image, UnidentifiedImageError
 
     if len(data) > MAX_FILE_BYTES:
@@ -62,12 +65,33 @@ def read_image_bytes(data: bytes | bytearray, name: str) -> np.ndarray:
     if width * height > MAX_PIXELS:
         raise ShutboxError(f"{name}: {width} x {height} pixels is more than the {MAX_PIXELS // 1_000_000} "
                            "megapixels read; scale it down")
-    quiet_opencv()
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ShutboxError(f"{name}: a {kind} file that cannot be decoded (damaged, cut short, or of pixels OpenCV "
-                           "does not read, such as floating point)")
-    return image
+    return _decoded(data, name, kind)
+
+
+def _decoded(data: bytes | bytearray, name: str, kind: str) -> np.ndarray:
+    """The BGR pixels, decoded by Pillow (silent: OpenCV's libjpeg and libpng print their complaints on the
+    terminal, "Corrupt JPEG data", "libpng error"), turned as the picture's EXIF orientation says, as OpenCV would."""
+    import io
+
+    from PIL import Image, ImageOps
+
+    cannot = ShutboxError(f"{name}: a {kind} file that cannot be decoded (damaged, cut short, or of pixels this "
+                          "reader does not decode, such as floating point)")
+    try:
+        with Image.open(io.BytesIO(data)) as picture:
+            if picture.mode in ("F", "I"):
+                raise cannot
+            picture.load()
+            upright = ImageOps.exif_transpose(picture)
+            if upright.mode.startswith("I;16"):
+                pixels = (np.asarray(upright, dtype=np.uint16) >> 8).astype(np.uint8)
+                return np.ascontiguousarray(np.repeat(pixels[:, :, None], 3, axis=2))
+            rgb = np.asarray(upright.convert("RGB"))
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        raise cannot from None
+    if rgb.size == 0:
+        raise cannot
+    return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
 def check_picture_file(path: Path | str) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import logging
 import os
 import secrets
 import sys
@@ -435,3 +436,35 @@ async def bounded_body(request: Any, limit: int) -> bytearray | None:
             return None
         body += chunk
     return body
+
+
+#: uvicorn's lines that say nothing a scorekeeper can act on: pages still connected when the game quits.
+_EXPECTED = ("Cancel ", "Waiting for ")
+
+
+class _GuardLog(logging.Handler):
+    """uvicorn's warnings through :meth:`Guard.say`: one terminal line per kind at most every :data:`SAY_EVERY_S`."""
+
+    def __init__(self, guard: Guard) -> None:
+        super().__init__(logging.WARNING)
+        self.guard = guard
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a record that cannot be formatted is not worth a traceback
+            text = str(record.msg)
+        if text.startswith(_EXPECTED):
+            return
+        self.guard.say(f"log {text[:40]}", f"web: {text.rstrip('.')} (said at most every {SAY_EVERY_S:.0f} s)")
+
+
+def route_server_logs(guard: Guard) -> None:
+    """Send uvicorn's loggers through ``guard`` (pass ``log_config=None`` to uvicorn so it keeps its own away): 40
+    malformed requests are one line, not 40."""
+    handler = _GuardLog(guard)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.propagate = False
+        logger.setLevel(logging.WARNING)

@@ -37,7 +37,15 @@ from shutbox.base.bounded import parse_json
 from shutbox.base.errors import ShutboxError
 from shutbox.companion.live.inputs import from_post
 from shutbox.companion.live.session import Remote
-from shutbox.companion.web.guard import BACKLOG, LISTEN_QUEUE, Guard, bounded_body, guarded_app, guarded_protocol
+from shutbox.companion.web.guard import (
+    BACKLOG,
+    LISTEN_QUEUE,
+    Guard,
+    bounded_body,
+    guarded_app,
+    guarded_protocol,
+    route_server_logs,
+)
 from shutbox.companion.web.state import table_state
 
 if TYPE_CHECKING:
@@ -196,9 +204,12 @@ class WebBoard:
         from uvicorn.protocols.http.h11_impl import H11Protocol
 
         config = uvicorn.Config(guarded_app(self.app(), self.guard), log_level="warning", lifespan="off",
-                                proxy_headers=False,  # X-Forwarded-For is a header anyone can send: never trusted
+                                # X-Forwarded-For is a header anyone can send: never trusted; uvicorn's log lines go
+                                # through the guard (one line per kind every 30 s)
+                                proxy_headers=False, log_config=None,
                                 access_log=False, timeout_graceful_shutdown=1, backlog=BACKLOG,
                                 http=guarded_protocol(H11Protocol, self.guard))
+        route_server_logs(self.guard)
         self._server = uvicorn.Server(config)
         started = threading.Event()
 
