@@ -429,7 +429,7 @@ class Pool:
         target = build.folder / "kit.zip"
         partial = build.folder / ".kit.zip.part"
         try:
-            with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+            with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
                 for path in sorted(kit.rglob("*")):
                     self._check(build)
                     if path.is_file():

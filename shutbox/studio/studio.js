@@ -98,6 +98,13 @@ function renderForm() {
   }
   form.addEventListener('input', changed);
   form.addEventListener('change', changed);
+  document.getElementById('reset').addEventListener('click', () => {
+    for (const s of schema.settings) {
+      const input = document.getElementById(fieldId(s.key));
+      input.value = s.default === null && input.tagName === 'INPUT' ? '' : shown(s.default);
+    }
+    changed();
+  });
 }
 
 function settings() {
