@@ -121,6 +121,32 @@ TAB_REACH = 11.0  # behind the deck's front wall
 TAB_THICKNESS = 4.0  # holds the screw head's 3.4 mm countersink
 TAB_SCREW = 10.0  # screw length (head included, as countersunk screws are measured)
 TAB_BLOCK = 14.0  # height of the block round the slot and the pilot hole
+# The camera over the tray (cad/shutbox/cad/geometry/mount.py holds it). The stated camera: a common 720p USB webcam,
+# its picture's long side along the box's length, looking straight down from over the tray's middle.
+CAMERA_HFOV = 70.0  # degrees across the picture's long side (a phone's main camera sees about as much or more)
+CAMERA_IMAGE = (1280, 720)  # its picture, px
+CAMERA_ROOM = 1.05  # the tray framed with this much room round it (5 %: a camera aimed a little off still sees it)
+
+
+def camera_vfov(hfov: float, image: tuple[int, int]) -> float:
+    """Degrees across the picture's short side, for a rectilinear lens ``hfov`` degrees across the long side."""
+    if not 1.0 <= hfov <= 170.0:
+        raise ValueError(f"a field of view of {hfov:g} degrees; allowed: 1 to 170")
+    w, h = image
+    if w <= 0 or h <= 0 or h > w:
+        raise ValueError(f"a picture of {w} x {h} px; give its long side first, both above 0")
+    return math.degrees(2 * math.atan(math.tan(math.radians(hfov) / 2) * h / w))
+
+
+def framing_height(span: tuple[float, float], hfov: float, image: tuple[int, int], room: float) -> float:
+    """How high above a ``span`` (x, y mm) a camera looking straight down at its middle must be to see all of it,
+    with ``room`` to spare (1.05: 5 %), the picture's long side along x."""
+    if room < 1.0:
+        raise ValueError(f"room {room:g}: the tray must fit in the picture; allowed: 1 or more")
+    if min(span) <= 0:
+        raise ValueError(f"a tray of {span[0]:g} x {span[1]:g} mm; both sides must be above 0")
+    v = camera_vfov(hfov, image)
+    return room * max(span[0] / 2 / math.tan(math.radians(hfov) / 2), span[1] / 2 / math.tan(math.radians(v) / 2))
 
 
 def button_name(normally_closed: bool) -> str:
@@ -457,6 +483,26 @@ class Layout:
         """Size of the felt recess (x, y)."""
         x0, x1, y0, y1 = self.tray
         return (x1 - x0 - 2 * FELT_MARGIN, y1 - y0 - 2 * FELT_MARGIN)
+
+    # --- the camera over the tray (its mount: cad/shutbox/cad/geometry/mount.py) -----------------------
+    @property
+    def camera_height(self) -> float:
+        """The stated camera's lens above the felt (where the dice lie), whole mm: it frames the tray so."""
+        x0, x1, y0, y1 = self.tray
+        return float(math.ceil(framing_height((x1 - x0, y1 - y0), CAMERA_HFOV, CAMERA_IMAGE, CAMERA_ROOM)))
+
+    @property
+    def camera_at(self) -> tuple[float, float, float]:
+        """Box-frame x, y, z of the camera's lens: over the middle of the tray, :attr:`camera_height` up."""
+        x0, x1, y0, y1 = self.tray
+        return ((x0 + x1) / 2, (y0 + y1) / 2, self.tray_floor + self.camera_height)
+
+    @property
+    def camera_die_px(self) -> float:
+        """The side of a die's top face in the stated camera's picture, px, for a die lying under the lens (the
+        dice reader's expected die size with the mount)."""
+        focal = CAMERA_IMAGE[0] / 2 / math.tan(math.radians(CAMERA_HFOV) / 2)
+        return self.die * focal / (self.camera_height - self.die)
 
     def die_places(self) -> list[tuple[float, float]]:
         """Box-frame x, y of the two dice's centres, resting in the tray."""

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from shutbox.base.errors import ShutboxError
 from shutbox.cad.geometry.layout import (
+    CAMERA_HFOV,
+    CAMERA_IMAGE,
     COVER_HEIGHT,
     COVER_SCREW,
     GATE_SCREW,
@@ -25,6 +27,7 @@ from shutbox.cad.geometry.layout import (
     button_name,
     gates,
 )
+from shutbox.cad.geometry.mount import build_mount, place_mount, plan_mount
 from shutbox.cad.geometry.split import Piece, SplitPlan, fits
 from shutbox.kit.model import Kit, kit_as_dict
 
@@ -302,8 +305,32 @@ class GateSpec(PartSpec):
         return [Item(f"{SCREW_NAME}, {GATE_SCREW:g} mm", count, "hold a gate behind the lanes")]
 
 
+@dataclass(frozen=True)
+class CameraMountSpec(PartSpec):
+    """The camera mount (:mod:`shutbox.cad.geometry.mount`): clips onto the front wall and holds a webcam or a phone
+    over the tray at the layout's camera height; printed upside down, the shelf's top face on the bed."""
+
+    kind: ClassVar[str] = "camera-mount"
+    colour: ClassVar[tuple[int, int, int]] = (70, 70, 75)
+    settings: ClassVar[PrintSettings] = PrintSettings(0.3, 3, 20, "gyroid", "upside down: the shelf's top face on "
+                                                      "the bed, the clip up", nozzle_mm=0.6)
+
+    def build(self, builder: Builder) -> cq.Shape:
+        return build_mount(plan_mount(builder.lay))
+
+    def place(self, builder: Builder, printed: cq.Shape) -> list[cq.Shape]:
+        return [place_mount(plan_mount(builder.lay), printed)]
+
+    def fitted(self, kit: Kit, lay: Layout) -> list[Item]:
+        w, h = CAMERA_IMAGE
+        return [Item(f"webcam, {w} x {h} or more, about {CAMERA_HFOV:g} degrees across (or a phone)", 1,
+                     "optional, for the scorekeeper's --camera (docs/dice.md): lies face down on the camera "
+                     f"mount's shelf, {lay.camera_height:g} mm over the dice")]
+
+
 #: Every kind of part, by its ``kind``.
-KINDS: dict[str, type[PartSpec]] = {cls.kind: cls for cls in (BoxPieceSpec, TileSpec, DieSpec, CoverSpec, GateSpec)}
+KINDS: dict[str, type[PartSpec]] = {cls.kind: cls for cls in (BoxPieceSpec, TileSpec, DieSpec, CoverSpec, GateSpec,
+                                                               CameraMountSpec)}
 
 
 def tile_part_name(number: int) -> str:
@@ -338,6 +365,9 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
         w, h = lay.cover_size
         specs.append(CoverSpec("electronics-cover", 1, {**_sections(kit, "sensors"), **bay, **mesh},
                                (w, h, COVER_HEIGHT)))
+    specs.append(CameraMountSpec("camera-mount", 1, {**_sections(kit, "box", "dice"), **mesh,
+                                                      "tray": list(lay.tray), "camera_height": lay.camera_height},
+                                 plan_mount(lay).size))
     bed = kit.printer.bed_mm
     for spec in sorted(specs, key=lambda p: min(p.size[:2])):
         if fits(spec.size, bed) is None:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from shutbox.cad.geometry.layout import (
     BRIDGE_SPAN,
     BUTTON_PART,
+    CAMERA_HFOV,
+    CAMERA_IMAGE,
     FELT_SLACK,
     REED_BEND,
     REED_LEAD,
@@ -251,6 +253,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
     lines += _assembly_steps(kit, lay, specs, pieces, images, seated)
     if lay.sensors:
         lines += _electronics(kit, lay, specs, images, seated)
+    lines += _camera_mount(lay, images)
     lines += [
         "",
         "## Play",
@@ -265,6 +268,23 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
         shell(f"shutbox play --players {PLAYERS}" + ("" if lay.sensors else " --port none")),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _camera_mount(lay: Layout, images: str) -> list[str]:
+    """The camera mount: how it goes on, what it frames, and how the camera uses it."""
+    w, h = CAMERA_IMAGE
+    text = (
+        "The `camera-mount` part holds a small USB webcam or a phone over the tray, for the camera that reads "
+        "the dice (the scorekeeper's `--camera` flag, docs/dice.md). Push its clip down over the middle of the "
+        "box's front wall until its base sits on the wall's top; the shelf then reaches back over the tray. Lay "
+        "the webcam (or the phone, camera side down, along the shelf) on the shelf with its lens over the window, "
+        f"the picture's long side along the box. The lens is then {lay.camera_height:g} mm above the felt: a "
+        f"camera that sees {CAMERA_HFOV:g} degrees across its picture's long side ({w} x {h} px) frames the whole "
+        f"tray with 5 % to spare, and a {lay.die:g} mm die lying under it is about {lay.camera_die_px:.0f} px "
+        "across. Take the mount off to play without the camera."
+    )
+    return ["", "## Camera mount (optional)", "", text, "",
+            _image(images, "camera-over-tray.png", "The camera mount on the front wall, its shelf over the tray")]
 
 
 def _projects(kit: Kit, specs: list[PartSpec]) -> list[str]:

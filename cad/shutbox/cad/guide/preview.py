@@ -232,6 +232,8 @@ def assembly_view(scene: Scene, path: Path) -> None:
     shut = shut_tiles(lay)
     meshes = []
     for label, spec, solid in scene.placed:
+        if spec.kind == "camera-mount":  # the box as played without the camera (camera_view shows it on)
+            continue
         mesh = scene.mesh(label, solid)
         if spec.kind == "tile" and _tile_number(label) in shut:
             mesh = _shifted(mesh, dy=lay.tile_y(True) - lay.tile_y(False))
@@ -317,12 +319,20 @@ def tiles_view(scene: Scene, path: Path) -> None:
     render(meshes, path, (1000, 800), azimuth=-18, elevation=58, margin=0.03)
 
 
+def camera_view(scene: Scene, path: Path) -> None:
+    """The camera mount clipped onto the front wall, its shelf over the tray, seen from the front and the side."""
+    meshes = [(scene.mesh(label, solid), spec.colour) for label, spec, solid in scene.placed
+              if spec.kind in ("box", "gate", "die", "camera-mount")]
+    render(meshes, path, (1000, 900), azimuth=-35, elevation=20, margin=0.03)
+
+
 #: Kit previews: file name -> (what it shows, how it is drawn).
 VIEWS = {
     "assembly.png": ("the assembled kit, two tiles shut", assembly_view),
     "underside.png": ("the underside with the electronics cover off", underside_view),
     "exploded.png": ("the box pieces pulled apart at their dovetail joints", exploded_view),
     "tiles.png": ("tile 1 shut and tile 2 open", tiles_view),
+    "camera-over-tray.png": ("the camera mount on the box, its shelf over the tray", camera_view),
 }
 
 
