@@ -463,3 +463,15 @@ def _post_raw(port: int, body: bytes, kind: str) -> tuple[int, dict]:
         return answer.status, json.loads(answer.read() or b"{}")
     finally:
         conn.close()
+
+
+# -- 14: look-alike names -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("other", ["Rene\u0301", "RENÉ", "Ｒｅｎé"])  # decomposed, upper case, full-width letters
+def test_look_alike_player_names_are_one_player(tmp_path, other):
+    names = f"René,{other}"
+    proc = run_cli("play", "--port", "none", "--players", names, "--db", str(tmp_path / "g.sqlite3"))
+    assert proc.returncode == 2 and "listed twice" in proc.stderr, proc.stderr
+    pad = run_cli("scorepad", "--names", names, "--out", str(tmp_path / "pad.pdf"))
+    assert pad.returncode == 2 and "listed twice" in pad.stderr, pad.stderr
+    assert not (tmp_path / "pad.pdf").exists()

@@ -11,6 +11,7 @@ the invisible format characters (bidirectional overrides, zero-width marks) — 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up (bench/cli.py)
 if TYPE_CHECKING:
@@ -116,9 +117,19 @@ def text_refusal(text: str) -> str | None:
     return None
 
 
-def _combining(char: str) -> bool:
-    import unicodedata
+def shown_name(name: str) -> str:
+    """A name as kept and shown: its spaces at the ends dropped, composed (NFC): ``René`` typed either way is one
+    spelling."""
+    return unicodedata.normalize("NFC", name.strip())
 
+
+def name_key(name: str) -> str:
+    """What two names must differ in to be two people: compatibility-normalised (NFKC: ``René`` composed or
+    decomposed, ``ﬁ`` and ``fi``, full-width letters) and case-folded."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name.strip()).casefold())
+
+
+def _combining(char: str) -> bool:
     return unicodedata.category(char).startswith("M")
 
 

@@ -63,6 +63,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from shutbox.base.text import name_key, shown_name
 from shutbox.game import events as ev
 from shutbox.game.formats import BOX_DONE, FIRST_TO_LIMIT, match_format
 from shutbox.game.rules import (
@@ -356,14 +357,14 @@ class Game:
     def _start(self, names: list[str]) -> None:
         if self.players:
             raise IllegalMove("the players are already set")
-        cleaned = [n.strip() for n in names]
+        cleaned = [shown_name(n) for n in names]
         if any(not n for n in cleaned):
             raise IllegalMove("a player name may not be empty")
         seen: set[str] = set()
         for n in cleaned:
-            if n.casefold() in seen:
+            if name_key(n) in seen:
                 raise IllegalMove(f"player {n!r} is listed twice")
-            seen.add(n.casefold())
+            seen.add(name_key(n))
         refusal = self.format.players_refusal(len(cleaned))
         if refusal:
             raise IllegalMove(refusal)

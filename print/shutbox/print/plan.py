@@ -7,12 +7,13 @@ tiles wrap onto two or more lines before a pad is refused.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from shutbox.base.bounded import whole_within
 from shutbox.base.errors import ShutboxError
-from shutbox.base.text import quoted, text_refusal
+from shutbox.base.text import name_key, quoted, text_refusal
 from shutbox.game.events import MAX_PLAYERS
 from shutbox.game.formats import TILE_ROWS, TOTAL_ROWS, TURN_ROWS, match_format
 from shutbox.game.report import counted
@@ -60,7 +61,8 @@ def default_players(rules: Rules) -> int:
 
 def parse_names(text: str) -> tuple[str, ...]:
     """``"Ann, Bob"`` -> ("Ann", "Bob"); each name 1 to :data:`MAX_NAME` printable characters, none twice."""
-    names = tuple(part.strip(" ") for part in text.split(","))  # only spaces: a U+2028 at an end is refused
+    # only spaces dropped at the ends (a U+2028 there is refused); composed, so each name has one spelling
+    names = tuple(unicodedata.normalize("NFC", part.strip(" ")) for part in text.split(","))
     seen: set[str] = set()
     for name in names:
         if not name:
@@ -70,9 +72,9 @@ def parse_names(text: str) -> tuple[str, ...]:
         refusal = text_refusal(name)
         if refusal is not None:
             raise ShutboxError(f"--names: {quoted(name)} {refusal}; allowed: letters, digits, signs and spaces")
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise ShutboxError(f"--names: {quoted(name)} is listed twice")
-        seen.add(name.casefold())
+        seen.add(name_key(name))
     return names
 
 
