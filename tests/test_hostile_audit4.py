@@ -475,3 +475,41 @@ def test_look_alike_player_names_are_one_player(tmp_path, other):
     pad = run_cli("scorepad", "--names", names, "--out", str(tmp_path / "pad.pdf"))
     assert pad.returncode == 2 and "listed twice" in pad.stderr, pad.stderr
     assert not (tmp_path / "pad.pdf").exists()
+
+
+# -- 16: monitor on a silent port ---------------------------------------------------------------------------------------
+
+def test_monitor_on_a_silent_port_says_so_within_seconds():
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = os.ttyname(slave)
+    proc = subprocess.Popen([sys.executable, "-m", "shutbox", "monitor", "--port", port], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(9)
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=10)
+        os.close(master)
+        os.close(slave)
+    lines = [line for line in err.splitlines() if not line.startswith(("connected", "shutbox: terminated"))]
+    assert lines == [f"nothing from {port} for 5 s: no shutbox firmware is talking on it (it sends a line every "
+                     f"second); check the port, or put the firmware on the board with 'shutbox firmware deploy "
+                     f"--port {port}'"], err
+
+
+# -- 17: relative cache folders ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variable", ["XDG_CACHE_HOME", "SHUTBOX_CACHE_DIR"])
+def test_a_relative_cache_folder_is_ignored(tmp_path, variable):
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "SHUTBOX_CACHE_DIR")}
+    env.update({variable: "relative-cache", "HOME": str(home)})
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "solve"], capture_output=True, text=True, cwd=work,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert list(work.iterdir()) == []  # nothing made in the current folder
+    assert (home / ".cache" / "shutbox" / "solver").is_dir()

@@ -1,7 +1,8 @@
 """The user's caches: where each one lives, what made its contents, and how to list or clear it.
 
 Every cache is a folder of the user's shutbox cache folder (``platformdirs.user_cache_dir("shutbox")``;
-``SHUTBOX_CACHE_DIR`` moves them all, ``SHUTBOX_CACHE_DIR=off`` turns them all off) named after it:
+``SHUTBOX_CACHE_DIR`` moves them all, ``SHUTBOX_CACHE_DIR=off`` turns them all off; a relative value of it or of
+``XDG_CACHE_HOME`` is ignored, as the XDG rule says) named after it:
 ``solver/`` (the solver's values), ``cad/`` (built parts and the CAD checks' results), ``reviews/``
 (each stored game's summary). Each cache keys its entries on :func:`made_with`: the project's version
 and the versions of the libraries that made the contents, so an upgrade of either is a miss, never a
@@ -64,9 +65,9 @@ def root() -> Path | None:
     value = os.environ.get(ENV)
     if value is not None and value.strip().lower() in ("off", "0", "none", ""):
         return None
-    if value:
+    if value and os.path.isabs(value):
         return Path(value)
-    return _user_cache()
+    return _user_cache()  # a relative value is ignored, as the XDG rule has it: it would follow the current folder
 
 
 def _user_cache() -> Path:
@@ -74,7 +75,9 @@ def _user_cache() -> Path:
     of start-up; tests/test_caches.py checks both agree)."""
     if sys.platform.startswith("linux"):
         xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-        return Path(xdg or os.path.expanduser("~/.cache")) / "shutbox"
+        if not os.path.isabs(xdg):  # empty or relative: ignored (the XDG Base Directory rule)
+            xdg = os.path.expanduser("~/.cache")
+        return Path(xdg) / "shutbox"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("shutbox"))

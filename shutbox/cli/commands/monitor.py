@@ -6,6 +6,7 @@ import argparse
 import json
 import queue
 import sys
+import time
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +18,8 @@ from shutbox.kit.model import Kit
 
 #: Most snapshots ``--count`` waits for; the longest a wiring-test step waits, seconds.
 MAX_COUNT, MAX_STEP_S = 10**9, 3600.0
+#: Seconds of silence (the firmware sends a heartbeat every second) after which ``monitor`` says so, once.
+SILENT_S = 5.0
 
 
 def _arguments(m: argparse.ArgumentParser) -> None:
@@ -44,7 +47,7 @@ def snapshot_record(message: Any, wall: float) -> dict[str, Any]:
 
 def run_monitor(args: argparse.Namespace, kit: Kit | None) -> int:
     assert kit is not None
-    from shutbox.companion.live.link import BoxLink, Failed, Received
+    from shutbox.companion.live.link import BoxLink, Failed, Noise, Received, silent_text
     from shutbox.firmware.host.protocol import Snapshot
 
     if args.test:
@@ -53,8 +56,17 @@ def run_monitor(args: argparse.Namespace, kit: Kit | None) -> int:
     seen = 0
     try:
         with BoxLink(args.port, kit.rules.tiles, events.put):
+            heard, said = time.monotonic(), False
             while args.count is None or seen < args.count:
-                item = events.get()
+                try:
+                    item = events.get(timeout=0.25)
+                except queue.Empty:
+                    if not said and time.monotonic() - heard >= SILENT_S:
+                        said = True
+                        print(silent_text(args.port, SILENT_S), file=sys.stderr, flush=True)
+                    continue
+                if not isinstance(item, Noise):  # a line, a REPL, a crash or a (re)connection: not silent
+                    heard, said = time.monotonic(), False
                 if isinstance(item, Failed):
                     raise item.error
                 if isinstance(item, Received) and isinstance(item.message, Snapshot):
