@@ -181,3 +181,13 @@ def test_the_page_and_three_js_are_served_from_the_package_offline(client):
     assert licence.startswith("The MIT License") and "three.js authors" in licence
     assert THREE_VERSION in packaged("three/VENDORED.md").decode()
     assert studio_server.VENDORED["three.module.js"].startswith("three/build/")
+
+
+def test_a_build_is_cancelled_when_the_last_page_that_posted_it_leaves(client, studio):
+    key = post(client, {"settings": {"rules": {"tiles": 12}}}).json()["id"]
+    assert post(client, {"settings": {"rules": {"tiles": 12}}}).json()["id"] == key
+    assert client.delete(f"/api/builds/{key}", headers={"Origin": "http://evil.example"}).status_code == 403
+    assert client.delete(f"/api/builds/{key}").json()["state"] == "queued"  # the other page still wants it
+    gone = client.delete(f"/api/builds/{key}").json()
+    assert (gone["state"], gone["reason"]) == ("failed", "cancelled")
+    assert client.delete("/api/builds/not-an-id").status_code == 404

@@ -390,6 +390,7 @@ class Pool:
             raise ShutboxError(f"the preview failed: {result.get('error')}")
         build.nodes = list(result.get("nodes", []))
         build.preview = out
+        build.progress = "preview ready; the rest of the kit follows"
 
     def _kit(self, build: Build, parts: int) -> None:
         """``shutbox kit`` into the build's folder, its progress lines as the build's; the preview as soon as its

@@ -299,8 +299,12 @@ class Studio:
             refusal = self._check_post(request, body=False)
             if refusal is not None:
                 return JSONResponse({"ok": False, "error": refusal[1]}, status_code=refusal[0])
-        build = (self.pool.cancel(key) if request.method == "DELETE" else self.pool.get(key)) \
-            if _ID.fullmatch(key) else None
+        if not _ID.fullmatch(key):
+            build = None
+        elif request.method == "DELETE":  # ending a build's processes takes a moment: not on the server's loop
+            build = await asyncio.to_thread(self.pool.cancel, key)
+        else:
+            build = self.pool.get(key)
         if build is None:
             return JSONResponse({"ok": False, "error": _NO_BUILD}, status_code=404)
         return JSONResponse({"ok": True, **build.status()}, headers={"Cache-Control": "no-store"})

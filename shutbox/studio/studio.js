@@ -17,6 +17,7 @@ let current = null;   // the id of the build shown
 let shownPreview = null;
 let posted = 0;        // posts made; an answer to an older one is ignored
 let timer = null;
+let blocked = false;   // the form holds a refused value
 
 // -- the form ------------------------------------------------------------------------------------
 function shown(value) {
@@ -157,7 +158,14 @@ async function post() {
     return;
   }
   if (mine !== posted) return;
-  if (answer.status === 400) { showErrors(answer.field, answer.error); return; }
+  if (answer.status === 400) {
+    showErrors(answer.field, answer.error);
+    blocked = true;  // the build shown is not of these settings: no download, no progress of it
+    setDownload(null);
+    say('a setting is refused (in red): the kit is built again once it is allowed', 'failed');
+    return;
+  }
+  blocked = false;
   if (answer.status !== 202) { say(answer.error, 'failed'); return; }
   showErrors(null, null);
   const before = current;
@@ -185,7 +193,7 @@ function setDownload(id) {
 }
 
 async function follow(status) {
-  while (status && status.id === current) {
+  while (status && status.id === current && !blocked) {
     if (status.preview && shownPreview !== status.id) await loadPreview(status.id);
     if (status.state === 'done') {
       say(`ready: ${status.parts.length} parts; the zip is ${(status.zip_bytes / 1e6).toFixed(1)} MB`, 'done');
@@ -195,7 +203,7 @@ async function follow(status) {
     if (status.state === 'failed') { say('the build failed: ' + status.reason, 'failed'); return; }
     say(status.state === 'queued' ? 'waiting for a free builder…' : status.progress, status.state);
     await new Promise(r => setTimeout(r, POLL_MS));
-    if (status.id !== current) return;
+    if (status.id !== current || blocked) return;
     try {
       const response = await fetch('/api/builds/' + status.id);
       status = await response.json();
