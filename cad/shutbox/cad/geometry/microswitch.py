@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from shutbox.base.errors import ShutboxError
 from shutbox.cad.geometry.printable import ROOF_SLOPE, SQRT2
@@ -36,7 +36,34 @@ from shutbox.cad.geometry.printable import ROOF_SLOPE, SQRT2
 if TYPE_CHECKING:  # CadQuery is imported where a solid is made: planning a kit and its guide loads no CAD kernel
     import cadquery as cq
 
-    from shutbox.cad.geometry.layout import Layout
+    from shutbox.kit.model import Kit
+
+
+class Lanes(Protocol):
+    """What placing a switch reads of the kit's layout (:class:`~shutbox.cad.geometry.layout.Layout` is one; the
+    layout asks this module to check a microswitch kit, so this module names only what it reads)."""
+
+    @property
+    def kit(self) -> Kit: ...
+    @property
+    def height(self) -> float: ...
+    @property
+    def wall(self) -> float: ...
+    @property
+    def clearance(self) -> float: ...
+    @property
+    def deck_front(self) -> float: ...
+    @property
+    def tile_z(self) -> float: ...
+    @property
+    def shift_board(self) -> bool: ...
+    @property
+    def cavity(self) -> tuple[float, float, float, float]: ...
+    @property
+    def cavity_width(self) -> float: ...
+    @property
+    def cavity_height(self) -> float: ...
+    def lane_x(self, number: int) -> float: ...
 
 #: What the parts list calls the switch.
 PART = "microswitch, subminiature, hinge lever"
@@ -75,49 +102,49 @@ CLASH_MM3 = 1e-3
 
 # --- where it sits ---------------------------------------------------------------------------------
 
-def body_top(lay: Layout) -> float:
+def body_top(lay: Lanes) -> float:
     """z of a seated switch's top (the pocket's roof): a tile at its modelled height holds the tip at PRESS."""
     return lay.tile_z - (PRESS - TOP_OVER_HOLES)
 
 
-def holes_z(lay: Layout) -> float:
+def holes_z(lay: Lanes) -> float:
     """z of the mounting holes' centre line: the datum of the switch's positions."""
     return body_top(lay) - TOP_OVER_HOLES
 
 
-def hinge_y(lay: Layout) -> float:
+def hinge_y(lay: Lanes) -> float:
     """Box-frame y of the lever's hinge: the lever's length behind the tip of a shut tile's lever."""
     return lay.deck_front + TIP_AT + LEVER_LENGTH
 
 
-def body_y(lay: Layout) -> tuple[float, float]:
+def body_y(lay: Lanes) -> tuple[float, float]:
     """Box-frame y range of the body."""
     back = hinge_y(lay) + HINGE_INSET
     return back - LENGTH, back
 
 
-def tabs_at(lay: Layout) -> tuple[float, float]:
+def tabs_at(lay: Lanes) -> tuple[float, float]:
     """Box-frame (y, z) of the middle solder tab's foot, where a seated switch's wires leave it."""
     return body_y(lay)[0] + TAB_AT[1], body_top(lay) - HEIGHT - TAB_LENGTH
 
 
-def ramp_end(lay: Layout) -> float:
+def ramp_end(lay: Lanes) -> float:
     """Tile-frame y where the channel's ramp meets the tile's underside: the cam that holds the lever down."""
     return TIP_AT - RAMP_BEFORE
 
 
-def shelf_y(lay: Layout) -> tuple[float, float]:
+def shelf_y(lay: Lanes) -> tuple[float, float]:
     """Box-frame y range of the shelf the pocket is cut in (the cross ribs are solid there)."""
     y0, y1 = body_y(lay)
     return y0 - POCKET_PLAY - SHELF_WALL, y1 + POCKET_PLAY + SHELF_WALL
 
 
-def shelf_bottom(lay: Layout) -> float:
+def shelf_bottom(lay: Lanes) -> float:
     """z of the shelf's underside under the lane's middle (the ledges' underside)."""
     return body_top(lay) - HEIGHT - SHELF_FLOOR
 
 
-def bay_top(lay: Layout, y: float) -> float:
+def bay_top(lay: Lanes, y: float) -> float:
     """z of the top of the walls round the controller bay's gabled cavity at ``y``
     (:func:`shutbox.cad.geometry.box._bay_walls`:
     the cavity's 45-degree roof grown by a wall)."""
@@ -125,13 +152,13 @@ def bay_top(lay: Layout, y: float) -> float:
     return lay.cavity_height + lay.cavity_width / 2 + lay.wall * SQRT2 - abs(y - (y0 + y1) / 2)
 
 
-def gap_bottom(lay: Layout) -> float:
+def gap_bottom(lay: Lanes) -> float:
     """z of the lowest point of the gap the tabs and wires hang through (it runs down through the shelf's sloping
     underside beside the lane's middle)."""
     return shelf_bottom(lay) - (WIDTH / 2 + POCKET_PLAY) * ROOF_SLOPE - 1.0
 
 
-def check_layout(lay: Layout) -> None:
+def check_layout(lay: Lanes) -> None:
     """Refuse a kit whose tiles cannot work the switch (a tile's play taking the lever out of its window: past OP
     when the lever lifts the tile, within OT when a finger presses it down) or whose bay leaves no room for the
     shelves over it."""
@@ -165,7 +192,7 @@ def switch_item(lanes: int, normally_closed: bool) -> tuple[str, int, str]:
 
 # --- the box and the tile ----------------------------------------------------------------------------
 
-def pocket_tool(lay: Layout, x: float) -> cq.Shape:
+def pocket_tool(lay: Lanes, x: float) -> cq.Shape:
     """The pocket at lane centre ``x``: a window in the lane floor the body goes in through, down to its ledges, and
     the gap between them (across the shelf) the tabs and wires hang through."""
     import cadquery as cq
@@ -179,12 +206,12 @@ def pocket_tool(lay: Layout, x: float) -> cq.Shape:
     return pocket.fuse(gap).clean()
 
 
-def rib_posts(lay: Layout) -> list[tuple[float, float]]:
+def rib_posts(lay: Lanes) -> list[tuple[float, float]]:
     """The y range where the cross ribs under the deck stand solid: the shelves' ends rest on them."""
     return [shelf_y(lay)]
 
 
-def column(lay: Layout, number: int, supports: list[float]) -> tuple[tuple[float, float], cq.Shape]:
+def column(lay: Lanes, number: int, supports: list[float]) -> tuple[tuple[float, float], cq.Shape]:
     """Lane ``number``'s shelf across the hollow, from the nearest of ``supports`` (x of the ribs and walls that stand
     under the deck) on its left to the nearest on its right, and where the spine under the lanes may stand solid
     beside it. Its underside rises from each support at ``ROOF_SLOPE`` to the ledges' level under the lane's middle,
@@ -205,7 +232,7 @@ def column(lay: Layout, number: int, supports: list[float]) -> tuple[tuple[float
     return (left - 0.6, left + 0.6), solid
 
 
-def channel_tool(lay: Layout, ramp: float | None = None) -> cq.Shape:
+def channel_tool(lay: Lanes, ramp: float | None = None) -> cq.Shape:
     """The channel under a tile (tile frame): open at its front end, its roof ``CHANNEL_DEPTH`` over the foot, then a
     45-degree ramp down to the underside at ``ramp`` (default :func:`ramp_end`); the flat underside behind it is the
     cam. (A chamfer at its mouth got support from the slicer; the lever's sloping top slides under the square edge.)"""
@@ -244,7 +271,7 @@ def angle_for(height: float) -> float:
     return lo
 
 
-def switch(lay: Layout, number: int, tip: float = PRESS, lift: float = 0.0) -> Switch:
+def switch(lay: Lanes, number: int, tip: float = PRESS, lift: float = 0.0) -> Switch:
     """Lane ``number``'s switch seated (``lift``: pushed that much higher), its lever's tip ``tip`` over the holes."""
     import cadquery as cq
 

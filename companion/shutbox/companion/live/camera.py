@@ -25,7 +25,7 @@ from shutbox.base.text import shown
 if TYPE_CHECKING:
     import numpy as np
 
-    from shutbox.companion.live.session import LiveSession
+    from shutbox.companion.live.livestate import Table
     from shutbox.dice.reader import Reading
 
 #: Frames per second assumed for an image sequence or a video that does not say.
@@ -59,7 +59,7 @@ def reading_of(image: np.ndarray, source: str = "camera") -> CameraRead:
     return CameraRead(tuple(reading.values), len(reading.unsure), data.tobytes() if ok else b"", source)
 
 
-def enter_reading(session: LiveSession, read: CameraRead) -> bool:
+def enter_reading(session: Table, read: CameraRead) -> bool:
     """Enter a reading as the throw (``source`` camera), as if typed; keep it with the game if recorded."""
     from shutbox.companion.live.command import Throw
 
@@ -120,7 +120,7 @@ class _Heard:
         self.view.show(state)
 
 
-def enter_photo(session: LiveSession, post: PhotoPost) -> None:
+def enter_photo(session: Table, post: PhotoPost) -> None:
     """Enter a posted photo's reading as the throw; answer the page with what happened."""
     view = session.view
     heard = _Heard(view)
@@ -137,7 +137,7 @@ def enter_photo(session: LiveSession, post: PhotoPost) -> None:
         post.reply.set_result((entered and not any(k == "refused" for k, _ in heard.notes), heard.notes))
 
 
-def enter_dice(session: LiveSession, item: CameraRead | PhotoPost) -> None:
+def enter_dice(session: Table, item: CameraRead | PhotoPost) -> None:
     """A camera's reading or a posted photo, entered (the session hands both here)."""
     if isinstance(item, PhotoPost):
         enter_photo(session, item)

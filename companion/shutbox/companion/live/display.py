@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from shutbox.companion.live.camera import CameraWatch
-from shutbox.companion.live.session import LiveSession, View, Views
+from shutbox.companion.live.livestate import View
+from shutbox.companion.live.session import LiveSession, Views
 from shutbox.companion.live.smartdice import SmartDiceWatch, wants_throw
 from shutbox.companion.live.terminal import TextView, read_input
 from shutbox.companion.live.tui import ScreenView

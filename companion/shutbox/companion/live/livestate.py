@@ -7,11 +7,14 @@ every change; the game in it is the session's own and must only be read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from shutbox.companion.live.moves import Verdict
 from shutbox.game.replay import Game
 from shutbox.kit.model import Rules
+
+if TYPE_CHECKING:
+    from shutbox.companion.store.database import GameStore
 
 
 @dataclass(frozen=True)
@@ -49,3 +52,32 @@ class LiveState:
         if game is None or game.pending is None or game.pending.total is None or game.finished:
             return None
         return [list(m) for m in game.legal_moves()]
+
+
+class View(Protocol):
+    """Where a session shows itself."""
+
+    def note(self, kind: str, text: str) -> None:
+        """One message: kind is recorded, turn, round, win, flag, refused, hint, info or link."""
+
+    def show(self, state: LiveState) -> None:
+        """Redraw the state (called after every change; may skip when nothing visible changed)."""
+
+
+class Table(Protocol):
+    """What a source of dice (the camera, a posted photo, smart dice) needs of the live session it enters
+    throws into (:class:`~shutbox.companion.live.session.LiveSession` is one)."""
+
+    view: View
+    store: GameStore
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played, or None before it starts."""
+
+    @property
+    def game_id(self) -> int | None:
+        """Its id in the store, or None before it starts."""
+
+    def handle(self, item: Any) -> None:
+        """Take one input (a command, or a dice reading to rule on)."""

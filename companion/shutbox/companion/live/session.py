@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from shutbox.base.errors import ShutboxError
 from shutbox.companion.live.advice import Advice
@@ -46,7 +46,7 @@ from shutbox.companion.live.link import (
     crash_text,
     repl_text,
 )
-from shutbox.companion.live.livestate import LiveState
+from shutbox.companion.live.livestate import LiveState, View
 from shutbox.companion.live.moves import Verdict
 from shutbox.companion.live.recording import Ledger
 from shutbox.companion.live.referee import Referee, Ruling
@@ -80,16 +80,6 @@ class Remote:
 
     command: Command
     reply: Reply = field(default_factory=Future, compare=False)
-
-
-class View(Protocol):
-    """Where a session shows itself."""
-
-    def note(self, kind: str, text: str) -> None:
-        """One message: kind is recorded, turn, round, win, flag, refused, hint, info or link."""
-
-    def show(self, state: LiveState) -> None:
-        """Redraw the state (called after every change; may skip when nothing visible changed)."""
 
 
 class Views:

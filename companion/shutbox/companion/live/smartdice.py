@@ -33,7 +33,7 @@ from shutbox.dice.ble.source import DiceFeed, DiceSource
 from shutbox.dice.ble.throws import Refused, Said, Seen, Showing, Thrown, Unsure
 
 if TYPE_CHECKING:
-    from shutbox.companion.live.session import LiveSession
+    from shutbox.companion.live.livestate import Table
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def reading_source(protocol: str) -> str:
     return f"{PROTOCOLS[protocol].label} dice"
 
 
-def enter_seen(session: LiveSession, item: DiceSeen) -> bool:
+def enter_seen(session: Table, item: DiceSeen) -> bool:
     """Say what the dice did; a throw is entered (and kept with the game). Whether a throw was entered."""
     seen = item.seen
     if isinstance(seen, Showing):
@@ -62,7 +62,7 @@ def enter_seen(session: LiveSession, item: DiceSeen) -> bool:
     return False
 
 
-def _enter_throw(session: LiveSession, seen: Thrown) -> bool:
+def _enter_throw(session: Table, seen: Thrown) -> bool:
     game = session.game
     before = len(game.to_events()) if game is not None else 0
     session.handle(Throw(dice=seen.dice, source="dice"))
@@ -77,7 +77,7 @@ def _enter_throw(session: LiveSession, seen: Thrown) -> bool:
     return True
 
 
-def wants_throw(session: LiveSession) -> bool:
+def wants_throw(session: Table) -> bool:
     """The game waits for a throw (none pending, not over)."""
     game = session.game
     return game is not None and not game.finished and game.pending is None

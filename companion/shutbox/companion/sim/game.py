@@ -17,8 +17,9 @@ from typing import Any
 
 from shutbox.base.errors import ShutboxError
 from shutbox.companion.live.link import BoxLink
+from shutbox.companion.live.livestate import View
 from shutbox.companion.live.moves import expected_shut
-from shutbox.companion.live.session import InputClosed, LiveSession, Typed, View
+from shutbox.companion.live.session import InputClosed, LiveSession, Typed
 from shutbox.companion.sim.box import SimBox
 from shutbox.companion.sim.emulated import EmulatedBox
 from shutbox.companion.sim.script import Action
