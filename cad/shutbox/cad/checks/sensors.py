@@ -143,10 +143,10 @@ def check_bay(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[Findi
         yield Finding("bay", label, ok, f"{in_box:.3f} mm3 in the box, {in_cover:.3f} in the cover, {gap:.2f} mm from "
                       f"the box (at least {BOARD_CLEARANCE:g}); dropped {SEAT_NUDGE:g} mm: {rests:.2f} mm3 (it rests)")
     ways = wire_ways(lay)
-    clash = memo("bay-wires", [prints, _bay_identity(lay)],
-                  lambda: [clash(near_bay() + covers, w) for _, w in ways])
-    yield Finding("bay", "wire ways", all(c <= CLASH_MM3 for c in clash),
-                  ", ".join(f"{label} {c:.3f} mm3 of plastic" for (label, _), c in zip(ways, clash, strict=True)))
+    in_ways = memo("bay-wires", [prints, _bay_identity(lay)],
+                   lambda: [clash(near_bay() + covers, w) for _, w in ways])
+    yield Finding("bay", "wire ways", all(c <= CLASH_MM3 for c in in_ways),
+                  ", ".join(f"{label} {c:.3f} mm3 of plastic" for (label, _), c in zip(ways, in_ways, strict=True)))
 
 
 def _bay_identity(lay: Layout) -> list[Any]:
