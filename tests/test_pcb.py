@@ -63,7 +63,7 @@ def _check_against_plan(kit, board: Path) -> None:
     assert "GND" in nets
 
 
-@pytest.mark.parametrize("tiles, tile_input, sensors", [(9, "gpio", "reed"), (10, "gpio", "microswitch")])
+@pytest.mark.parametrize("tiles, tile_input, sensors", [(9, "gpio", "reed"), (12, "74hc165", "microswitch")])
 def test_board_read_back_matches_pin_plan_and_layout(tmp_path: Path, tiles: int, tile_input: str, sensors: str):
     kit = _kit(tiles, tile_input, sensors)
     _check_against_plan(kit, _written(kit, tmp_path))

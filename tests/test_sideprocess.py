@@ -53,7 +53,7 @@ def test_kit_generators_write_the_same_files_beside_the_cad_build(monkeypatch, t
     monkeypatch.setenv("SHUTBOX_JOBS", "2")
     kit = build_kit({})
     side = [(name, target) for name, target in GENERATORS if name not in MAIN_GENERATORS]
-    assert [name for name, _ in side] == ["settings", "scorepad", "card", "firmware"]
+    assert [name for name, _ in side] == ["settings", "scorepad", "card", "firmware", "pcb"]
     here, there = tmp_path / "here", tmp_path / "there"
     here.mkdir()
     there.mkdir()

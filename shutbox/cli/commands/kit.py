@@ -24,6 +24,7 @@ GENERATORS: list[tuple[str, str]] = [
     ("scorepad", "shutbox.print.blank:write_kit_pads"),
     ("card", "shutbox.print.card:write_kit_cards"),
     ("firmware", "shutbox.firmware.host.bundle:write_bundle"),
+    ("pcb", "shutbox.cad.board.folder:write_kit_board"),
     ("cad", "shutbox.cad.build.sharedbuild:write_kit_cad"),
 ]
 

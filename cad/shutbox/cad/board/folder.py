@@ -13,6 +13,7 @@ from shutbox.base.errors import ShutboxError
 from shutbox.base.version import __version__
 from shutbox.cad.board import fab
 from shutbox.cad.board.kicad import STEM, Design, design, write_project
+from shutbox.cad.board.plan import board_refusal
 from shutbox.kit.model import Kit
 
 MANIFEST = "pcb.json"
@@ -69,5 +70,11 @@ def _fab_set(cli: str, d: Design, folder: Path, manifest: dict[str, Any]) -> lis
 
 
 def write_kit_board(kit: Kit, folder: Path) -> list[str]:
-    """``shutbox kit``'s ``pcb/`` generator."""
+    """``shutbox kit``'s ``pcb/`` generator: the board, or for a kit it cannot be made for (no sensors, another
+    controller board's size) a note saying why (the kit is then wired by hand)."""
+    refusal = board_refusal(kit)
+    if refusal:
+        (folder / "NO-BOARD.txt").write_text(f"No circuit board for this kit: {refusal}\nWire it by hand: see "
+                                             "cad/build.md.\n", encoding="utf-8")
+        return ["NO-BOARD.txt"]
     return write_board(kit, folder, quiet=True)

@@ -17,6 +17,8 @@ PICO_PAD = (1.6, 2.5)  # along the edge, across it: from the board's edge 2.5 mm
 PICO_INNER = 6.5
 #: SOIC-16 (3.9 x 9.9 mm body): pads 1.95 x 0.6 mm, 1.27 mm pitch, rows 4.95 mm apart.
 SOIC_PITCH, SOIC_ROW, SOIC_PAD = 1.27, 2.475, (0.6, 1.95)
+#: DIP-16: 2.54 mm pitch, rows 7.62 mm apart, 0.8 mm holes.
+DIP_PITCH, DIP_ROW, DIP_PAD, DIP_DRILL = 2.54, 3.81, 1.6, 0.8
 #: 0805 resistors and capacitors.
 CHIP_0805 = (0.95, (1.0, 1.4))
 COURTYARD = 0.25  # courtyard margin round the pads
@@ -130,6 +132,19 @@ def soic16(ref: str, x: float, y: float) -> Footprint:
         pads.append(Pad(str(pin), "smd", "rect", dx, -SOIC_ROW if pin <= 8 else SOIC_ROW, w, h))
     return Footprint(ref, "ShutBox:SOIC-16_3.9x9.9mm_P1.27mm", "74HC165", "74HC165 shift register, SOIC-16",
                      x, y, tuple(pads), "smd")
+
+
+def dip16(ref: str, x: float, y: float) -> Footprint:
+    """A 74HC165 in DIP-16 (through hole: both sides reach every pin), long side along x: pins 1-8 along -y from
+    the left, 9-16 back along +y."""
+    pads = []
+    for pin in range(1, 17):
+        k = (pin - 1) % 8
+        dx = -3.5 * DIP_PITCH + k * DIP_PITCH if pin <= 8 else 3.5 * DIP_PITCH - k * DIP_PITCH
+        pads.append(Pad(str(pin), "thru_hole", "rect" if pin == 1 else "circle", dx,
+                        -DIP_ROW if pin <= 8 else DIP_ROW, DIP_PAD, DIP_PAD, DIP_DRILL))
+    return Footprint(ref, "ShutBox:DIP-16_W7.62mm", "74HC165", "74HC165 shift register, DIP-16 (or in a socket)",
+                     x, y, tuple(pads), "through_hole")
 
 
 def chip_0805(ref: str, value: str, description: str, x: float, y: float, along_y: bool = False) -> Footprint:

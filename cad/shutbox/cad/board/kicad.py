@@ -7,18 +7,32 @@ box. UUIDs are derived from the kit, so the same settings write the same files.
 from __future__ import annotations
 
 import json
+import math
+import random
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 from shapely.geometry import Polygon
 
+from shutbox.base.errors import ShutboxError
 from shutbox.base.version import __version__
 from shutbox.cad.board import plan as board_plan
 from shutbox.cad.board.footprints import Footprint, Pad
 from shutbox.cad.board.pour import LAYER as POUR_LAYER
 from shutbox.cad.board.pour import MIN_WIDTH, POUR_CLEARANCE, pour
-from shutbox.cad.board.route import CLEARANCE, EDGE, HOLE_CLEARANCE, TRACK, VIA, VIA_DRILL, Routes, route_board
+from shutbox.cad.board.route import (
+    CLEARANCE,
+    EDGE,
+    GRID,
+    HOLE_CLEARANCE,
+    TRACK,
+    VIA,
+    VIA_DRILL,
+    Lane,
+    Routes,
+    route_board,
+)
 from shutbox.cad.board.sexpr import Node, Sym, dumps
 from shutbox.firmware.host.topology import GND, V33
 from shutbox.kit.model import Kit, kit_as_flat
@@ -45,17 +59,66 @@ def design(kit: Kit) -> Design:
     """Plan, route and pour the board of ``kit`` (:class:`ShutboxError` for settings it cannot be made for)."""
     board = board_plan.plan_board(kit)
     band = (board.strip[2], board.lay.switch_y, board.strip[3])
-    routes = route_board(board.outline, board.footprints, route_order(board), preferred_layers(board), band, GND)
+    failed: ShutboxError | None = None
+    for order in route_orders(board):
+        try:
+            routes = route_board(board.outline, board.footprints, order, preferred_layers(board), band, GND,
+                                 strip_lanes(board))
+            break
+        except ShutboxError as exc:  # the next order of the nets
+            failed = exc
+    else:
+        assert failed is not None
+        raise failed
     zone, fill = pour(board.outline, board.footprints, routes)
     return Design(board, routes, zone, tuple(fill))
 
 
-def route_order(board: board_plan.Board) -> list[str]:
-    """The switches' other side first (a bus along the strip), then the tiles nearest the bay first, the rest after."""
+def route_orders(board: board_plan.Board) -> list[list[str]]:
+    """The orders the nets are routed in, tried in turn until one routes them all: the switches' other side first
+    (a bus along the strip), the button (from the strip's far end), then the tiles (nearest the bay first; farthest
+    first; every other one from the farthest, then the rest), the remaining nets after."""
     neck = (board.neck[0] + board.neck[1]) / 2
-    tiles = sorted(range(1, board.lay.tiles + 1), key=lambda n: abs(board.lay.lane_x(n) - neck))
-    first = [board.wiring.tiles.net]
-    return first + [board_plan.tile_net(n) for n in tiles]
+    tiles = [board_plan.tile_net(n) for n in
+             sorted(range(1, board.lay.tiles + 1), key=lambda n: abs(board.lay.lane_x(n) - neck))]
+    first = [board.wiring.tiles.net, "BUTTON"]
+    far = tiles[::-1]
+    control = sorted(n for n in board.nets if n.startswith(("SH_LD", "CLK", "QH", "CHAIN")))
+    orders = [first + tiles, first + far, first + far[::2] + far[1::2], first + control + far]
+    for seed in range(1, SHUFFLES + 1):  # then the tiles in a few fixed shuffled orders
+        shuffled = list(tiles)
+        random.Random(seed).shuffle(shuffled)
+        orders.append(first + shuffled)
+    return orders
+
+
+SHUFFLES = 6
+ROW_FROM = 1.8  # the first line of the strip's signal rows behind the switch pads (clear of the screw holes)
+LANE_PITCH = 1.0  # the signals' columns up the neck: room for each one's via
+
+
+def strip_lanes(board: board_plan.Board) -> tuple[Lane, ...]:
+    """Each tile's signal along the strip to the neck, laid out so that none crosses another: on each side of the
+    neck the tile nearest it takes the row nearest the pads and the column nearest the neck's middle, the next
+    tile the next row and column out (a farther tile's row passes behind every nearer tile's pads)."""
+    lay = board.lay
+    nx0, nx1, ny0, _ = board.neck
+    middle = (nx0 + nx1) / 2
+    first_row = _grid_up(lay.switch_y + ROW_FROM)
+    via = _grid_up(board.strip[3] + 1.0)
+    lanes = []
+    for side in (-1, 1):
+        tiles = sorted((n for n in range(1, lay.tiles + 1) if (lay.lane_x(n) - middle) * side > 0),
+                       key=lambda n: abs(lay.lane_x(n) - middle))
+        for rank, n in enumerate(tiles):
+            column = _grid_up(middle + side * (0.75 + rank) * LANE_PITCH)
+            pad = "C" if lay.kit.sensors.lever else "1"
+            lanes.append(Lane(board_plan.tile_net(n), f"S{n}", pad, first_row + rank * GRID, column, via))
+    return tuple(lanes)
+
+
+def _grid_up(value: float) -> float:
+    return math.ceil(value / GRID - 1e-9) * GRID
 
 
 def preferred_layers(board: board_plan.Board) -> dict[str, int]:

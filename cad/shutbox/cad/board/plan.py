@@ -2,9 +2,9 @@
 
 Box frame (:mod:`shutbox.cad.geometry.layout`). The board lies flat ``plane`` mm over the table, on the bay
 cover's standoffs (where the controller board sits when the box is wired by hand): a strip along the switch row
-under every lane's switch, a neck through the bay's front wall, and a carrier filling the bay that the Pico is soldered onto. The
-strip is screwed up into blocks over the switch channel (``strip_screws``); the carrier rests on the cover, its
-holes over the cover's pins.
+under every lane's switch, a neck through the bay's front wall, and a carrier filling the bay that the Pico is
+soldered onto. The strip is screwed up into blocks over the switch channel (``strip_screws``); the carrier rests on
+the cover, its holes over the cover's pins.
 
 Nets come from the firmware's pin plan (:func:`shutbox.firmware.host.plan.pin_map`) and wiring topology
 (:func:`shutbox.firmware.host.topology.topology`), the same the firmware and the wiring sheet are built from.
@@ -36,16 +36,18 @@ from shutbox.kit.model import Kit, box_refusal
 
 THICKNESS = 1.6  # the board (FR4, 2 layers)
 STRIP_BELOW = 4.0  # the strip's front edge in front of the switch row
-STRIP_LEFT = 6.0  # the strip's left end beyond the first lane's pads
+STRIP_LEFT = 9.5  # the strip's left end beyond the first lane: room for its pull resistor
 STRIP_RIGHT = 9.7  # its right end beyond the last lane's: room for the button's pads
 STRIP_PLAY = 0.5  # the strip's back edge from the walls round the bay
 CARRIER_PLAY = 0.5  # the carrier inside the bay's cavity, per side
-NECK = 16.0  # the neck's width (x), at the bay's left end
+NECK = 20.0  # the neck's width (x), at the bay's left end
 STOP_PLAY = 0.4  # round the 74HC165 board's end stops on the cover (the carrier has holes for them)
 STRIP_SCREW = "M3 x 8 mm pan-head screw (forms its thread in the printed 2.5 mm pilot)"
 SCREW_HEAD = 5.5  # an M3 pan head's diameter: kept free of copper on the underside
 SCREW_EVERY = 3  # a strip screw between every third pair of lanes
-RESISTOR_BELOW = 2.6  # a tile's pull resistor this far in front of its pads
+RESISTOR_BELOW = 2.6  # the button's pull resistor this far in front of its pads
+RESISTOR_BESIDE = 6.0  # a tile's pull resistor this far left of its switch
+CHIP_GAP = 0.9  # between a chip's pads and the next part's
 BUTTON_AFTER = 6.5  # the button's pads right of the last lane
 
 
@@ -177,15 +179,16 @@ def _sensors(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprint]:
         else:
             part = fp.reed_pads(f"S{n}", n, x, y).with_nets({"1": tile_net(n), "2": link.net})
         out.append(part)
-        if link.resistor_to is not None:
-            out.append(_pull(f"R{n}", tile_net(n), link, x, y - RESISTOR_BELOW, f"tile {n}"))
+        if link.resistor_to is not None:  # beside the pads, its input end towards them
+            out.append(_pull(f"R{n}", tile_net(n), link, x - RESISTOR_BESIDE, y, f"tile {n}", flip=True))
     return out
 
 
-def _pull(ref: str, net: str, link: Link, x: float, y: float, what: str) -> fp.Footprint:
+def _pull(ref: str, net: str, link: Link, x: float, y: float, what: str, flip: bool = False) -> fp.Footprint:
+    """A pull resistor from ``net`` (pad 1, or pad 2 when ``flip``: its +x end) to the link's resistor net."""
     kind = "pull-up" if link.resistor_to == V33 else "pull-down"
-    return fp.chip_0805(ref, RESISTOR.replace(" ", ""), f"{RESISTOR} {kind}, 0805 ({what})", x, y).with_nets(
-        {"1": net, "2": link.resistor_to})
+    ends = {"2": net, "1": link.resistor_to} if flip else {"1": net, "2": link.resistor_to}
+    return fp.chip_0805(ref, RESISTOR.replace(" ", ""), f"{RESISTOR} {kind}, 0805 ({what})", x, y).with_nets(ends)
 
 
 def pico_centre(lay: Layout) -> tuple[float, float]:
@@ -214,18 +217,19 @@ def _controller(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprin
 
 
 def _chain(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprint]:
-    """The 74HC165 chain where the layout puts the 74HC165 board, a 100 nF capacitor beside each chip."""
+    """The 74HC165 chain in the bay beside the Pico (at the layout's 74HC165 board's height), chip 1 next to it, so
+    the neck's signals come up clear of them; a 100 nF capacitor beside each chip."""
     if pins.tile_input != "74hc165":
         return []
     s = lay.kit.sensors
     bx, by = lay.shift_origin
-    pitch = s.shift_board_length_mm / pins.chips
+    right = pico_centre(lay)[0] - fp.PICO_LENGTH / 2 - CHIP_GAP  # next to the Pico, leaving the neck free
     idle = wiring.chain_idle
     out: list[fp.Footprint] = []
     for chip in range(1, pins.chips + 1):
         # chip 1 (next to the controller) on the right, the chain running left
-        k = pins.chips - chip
-        x, y = _cover_to_box(lay, bx + pitch * (k + 0.5), by + s.shift_board_width_mm / 2)
+        x = right - (chip - 0.5) * (7 * fp.DIP_PITCH + fp.DIP_PAD + 2 * CHIP_GAP)
+        _, y = _cover_to_box(lay, bx, by + s.shift_board_width_mm / 2)
         nets: dict[str, str | None] = {
             str(HC165_PINS["SH/LD"]): "SH_LD", str(HC165_PINS["CLK"]): "CLK", str(HC165_PINS["CLK INH"]): GND,
             str(HC165_PINS["GND"]): GND, str(HC165_PINS["VCC"]): V33, str(HC165_PINS["/QH"]): None,
@@ -235,10 +239,10 @@ def _chain(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprint]:
         for index, letter in enumerate(CHAIN_INPUTS):
             tile = (chip - 1) * 8 + index + 1
             nets[str(HC165_PINS[letter])] = tile_net(tile) if tile <= pins.tiles else idle
-        out.append(fp.soic16(f"U{chip + 1}", x, y).with_nets(nets))
+        out.append(fp.dip16(f"U{chip + 1}", x, y).with_nets(nets))
         vcc = out[-1].pad(str(HC165_PINS["VCC"]))
         out.append(fp.chip_0805(f"C{chip}", "100nF", "100 nF decoupling capacitor, 0805", x + vcc.dx,
-                                y + fp.SOIC_ROW + 3.2).with_nets({"1": V33, "2": GND}))
+                                y + fp.DIP_ROW + 3.0).with_nets({"1": V33, "2": GND}))
     return out
 
 

@@ -27,10 +27,13 @@ TRACK = 0.25
 CLEARANCE = 0.2
 VIA, VIA_DRILL = 0.6, 0.3
 EDGE = 0.5  # copper from the board's edge
+#: A track between two grid points passes a round pad off the grid nearer than either point does: by at most this.
+SAG = 0.035
 HOLE_CLEARANCE = 0.25  # copper from an unplated hole
 VIA_COST = 8.0
 OFF_LAYER = 1.6  # a step on a net's less preferred layer costs this much
 TURN = 0.3  # a change of direction costs this much
+WRONG_WAY = 3.0  # in the bay a step across the layer's way (top along x, bottom along y) costs this many
 ROW_COST = 0.05  # along the strip, a step this much dearer for every grid line away from the nets' own side
 LAYERS = ("F.Cu", "B.Cu")
 FREE, BLOCKED = -1, -2
@@ -49,6 +52,20 @@ class Track:
 class Via:
     net: str
     at: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A signal's way along the strip, laid before the rest is routed: from pad ``pad`` of part ``ref`` straight
+    back (+y) on the top side to the line ``row``, along it to the line ``column``, back along that to ``via``,
+    where a via takes it to the bottom side (box-frame mm, each the nearest grid line)."""
+
+    net: str
+    ref: str
+    pad: str
+    row: float
+    column: float
+    via: float
 
 
 @dataclass(frozen=True)
@@ -120,11 +137,11 @@ class Grid:
     def add_pad(self, part: Footprint, pad: Pad) -> None:
         shape = pad_shape(part, pad)
         if pad.kind == "np_thru_hole":
-            self.claim(shape, (0, 1), BLOCKED, HOLE_CLEARANCE + TRACK / 2, HOLE_CLEARANCE + VIA / 2)
+            self.claim(shape, (0, 1), BLOCKED, HOLE_CLEARANCE + TRACK / 2 + SAG, HOLE_CLEARANCE + VIA / 2)
             return
         layers = [LAYERS.index(layer) for layer in pad.copper]
         owner = self.index[pad.net] if pad.net else BLOCKED
-        self.claim(shape, layers, owner, CLEARANCE + TRACK / 2, CLEARANCE + VIA / 2)
+        self.claim(shape, layers, owner, CLEARANCE + TRACK / 2 + SAG, CLEARANCE + VIA / 2)
         if pad.net:
             rows, cols, gx, gy = self._window(shape, 0.0)
             prepared = prep(shape.buffer(-0.05))
@@ -148,7 +165,7 @@ def _points(gx: np.ndarray, gy: np.ndarray) -> Any:
 
 
 def route_board(outline: Polygon, parts: tuple[Footprint, ...], order: list[str], prefer: dict[str, int],
-                band: tuple[float, float, float], ground: str) -> Routes:
+                band: tuple[float, float, float], ground: str, lanes: tuple[Lane, ...] = ()) -> Routes:
     """Route every net of ``parts`` in ``order`` (nets not listed after them).
 
     ``prefer``: a net's cheaper layer (0 top, 1 bottom; default top). ``band``: y of the strip's front edge, of its
@@ -168,6 +185,8 @@ def route_board(outline: Polygon, parts: tuple[Footprint, ...], order: list[str]
             for pad in part.pads:
                 if pad.net and pad.kind == "smd":
                     _fan_out(grid, part, pad, tracks, vias)
+    for lane in lanes:
+        _lay_lane(grid, lane, tracks, vias)
     grid.manhattan = grid.y0 + GRID * np.arange(grid.ny) > back - 1.0  # there: top along x, bottom along y
     for net in order + [n for n in nets if n not in order]:
         terminals = [cells for owner, cells in grid.targets.values() if owner == net]
@@ -200,6 +219,30 @@ def _add_parts(grid: Grid, parts: tuple[Footprint, ...], ground: str) -> None:
     for net, cells in grid.targets.values():  # a pad's own copper is its net's, whatever is near it
         for layer, j, i in cells:
             grid.track[layer, j, i] = grid.index[net]
+
+
+def _lay_lane(grid: Grid, lane: Lane, tracks: list[Track], vias: list[Via]) -> None:
+    owner = grid.index[lane.net]
+    _, cells = grid.targets[(lane.ref, lane.pad)]
+    i0 = round((lane.column - grid.x0) / GRID)
+    j_row = round((lane.row - grid.y0) / GRID)
+    j_via = round((lane.via - grid.y0) / GRID)
+    top = [c for c in cells if c[0] == 0]
+    centre = sum(i for _, _, i in top) / len(top)
+    i_pad = min({i for _, _, i in top}, key=lambda i: abs(i - centre))
+    j_pad = max(j for _, j, i in top if i == i_pad)
+    path = [(0, j, i_pad) for j in range(j_pad, j_row + 1)]
+    step = 1 if i0 > i_pad else -1
+    path += [(0, j_row, i) for i in range(i_pad + step, i0 + step, step)]
+    path += [(0, j, i0) for j in range(j_row + 1, j_via + 1)] + [(1, j_via, i0)]
+    for layer, j, i in path:
+        if grid.track[layer, j, i] not in (FREE, owner):
+            raise ShutboxError(f"the board cannot be routed for these settings: net {lane.net}'s way along the "
+                               "strip is taken")
+    t, v = _lay(grid, lane.net, owner, path)
+    tracks += t
+    vias += v
+    cells.update(path)
 
 
 def _fan_out(grid: Grid, part: Footprint, pad: Pad, tracks: list[Track], vias: list[Via]) -> None:
@@ -278,14 +321,13 @@ def _moves(grid: Grid, owner: int, node: Node, heading: int, row_cost: np.ndarra
     layer_cost = row_cost[layer]
     hv = grid.manhattan[j]
     for d, (di, dj) in enumerate(_STEPS):
-        if hv and (dj != 0 if layer == 0 else di != 0):
-            continue
+        wrong = WRONG_WAY if hv and (dj != 0 if layer == 0 else di != 0) else 1.0
         ii, jj = i + di, j + dj
         if not (0 <= ii < grid.nx and 0 <= jj < grid.ny):
             continue
         who = track[layer, jj, ii]
         if who == FREE or who == owner:
-            yield (layer, jj, ii), layer_cost[jj] + (TURN if heading not in (-1, d) else 0.0), d
+            yield (layer, jj, ii), layer_cost[jj] * wrong + (TURN if heading not in (-1, d) else 0.0), d
     other = 1 - layer
     if via[layer, j, i] in (FREE, owner) and via[other, j, i] in (FREE, owner) and track[other, j, i] in (FREE, owner):
         yield (other, j, i), VIA_COST, -1
