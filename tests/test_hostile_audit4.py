@@ -513,3 +513,75 @@ def test_a_relative_cache_folder_is_ignored(tmp_path, variable):
     assert proc.returncode == 0, proc.stderr
     assert list(work.iterdir()) == []  # nothing made in the current folder
     assert (home / ".cache" / "shutbox" / "solver").is_dir()
+
+
+# -- 18: misleading messages ---------------------------------------------------------------------------------------------
+
+def _review_pages(db: Path):
+    from shutbox.companion.web.review import ReviewPages
+    from shutbox.companion.web.scoreboard import WebBoard
+
+    return WebBoard("127.0.0.1", 0, lambda item: None, pages=ReviewPages(db))
+
+
+def test_the_web_pages_name_a_database_fault_without_its_path_and_a_vanished_one_is_not_memory(tmp_path):
+    import httpx
+
+    from tests.test_hostile_store import make_db
+
+    db = tmp_path / "games.sqlite3"
+    make_db(db)
+    with _review_pages(db) as web:
+        url = f"http://127.0.0.1:{web.port}"
+        missing = httpx.get(url + "/api/review/99", timeout=30)
+        assert missing.status_code == 404 and str(tmp_path) not in missing.text, missing.text
+        assert "game 99: no such game" in missing.json()["error"]
+        db.write_bytes(db.read_bytes()[:100] + b"\x00" * 4000)  # damaged
+        for path in ("/api/review/1", "/api/stats", "/api/games"):
+            answer = httpx.get(url + path, timeout=30)
+            assert answer.status_code == 503 and str(tmp_path) not in answer.text, (path, answer.text)
+            assert answer.json()["error"].startswith("the game database"), answer.text
+        db.unlink()  # gone
+        stats = httpx.get(url + "/api/stats", timeout=30)
+        assert stats.status_code == 503 and "no such game database" in stats.json()["error"], stats.text
+        assert "memory" not in stats.text
+
+
+def test_a_bad_network_port_is_named_plainly():
+    proc = run_cli("monitor", "--port", "socket://:99999")
+    assert proc.returncode == 2 and "debug|info" not in proc.stderr, proc.stderr
+    assert "give socket://HOST:PORT with a host name or address and a TCP port from 1 to 65535" in proc.stderr
+
+
+def test_a_micropython_that_ends_at_once_is_said_at_once():
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "sim", "--demo"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "SHUTBOX_MICROPYTHON": "/bin/false"})
+    assert proc.returncode == 2 and time.monotonic() - started < 4.5, proc.stderr
+    assert proc.stderr.strip() == ("shutbox: error: the simulated box stopped before it sent its first snapshot: "
+                                   "/bin/false exited with status 1 (SHUTBOX_MICROPYTHON names the unix-port "
+                                   "micropython to run)"), proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "zero"])
+def test_a_shutbox_toml_that_is_no_file_is_said(tmp_path, kind):
+    toml = tmp_path / "shutbox.toml"
+    if kind == "folder":
+        toml.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(toml)
+    else:
+        toml.symlink_to("/dev/zero")
+    proc = subprocess.run([sys.executable, "-m", "shutbox", "solve"], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=30)
+    assert proc.returncode == 2 and "shutbox.toml in the current folder is" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_settings_file_with_a_byte_order_mark_is_read_and_a_boolean_is_echoed_as_written(tmp_path):
+    (tmp_path / "shutbox.toml").write_bytes(b"\xef\xbb\xbf[rules]\ntiles = 10\n")
+    shown = run_cli("config", "show", cwd=tmp_path)
+    assert shown.returncode == 0 and "tiles = 10" in shown.stdout, shown.stdout + shown.stderr
+    (tmp_path / "shutbox.toml").write_text("[rules]\ntiles = true\n")
+    proc = run_cli("solve", cwd=tmp_path)
+    assert proc.returncode == 2 and "rules.tiles = true: invalid value" in proc.stderr, proc.stderr

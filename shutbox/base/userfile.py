@@ -31,7 +31,7 @@ def read_user_text(path: Path, what: str, flag: str | None = None,
     if len(data) > limit:
         raise error(f"{name}: {what} larger than {limit} bytes")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark (Windows Notepad writes one) is not part of the text
     except UnicodeDecodeError as exc:
         raise error(f"{name}: {what} is not UTF-8 text (byte {exc.start})") from None
 

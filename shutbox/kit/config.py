@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from shutbox.base.errors import SettingsError, ShutboxError
@@ -56,6 +57,11 @@ def resolve(args: argparse.Namespace | None = None) -> Kit:
     sources: dict[str, str] = {}
     config = getattr(args, "config", None)
     path = Path(config) if config else Path(DEFAULT_CONFIG)
+    if not config and os.path.lexists(path) and not path.is_file():
+        kind = "a folder" if path.is_dir() else "a link to nothing" if not path.exists() else \
+            "not a regular file (a pipe or a device)"
+        raise SettingsError(f"{DEFAULT_CONFIG} in the current folder is {kind}, not a settings file; rename or "
+                            f"remove it, or give the settings with --config FILE")
     if config or path.is_file():
         values, sources = load_toml(path, "--config" if config else None)
     for setting in SETTINGS:

@@ -623,6 +623,9 @@ def build_kit(values: Mapping[str, Any], sources: Mapping[str, str] | None = Non
 
 
 def _show_raw(raw: Any) -> str:
+    """A refused value as the user wrote it: a TOML boolean as ``true``/``false`` (flags give text)."""
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
     if isinstance(raw, str):
         return quoted(raw) if raw.strip() != raw or not raw or not raw.isprintable() else shown(raw)
     return shown(show_value(raw)) if isinstance(raw, (bool, int, float)) or raw is None else shown(raw)

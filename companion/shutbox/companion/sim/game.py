@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 from shutbox.companion.live.link import BoxLink
 from shutbox.companion.live.livestate import View
 from shutbox.companion.live.moves import expected_shut
@@ -50,7 +51,7 @@ class SimTable:
         self.box.start()
         try:
             self.link = BoxLink(self.box.port, self.kit.rules.tiles, self.events.put, retry_s=0.1).start()
-            self.pump(lambda: self.session.box is not None, "the simulated box's first snapshot")
+            self.pump(lambda: self.session.box is not None, "its first snapshot")
         except BaseException:
             self.close()
             raise
@@ -70,6 +71,8 @@ class SimTable:
         deadline = time.monotonic() + timeout
         while not until():
             left = deadline - time.monotonic()
+            if not self.box.running():
+                raise ShutboxError(f"the simulated box stopped before it sent {what}: {self._ended()}")
             if left <= 0:
                 detail = self.box.stderr_text().strip().splitlines()
                 raise ShutboxError(f"the simulated box did not report {what} within {timeout:g} s"
@@ -79,6 +82,16 @@ class SimTable:
             except queue.Empty:
                 continue
             self.session.handle(item)
+
+    def _ended(self) -> str:
+        """How the simulated box's process ended, with its last line on stderr if any."""
+        detail = self.box.stderr_text().strip().splitlines()
+        process = getattr(self.box, "process", None)
+        command = getattr(self.box, "micropython", "")
+        how = (f"{command} exited with status {process.returncode}" if process is not None and command
+               and process.poll() is not None else "its process ended")
+        hint = " (SHUTBOX_MICROPYTHON names the unix-port micropython to run)" if command else ""
+        return how + (f", saying: {shown(detail[-1], 120)}" if detail else "") + hint
 
     def settle(self, seconds: float) -> None:
         """Keep the session fed for ``seconds``."""

@@ -21,6 +21,10 @@ from shutbox.game.gamefile import FORMAT, VERSION, game_from_dict
 from shutbox.game.replay import Game
 
 
+class NoSuchGame(ShutboxError, LookupError):
+    """A game number the database does not hold."""
+
+
 @dataclass(frozen=True)
 class RawGame:
     """One stored game as text: its settings and its events, one JSON object a line (not yet replayed)."""
@@ -79,7 +83,7 @@ class Archive:
         """One game by its number; an unknown number is a ShutboxError."""
         rows = [] if self.empty else self._query("SELECT settings FROM games WHERE id = ?", (game_id,))
         if not rows:
-            raise ShutboxError(f"game {game_id}: no such game in {self.path} (see `shutbox history`)")
+            raise NoSuchGame(f"game {game_id}: no such game in {self.path} (see `shutbox history`)")
         events = self._query("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
         return RawGame(game_id, rows[0][0], [e[0] for e in events])
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from shutbox.base.errors import ShutboxError
+from shutbox.base.text import shown
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -113,7 +114,8 @@ class ReviewPages:
         return session.game_id, Game.from_events(game.rules, list(game.to_events()))
 
     def _from_file(self) -> bool:
-        return self.db is not None and str(self.db) != ":memory:" and self.db.exists()
+        """Are the games read from a database file (even one that has vanished: that is said, not hidden)?"""
+        return self.db is not None and str(self.db) != ":memory:"
 
     # -- the answers (run on a worker thread: they read SQLite and may solve) --------------------
 
@@ -206,7 +208,7 @@ class ReviewPages:
         return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
     async def _games(self, request: Request) -> Response:
-        return await _answer(self.games)
+        return await _answer(self._public, self.games)
 
     async def _review(self, request: Request) -> Response:
         from shutbox.base.bounded import MAX_ID, whole_within
@@ -218,24 +220,38 @@ class ReviewPages:
             from starlette.responses import JSONResponse
 
             return JSONResponse({"error": f"{exc}; give a game's number"}, status_code=400)
-        return await _answer(self.review, game_id)
+        return await _answer(self._public, self.review, game_id)
 
     async def _stats(self, request: Request) -> Response:
-        return await _answer(self.stats)
+        return await _answer(self._public, self.stats)
+
+    def _public(self, text: str) -> str:
+        """A reason as the page may show it to anyone: the database's place on the server is not named."""
+        if self.db is None:
+            return text
+        for name in {str(self.db.resolve()), str(self.db), shown(str(self.db), 200),
+                     shown(str(self.db.resolve()), 200)}:
+            text = text.replace(f"--db {name}", "the game database").replace(f" in {name}", " here")
+            text = text.replace(name, "the game database")
+        return text
 
 
-async def _answer(work: Any, *args: Any) -> Response:
-    """Run ``work`` on a worker thread; its result as JSON, or the reason it has none (404, 409)."""
+async def _answer(public: Any, work: Any, *args: Any) -> Response:
+    """Run ``work`` on a worker thread; its result as JSON, or the reason it has none: 404 for a game that is not
+    there, 409 for one that cannot be reviewed here, 503 for a database that cannot be read (damaged, newer,
+    gone), each reason without the database's path (``public``)."""
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 
     headers = {"Cache-Control": "no-store"}
     try:
         return JSONResponse(await run_in_threadpool(work, *args), headers=headers)
-    except (LookupError, ShutboxError) as exc:
-        return JSONResponse({"error": str(exc)}, status_code=404, headers=headers)
+    except LookupError as exc:
+        return JSONResponse({"error": public(str(exc))}, status_code=404, headers=headers)
+    except ShutboxError as exc:
+        return JSONResponse({"error": public(str(exc))}, status_code=503, headers=headers)
     except ValueError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=409, headers=headers)
+        return JSONResponse({"error": public(str(exc))}, status_code=409, headers=headers)
 
 
 def _rules_text(rules: Any) -> str:

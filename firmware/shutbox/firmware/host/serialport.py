@@ -42,8 +42,25 @@ def is_permission_error(exc: BaseException) -> bool:
         "Permission denied" in str(exc)
 
 
+def address_refusal(device: str) -> str | None:
+    """Why a network port URL (``socket://HOST:PORT``, ``rfc2217://HOST:PORT``) cannot be opened, or None: pyserial
+    words a bad one as its list of log levels."""
+    scheme, sep, rest = device.partition("://")
+    if not sep or scheme not in ("socket", "rfc2217"):
+        return None
+    address = rest.split("?", 1)[0].split("/", 1)[0]
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        return (f"--port {device}: not an address pyserial can open; give {scheme}://HOST:PORT with a host name or "
+                "address and a TCP port from 1 to 65535")
+    return None
+
+
 def open_failure(device: str, exc: BaseException) -> str:
     """One line: ``--port DEVICE: cannot open (...)``, with the group fix when permission was denied."""
+    refusal = address_refusal(device)
+    if refusal is not None:
+        return refusal
     text = str(exc)
     if is_permission_error(exc):
         group = port_group(device)
