@@ -191,3 +191,25 @@ def test_a_build_is_cancelled_when_the_last_page_that_posted_it_leaves(client, s
     gone = client.delete(f"/api/builds/{key}").json()
     assert (gone["state"], gone["reason"]) == ("failed", "cancelled")
     assert client.delete("/api/builds/not-an-id").status_code == 404
+
+
+def test_a_full_queue_answers_503_with_when_to_try_again(client, studio):
+    from shutbox.studio.builds import QUEUED_MAX
+
+    for n in range(QUEUED_MAX):  # the pool is not started: every build waits
+        assert post(client, {"settings": {"box": {"length_mm": 300 + n}}}).status_code == 202
+    answer = post(client, {"settings": {"box": {"length_mm": 299}}})
+    assert answer.status_code == 503 and answer.headers["retry-after"] == "30"
+    assert answer.json()["error"] == f"{QUEUED_MAX} builds are waiting already; try again in a minute"
+    assert post(client, {"settings": {"box": {"length_mm": 300}}}).status_code == 202  # one queued: shared
+    assert studio.lines == [f"studio: refused POST /api/builds from testclient: 503, {answer.json()['error']}"]
+
+
+def test_a_failure_of_the_studio_is_one_line_and_a_json_500(client, studio, monkeypatch):
+    def broken(key):
+        raise RuntimeError("the pool broke")
+
+    monkeypatch.setattr(studio.pool, "get", broken)
+    answer = client.get("/api/builds/0123456789abcdef")
+    assert answer.status_code == 500 and answer.json() == {"ok": False, "error": "the studio could not answer that"}
+    assert studio.lines == ["studio: GET /api/builds/0123456789abcdef failed (RuntimeError: the pool broke)"]

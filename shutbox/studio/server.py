@@ -184,7 +184,7 @@ class Studio:
             Route("/api/builds", self._post_build, methods=["POST"]),
             Route("/api/builds/{key}", self._status, methods=["GET", "DELETE"]),
             Route("/api/builds/{key}/{which}", self._file),
-        ])
+        ], exception_handlers={Exception: _failed})
 
     def asgi(self) -> Any:
         """The ASGI app uvicorn serves: :meth:`app` behind :meth:`guarded`."""
@@ -214,8 +214,7 @@ class Studio:
                 self.say(f"studio: {scope.get('method', '')} {shown(scope.get('path', ''), 80)} failed "
                          f"({type(exc).__name__}: {exc})")
                 if answer.status == 0:
-                    await JSONResponse({"ok": False, "error": "the studio could not answer that"},
-                                       status_code=500)(scope, receive, send)
+                    await JSONResponse({"ok": False, "error": FAILED}, status_code=500)(scope, receive, send)
                 return
             if answer.status >= 400:
                 self.refused(scope, answer.status, answer.error())
@@ -365,6 +364,14 @@ class _Answer:
         return str(found["error"]) if isinstance(found, dict) and "error" in found else None
 
 
+async def _failed(request: Any, exc: Exception) -> Response:
+    """Starlette's answer to a failure of the app (:meth:`Studio.guarded` says it on the terminal): short JSON."""
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"ok": False, "error": FAILED}, status_code=500)
+
+
+FAILED = "the studio could not answer that"
 _NO_BUILD = ("no such build: finished builds are kept while they fit the studio's space, the oldest dropped "
              "first; post the settings again")
 
