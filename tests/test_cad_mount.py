@@ -181,8 +181,8 @@ def test_it_prints_without_support_as_the_slicer_sees_it(tmp_path):
     skip_module_without("cadquery")
     if shutil.which("prusa-slicer") is None:
         pytest.skip("PrusaSlicer is not installed")
-    from shutbox.cad.build.mesh import tessellate
     from shutbox.cad.checks.check import check_mesh
+    from shutbox.cad.geometry.mesh import tessellate
     from shutbox.cad.geometry.mount import build_mount
     from shutbox.cad.slicer.sliced import sliced_findings
 
