@@ -15,9 +15,11 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 kit: $(VENV)/.installed
 	$(BIN)/shutbox kit --out out/
 
-# Everything: every test, the slow ones (CAD builds, browsers, long simulations) too. .ci/run runs this.
+# Everything: every test, the slow ones (CAD builds, browsers, long simulations) too. .ci/run runs this. Two
+# workers on two cores (the CAD tests on one of them, --dist loadgroup): the slow tests are mostly CPU.
+SUITE_WORKERS ?= 2
 test: $(VENV)/.installed-dev $(NODE_PACKAGES)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(SUITE_WORKERS) --dist loadgroup
 
 # Lint, type-check the shipped code and the fast tests (not marked slow): under a minute on two idle cores. The
 # three run side by side, each one's output printed whole when it ends. pyright is one process and the longest
