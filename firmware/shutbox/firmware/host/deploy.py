@@ -181,8 +181,8 @@ def deploy(bundle: Path, port: str) -> list[str]:
     if proc.returncode != 0:
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         reason = lines[-1] if lines else f"exit status {proc.returncode}"
-        raise ShutboxError(f"mpremote could not copy the firmware to {device}: {reason}; if the firmware is "
-                           "running without answering, hold the button while plugging the board in and retry")
+        raise ShutboxError(f"mpremote could not copy the firmware to {device}: {reason}; unplug the board, plug it "
+                           "back in and deploy again (on a kit with a button, hold it while plugging the board in)")
     return names
 
 
