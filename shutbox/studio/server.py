@@ -34,7 +34,14 @@ from urllib.parse import urlsplit
 from shutbox.base.bounded import parse_json
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import safe_line, shown
-from shutbox.companion.web.guard import BACKLOG, LISTEN_QUEUE, Guard, guarded_protocol, route_server_logs
+from shutbox.companion.web.guard import (
+    BACKLOG,
+    LISTEN_QUEUE,
+    Guard,
+    bounded_body,
+    guarded_protocol,
+    route_server_logs,
+)
 from shutbox.companion.web.scoreboard import is_loopback, lan_address
 from shutbox.studio.builds import Busy, Pool
 from shutbox.studio.schema import Refusal, check_settings, flatten, form_schema
@@ -266,14 +273,12 @@ class Studio:
         refusal = self._check_post(request)
         if refusal is not None:
             return JSONResponse({"ok": False, "field": None, "error": refusal[1]}, status_code=refusal[0])
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                return JSONResponse({"ok": False, "field": None, "error": f"the body is over {MAX_BODY} bytes"},
-                                    status_code=413)
+        raw = await bounded_body(request, MAX_BODY)  # the scoreboard's reader: linear, stops at the limit
+        if raw is None:
+            return JSONResponse({"ok": False, "field": None, "error": f"the body is over {MAX_BODY} bytes"},
+                                status_code=413)
         try:
-            values = flatten(parse_json(raw.decode("utf-8", "replace"), "the body"))
+            values = flatten(parse_json(bytes(raw).decode("utf-8", "replace"), "the body"))
             for key, value in self.held.items():
                 if key in values and str(values[key]) != str(value):
                     raise Refusal(key, f"{key} is the studio's own ({value}): whoever runs it sets it "

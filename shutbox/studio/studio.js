@@ -10,6 +10,7 @@ const viewNote = document.getElementById('view-note');
 const progress = document.getElementById('progress');
 const download = document.getElementById('download');
 
+const OPEN_GROUPS = ['rules', 'box', 'dice', 'printer'];  // the others start folded
 const CHANGE_WAIT_MS = 600;  // after the last keystroke, the settings are posted
 const POLL_MS = 500;
 let schema = null;
@@ -65,11 +66,16 @@ function renderForm() {
   const byGroup = new Map(schema.groups.map(g => [g.name, []]));
   for (const s of schema.settings) byGroup.get(s.group).push(s);
   for (const g of schema.groups) {
+    // Each of the model's sections is a group; the ones most people change are open, the others one click away.
+    const fold = document.createElement('details');
+    fold.open = OPEN_GROUPS.includes(g.name);
+    const summary = document.createElement('summary');
+    summary.textContent = g.title;
+    fold.append(summary);
     const set = document.createElement('fieldset');
     set.dataset.group = g.name;
-    const legend = document.createElement('legend');
-    legend.textContent = g.title;
-    set.append(legend);
+    set.setAttribute('aria-label', g.title);
+    fold.append(set);
     for (const s of byGroup.get(g.name)) {
       const box = document.createElement('div');
       box.className = 'field';
@@ -95,7 +101,7 @@ function renderForm() {
       box.append(label, help, error);
       set.append(box);
     }
-    form.append(set);
+    form.append(fold);
   }
   form.addEventListener('input', changed);
   form.addEventListener('change', changed);
@@ -130,6 +136,7 @@ function showErrors(field, message) {
   if (!message) return;
   const box = field && form.querySelector(`.field[data-key="${field}"]`);
   if (box) {
+    box.closest('details').open = true;
     box.classList.add('invalid');
     box.querySelector('.error').textContent = message;
   } else {
