@@ -300,7 +300,7 @@ def test_a_db_that_is_no_file_is_named_for_what_it_is(tmp_path, where, said):
     assert proc.returncode == 2 and said in proc.stderr and "no such game database" not in proc.stderr, proc.stderr
 
 
-# -- 8: photo uploads ---------------------------------------------------------------------------------------------------
+# -- 8: photo uploads --------------------------------------------------------------------------------------------------
 
 def _cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -465,7 +465,7 @@ def _post_raw(port: int, body: bytes, kind: str) -> tuple[int, dict]:
         conn.close()
 
 
-# -- 14: look-alike names -----------------------------------------------------------------------------------------------
+# -- 14: look-alike names ----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("other", ["Rene\u0301", "RENÉ", "Ｒｅｎé"])  # decomposed, upper case, full-width letters
 def test_look_alike_player_names_are_one_player(tmp_path, other):
@@ -477,7 +477,7 @@ def test_look_alike_player_names_are_one_player(tmp_path, other):
     assert not (tmp_path / "pad.pdf").exists()
 
 
-# -- 16: monitor on a silent port ---------------------------------------------------------------------------------------
+# -- 16: monitor on a silent port --------------------------------------------------------------------------------------
 
 def test_monitor_on_a_silent_port_says_so_within_seconds():
     import tty
@@ -515,7 +515,7 @@ def test_a_relative_cache_folder_is_ignored(tmp_path, variable):
     assert (home / ".cache" / "shutbox" / "solver").is_dir()
 
 
-# -- 18: misleading messages ---------------------------------------------------------------------------------------------
+# -- 18: misleading messages -------------------------------------------------------------------------------------------
 
 def _review_pages(db: Path):
     from shutbox.companion.web.review import ReviewPages

@@ -96,8 +96,8 @@ def repl_text(device: str) -> str:
 
 def silent_text(device: str, seconds: float) -> str:
     """The one line for a port that has sent nothing for ``seconds`` (the firmware sends a heartbeat every second)."""
-    return (f"nothing from {shown(device)} for {seconds:g} s: no shutbox firmware is talking on it (it sends a line every "
-            f"second); check the port, or put the firmware on the board with '{fix_command(device)}'")
+    return (f"nothing from {shown(device)} for {seconds:g} s: no shutbox firmware is talking on it (it sends a line "
+            f"every second); check the port, or put the firmware on the board with '{fix_command(device)}'")
 
 
 def crash_text(device: str, crash: Crash) -> str:
