@@ -78,3 +78,18 @@ def test_a_bad_flag_is_one_line(flags, words):
     proc = run_cli("studio", *flags)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
+
+
+def test_an_address_in_use_is_one_line_and_leaves_nothing(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        before = set(Path("/tmp").glob("shutbox-studio-*"))
+        proc = run_cli("studio", "--web", f"127.0.0.1:{port}", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == \
+        f"shutbox: error: --web 127.0.0.1:{port}: cannot listen there (Address already in use)"
+    assert set(Path("/tmp").glob("shutbox-studio-*")) <= before

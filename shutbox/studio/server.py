@@ -122,6 +122,7 @@ class Studio:
             sock.listen(BACKLOG)
         except (OSError, OverflowError) as exc:
             sock.close()
+            shutil.rmtree(self.root, ignore_errors=True)
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise ShutboxError(f"--web {self.host}:{self.port}: cannot listen there ({why})") from None
         self._socket = sock
