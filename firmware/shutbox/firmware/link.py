@@ -63,7 +63,7 @@ class LineWriter:
         self.pump()
 
     def pump(self) -> None:
-        """Write bytes of the current line while the port can take them, never waiting."""
+        """Write bytes of the current line while the port can take them, never waiting; rest if the pass was slow."""
         line = self._line
         writable = self._writable
         if writable is None:  # nothing to ask (a test's writer): the whole line at once
@@ -71,17 +71,24 @@ class LineWriter:
             self._at = len(line)
             return
         byte = self._byte
+        write = self._write
         at = self._at
         end = len(line)
-        while at < end and not self.resting and writable():
+        start = self._clock()
+        while at < end and writable():
             byte[0] = line[at]
-            self._timed(byte)
+            write(byte)
             at += 1
         self._at = at
+        self._stalled(start)
 
     def _timed(self, data: "bytes | bytearray") -> None:
         start = self._clock()
         self._write(data)
+        self._stalled(start)
+
+    def _stalled(self, start: "Ticks") -> None:
+        """Rest from writing if writing since ``start`` took :attr:`stall_ms` or more."""
         done = self._clock()
         if ticks_diff(done, start) >= self.stall_ms:
             self.stalls += 1
