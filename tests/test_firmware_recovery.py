@@ -65,3 +65,35 @@ def test_the_repl_is_recognised_by_its_banner_prompt_and_tracebacks_and_protocol
     assert ends_at_prompt(decoder.framer.pending)
     protocol = b"SB1 0 H fw=0.1.0 tiles=9 board=pico input=gpio button=1 debounce=30 *4640"
     assert not is_repl_line(protocol) and not ends_at_prompt(b"SB1 4 S shut=0")
+
+
+def test_the_link_says_once_that_the_board_is_at_its_repl_shows_none_of_its_noise_and_stops_asking(tmp_path):
+    import queue
+    import time
+
+    from shutbox.companion.live.link import AtRepl, BoxLink, Noise, Received
+    from tests.test_companion_live_link import FakePort, collect
+
+    port = FakePort(tmp_path)
+    try:
+        q: queue.Queue = queue.Queue()
+        with BoxLink(port.name, 9, q.put, quiet_s=0.3):
+            assert port.commands() == b"H\nS\n"
+            port.send(REPL_OUTPUT)
+            items = collect(q, lambda xs: any(isinstance(x, AtRepl) for x in xs))
+            port.send(REPL_OUTPUT)  # more of the REPL's answers
+            time.sleep(1.0)  # three quiet periods: a link at a REPL asks nothing more
+            asked = port.commands(timeout=0.3)
+            while not q.empty():
+                items.append(q.get())
+            crash = encode(Crash(0, "TypeError", "x", 1, True))
+            port.send(crash + crash)  # said again for a host that asked: once is enough
+            items += collect(q, lambda xs: any(isinstance(x, Received) for x in xs))
+            time.sleep(0.3)
+            while not q.empty():
+                items.append(q.get())
+    finally:
+        port.close()
+    assert [type(i).__name__ for i in items if not isinstance(i, Noise)] == ["Connected", "AtRepl", "Received"]
+    assert not [i for i in items if isinstance(i, Noise)], items
+    assert asked == b""
