@@ -6,6 +6,8 @@ What each command is run against (``RUNNERS`` names every kind of command; a com
 - ``shutbox config show ... > shutbox.toml``: run as written; the file it writes must give the guide's kit.
 - ``shutbox cad --out cad``: run as written (slow: a CAD build); the ``cad/build.md`` it writes must be this guide.
 - ``shutbox firmware build --out fw``: run as written; the bundle and its wiring sheet must be there.
+- ``shutbox pcb --out pcb``: run as written (KiCad's kicad-cli); the fab zip and the pictures the guide shows must
+  be there.
 - ``shutbox firmware deploy --bundle fw``: needs a board. As written (``--port auto``) on a machine without a Pico
   it must say so in one line and exit 2; with ``--port`` of a blank emulated Pico (shutbox.firmware.host.emulator,
   slow, Node) it must copy the bundle and find the firmware running.
@@ -65,6 +67,7 @@ def kind(command: str) -> str | None:
     if argv[0] == "sudo":
         return "group" if command == group_command(PORT_GROUP) else None
     known = {("shutbox", "cad", "--out", "cad"): "cad", ("shutbox", "firmware", "build", "--out", "fw"): "firmware",
+             ("shutbox", "pcb", "--out", "pcb"): "pcb",
              ("shutbox", "firmware", "deploy", "--bundle", "fw"): "deploy", ("shutbox", "monitor", "--test"): "wiring",
              ("shutbox", "monitor"): "monitor"}
     if tuple(argv) in known:
@@ -74,7 +77,7 @@ def kind(command: str) -> str | None:
     return None
 
 
-RUNNERS = {"settings", "cad", "firmware", "deploy", "group", "wiring", "monitor", "play", "play-boxless"}
+RUNNERS = {"settings", "cad", "firmware", "pcb", "deploy", "group", "wiring", "monitor", "play", "play-boxless"}
 
 
 def shell(command: str, folder: Path, extra: str = "", **kwargs) -> subprocess.Popen[str]:
@@ -266,3 +269,24 @@ def test_the_guides_settings_flags_keep_a_match_whose_limit_needs_it():
     assert settings_flags(build_kit({"rules.match": "tournament", "rules.limit": 150})) == \
         " --match tournament --limit 150"
     assert settings_flags(build_kit({"rules.tiles": 12})) == " --tiles 12"
+
+
+@pytest.mark.parametrize("name", ["default", "74hc165"])
+def test_the_guides_board_command_writes_what_the_guide_shows(name, tmp_path):
+    """``shutbox pcb --out pcb`` as the guide has it, after its settings: the fab zip it says to upload and the two
+    pictures it shows (linked from ``cad/build.md``, beside which ``pcb/`` lies)."""
+    from tests.conftest import require_tool
+
+    require_tool("kicad-cli")
+    kit, notes = guide(KITS[name])
+    for command in _with({"settings"}, notes):
+        assert run(command, tmp_path).returncode == 0
+    board = _with({"pcb"}, notes)
+    assert board == ["shutbox pcb --out pcb"]
+    proc = run(board[0], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "pcb" / "shutbox-switch-row-fab.zip").is_file()
+    pictures = re.findall(r"!\[[^]]*\]\((\.\./pcb/[^)]+)\)", notes)
+    assert len(pictures) == 2
+    for picture in pictures:
+        assert (tmp_path / "cad" / picture).resolve().is_file(), picture

@@ -234,7 +234,7 @@ def test_docs_build_md_is_the_default_kits_notes():
     kit = build_kit({})
     lay, split, specs = plan(kit)
     repo_doc = Path(__file__).resolve().parent.parent / "docs" / "build.md"
-    expected = build_notes(kit, lay, split, specs, images="img/cad-", seated=True)
+    expected = build_notes(kit, lay, split, specs, images="img/cad-", seated=True, boards="img/pcb-")
     assert repo_doc.read_text() == expected, "run `python -m shutbox.cad.build.repo_docs`"
     for name in re.findall(r"\]\((img/[^)]+)\)", expected):
         assert (repo_doc.parent / name).is_file(), name

@@ -149,7 +149,7 @@ def test_microswitches_seat_and_are_worked_by_their_tiles(micro_kit):
     assert all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
     assert f"holds the lever's tip {PRESS:.2f} mm over the holes" in findings[0].detail
     checks = {f.check for f in check_sensors(solids, lay)}
-    assert checks == {"microswitch", "bay"}  # no reed, no magnet
+    assert checks == {"microswitch", "bay", "board"}  # no reed, no magnet
     assert OPERATE > PRESS
 
 

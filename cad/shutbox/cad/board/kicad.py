@@ -84,7 +84,9 @@ def route_orders(board: board_plan.Board) -> list[list[str]]:
     first = [board.wiring.tiles.net, "BUTTON"]
     far = tiles[::-1]
     control = sorted(n for n in board.nets if n.startswith(("SH_LD", "CLK", "QH", "CHAIN")))
-    orders = [first + tiles, first + far, first + far[::2] + far[1::2], first + control + far]
+    other = [V33 if board.wiring.tiles.net == GND else GND]
+    orders = [first + tiles, first + far, first + far[::2] + far[1::2], first + control + far,
+              first + other + tiles, first + other + far, first + control + other + far]
     for seed in range(1, SHUFFLES + 1):  # then the tiles in a few fixed shuffled orders
         shuffled = list(tiles)
         random.Random(seed).shuffle(shuffled)

@@ -30,6 +30,7 @@ from shutbox.cad.geometry.layout import (
     Layout,
     layout,
 )
+from shutbox.cad.geometry.split import plan_split
 from shutbox.firmware.host.plan import CHAIN_INPUTS, HC165_PINS, PinMap, pin_map
 from shutbox.firmware.host.topology import GND, RESISTOR, V33, Link, Topology, topology
 from shutbox.kit.model import Kit, box_refusal
@@ -44,7 +45,7 @@ NECK = 20.0  # the neck's width (x), at the bay's left end
 STOP_PLAY = 0.4  # round the 74HC165 board's end stops on the cover (the carrier has holes for them)
 STRIP_SCREW = "M3 x 8 mm pan-head screw (forms its thread in the printed 2.5 mm pilot)"
 SCREW_HEAD = 5.5  # an M3 pan head's diameter: kept free of copper on the underside
-SCREW_EVERY = 3  # a strip screw between every third pair of lanes
+SCREW_EVERY = 2  # a strip screw on every second rib between lanes (at most)
 RESISTOR_BELOW = 2.6  # the button's pull resistor this far in front of its pads
 RESISTOR_BESIDE = 6.0  # a tile's pull resistor this far left of its switch
 CHIP_GAP = 0.9  # between a chip's pads and the next part's
@@ -115,7 +116,7 @@ def plan_board(kit: Kit) -> Board:
     lay = layout(kit)
     pins = pin_map(kit)
     wiring = topology(pins)
-    strip, neck, carrier = _regions(lay)
+    strip, neck, carrier = board_regions(lay)
     parts = _sensors(lay, pins, wiring) + _controller(lay, pins, wiring) + _chain(lay, pins, wiring)
     parts += _button(lay, pins, wiring) + _holes(lay, strip, carrier)
     outline = unary_union([box(*_xy(strip)), box(*_xy(neck)), box(*_xy(carrier))])
@@ -132,7 +133,12 @@ def _xy(r: tuple[float, float, float, float]) -> tuple[float, float, float, floa
     return (x0, y0, x1, y1)
 
 
-def _regions(lay: Layout) -> tuple[tuple[float, float, float, float], ...]:
+Region = tuple[float, float, float, float]
+
+
+def board_regions(lay: Layout) -> tuple[Region, Region, Region]:
+    """x0, x1, y0, y1 (box frame) of the strip, the neck and the carrier (the settings only need sensors and the
+    layout; :class:`ShutboxError` when the bay leaves the strip too little room)."""
     cx0, cx1, cy0, cy1 = lay.cavity
     sy = lay.switch_y
     ox, oy = lay.cover_origin
@@ -223,7 +229,9 @@ def _chain(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprint]:
         return []
     s = lay.kit.sensors
     bx, by = lay.shift_origin
-    right = pico_centre(lay)[0] - fp.PICO_LENGTH / 2 - CHIP_GAP  # next to the Pico, leaving the neck free
+    # next to the Pico (leaving the neck free), left of the cover's end stop between them (it stands up through a
+    # hole in the carrier)
+    right = min([pico_centre(lay)[0] - fp.PICO_LENGTH / 2] + [x0 for x0, _, _, _ in _stop_cutouts(lay)[1:]]) - CHIP_GAP
     idle = wiring.chain_idle
     out: list[fp.Footprint] = []
     for chip in range(1, pins.chips + 1):
@@ -262,10 +270,20 @@ def _button(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprint]:
 
 def strip_screws(lay: Layout, strip: tuple[float, float, float, float],
                  carrier: tuple[float, float, float, float]) -> list[tuple[float, float]]:
-    """Box-frame x, y of the screws holding the strip up: between every ``SCREW_EVERY``-th pair of lanes, left of
-    the bay (the carrier rests on the cover), near the strip's front edge."""
-    xs = [lay.wall + lay.pitch * k for k in range(1, lay.tiles, SCREW_EVERY)]
-    return [(x, strip[2] + 3.5) for x in xs if x < carrier[0] - 8.0]
+    """Box-frame x, y of the screws holding the strip up: on the ribs between lanes, every ``SCREW_EVERY``-th rib
+    from the first, left of the bay (the carrier rests on the cover), never at a cut of a box split for the bed (a
+    screw block there would be cut in two), near the strip's front edge."""
+    try:
+        cuts = plan_split(lay, lay.kit.printer.bed_mm).xs
+    except ShutboxError:  # no split for this bed: the CAD refuses it anyway
+        cuts = ()
+    chosen: list[float] = []
+    for k in range(1, lay.tiles):
+        x = lay.wall + lay.pitch * k
+        clear = all(abs(x - c) > lay.pitch / 2 for c in cuts) and x < carrier[0] - 8.0
+        if clear and (not chosen or x - chosen[-1] >= SCREW_EVERY * lay.pitch - 1e-6):
+            chosen.append(x)
+    return [(x, strip[2] + 3.5) for x in chosen]
 
 
 def _holes(lay: Layout, strip: tuple[float, float, float, float],

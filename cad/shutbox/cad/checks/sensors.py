@@ -10,6 +10,7 @@ from typing import Any
 
 import cadquery as cq
 
+from shutbox.cad.checks.boardfit import check_board
 from shutbox.cad.checks.findings import Finding
 from shutbox.cad.checks.measure import clash, fingerprint, is_open, memo, slim
 from shutbox.cad.geometry.layout import (
@@ -169,6 +170,7 @@ def check_sensors(solids: list[tuple[str, str, Any]], lay: Layout) -> Iterator[F
         yield from check_reeds(solids, lay)
         yield from check_pull(lay)
     yield from check_bay(solids, lay)
+    yield from check_board(solids, lay)
 
 
 def check_seated(folder: Path) -> list[Finding]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import cadquery as cq
 
+from shutbox.cad.geometry.boardslots import board_keeps, board_tools
 from shutbox.cad.geometry.keys import rib_solid
 from shutbox.cad.geometry.layout import (
     BEAM_DEPTH,
@@ -163,6 +164,7 @@ def _spine(lay: Layout, cuts: tuple[float, ...]) -> list[cq.Shape]:
         x0, x1 = trunk_span(lay)
         rib = HOLLOW_RIB
         keep.append(gabled_channel_x(x0 - rib, x1 + rib, sy, GROOVE + 2 * rib, GROOVE + rib))
+        keep += board_keeps(lay)  # the circuit board's slot and screw blocks (shutbox.cad.geometry.boardslots)
     return keep
 
 
@@ -335,6 +337,7 @@ def sensor_tools(lay: Layout) -> list[cq.Shape]:
     # The branch to the bay is taller than the trunk it leaves: the trunk's gable ends on the branch's upright
     # walls (two gables of one height would meet in valleys only 35 degrees steep).
     tools.append(gabled_channel_y(lay.switch_y, cy0 + 1.0, branch_x, GROOVE, GROOVE * 1.5 + 0.5))
+    tools += board_tools(lay)
     tools.append(gabled_channel_x(cx0, cx1, (cy0 + cy1) / 2, cy1 - cy0, lay.cavity_height))
     # Cover seat: straight for the cover's thickness, then walls closing in (45 degrees or steeper)
     # onto the cavity, so the seat has no flat ceiling to print.

@@ -25,6 +25,7 @@ from shutbox.cad.geometry.layout import (
 )
 from shutbox.cad.geometry.parts import Item, PartSpec
 from shutbox.cad.geometry.split import SplitPlan, plan_split
+from shutbox.cad.guide.boardnotes import BOARD_IMAGES, board_steps
 from shutbox.cad.guide.figures import BAY_VIEW, REED_VIEW
 from shutbox.firmware.host.serialport import ARCH_PORT_GROUP, PORT_GROUP, group_command
 from shutbox.kit.model import Kit
@@ -153,10 +154,10 @@ def settings_flags(kit: Kit) -> str:
 
 
 def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], images: str = "preview/",
-                seated: bool = False) -> str:
-    """The guide as Markdown; pictures are linked as ``{images}assembly.png`` etc. ``seated``: the pictures of
-    :mod:`shutbox.cad.guide.sensorviews` are there too (the repository's copy: they take a box build each, so a kit's
-    own build does not render them)."""
+                seated: bool = False, boards: str = BOARD_IMAGES) -> str:
+    """The guide as Markdown; pictures are linked as ``{images}assembly.png`` etc., the circuit board's as
+    ``{boards}front.svg``. ``seated``: the pictures of :mod:`shutbox.cad.guide.sensorviews` are there too (the
+    repository's copy: they take a box build each, so a kit's own build does not render them)."""
     n = kit.rules.tiles
     bed = "x".join(f"{v:g}" for v in kit.printer.bed_mm)
     pieces = len(plan.pieces)
@@ -252,7 +253,7 @@ def build_notes(kit: Kit, lay: Layout, plan: SplitPlan, specs: list[PartSpec], i
     ]
     lines += _assembly_steps(kit, lay, specs, pieces, images, seated)
     if lay.sensors:
-        lines += _electronics(kit, lay, specs, images, seated)
+        lines += _electronics(kit, lay, specs, images, seated, boards)
     lines += _camera_mount(lay, images)
     lines += [
         "",
@@ -425,7 +426,8 @@ def _microswitch_steps(lay: Layout, images: str, seated: bool) -> list[str]:
     ]
 
 
-def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seated: bool) -> list[str]:
+def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seated: bool,
+                 boards: str = BOARD_IMAGES) -> list[str]:
     from shutbox.firmware.host.plan import BOARDS, pin_map
 
     pins = pin_map(kit)
@@ -443,6 +445,7 @@ def _electronics(kit: Kit, lay: Layout, specs: list[PartSpec], images: str, seat
         "",
         _image(images, "wiring.png", "Wiring: each tile's switch to its pin on the board"),
         "",
+        *board_steps(kit, lay, shell("shutbox pcb --out pcb"), m_second(kit), boards),
     ]
     if pins.chips:
         lines.append(f"- The switches go to {pins.chips} 74HC165 chip(s) with pull resistors as wiring.md shows, "
