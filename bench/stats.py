@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shutbox.companion.store.database import GameStore  # noqa: E402
+from shutbox.game.events import PlayersEvent  # noqa: E402
 from shutbox.game.formats import match_format  # noqa: E402
 from shutbox.game.gamefile import settings_of  # noqa: E402
 from shutbox.kit.model import Rules  # noqa: E402
@@ -53,7 +54,8 @@ def fill(db: Path) -> int:
         record = game.to_events()
         if gid == 1:
             with GameStore(db) as store:
-                assert store.new_game(settings_of(rules), record[0]) == 1
+                first = record[0]
+                assert isinstance(first, PlayersEvent) and store.new_game(settings_of(rules), first) == 1
         else:
             games.append((gid, 1.7e9 + gid, json.dumps(settings_of(rules), sort_keys=True), json.dumps(names),
                           1.7e9 + gid if game.finished else None))

@@ -8,9 +8,13 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from shutbox.game import events as ev
 
 REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("SHUTBOX_CI") == "1"
@@ -25,6 +29,11 @@ def require_tool(name: str) -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def unstamped(events: Iterable[ev.Event | Mapping[str, Any]]) -> list[ev.Event]:
+    """Events as typed (stored JSON objects read), without the time each was recorded, to compare with a record."""
+    return [ev.checked(e).stamped(None) for e in events]
 
 
 def skip_module_without(module: str) -> None:

@@ -22,7 +22,7 @@ from shutbox.companion.store.database import GameStore
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
 from shutbox.kit.model import Rules, build_kit
-from tests.conftest import first_fast
+from tests.conftest import first_fast, unstamped
 
 FAST_KIT = {"firmware.debounce_ms": 5, "firmware.scan_ms": 1}
 
@@ -92,13 +92,9 @@ def box():
         yield simbox
 
 
-def clean(events: list[dict]) -> list[dict]:
-    return [{k: v for k, v in e.items() if k != "at"} for e in events]
-
-
-def stored(db: Path, game_id: int = 1) -> list[dict]:
+def stored(db: Path, game_id: int = 1) -> list[ev.Event]:
     with GameStore(db) as store:
-        return clean(store.events(game_id))
+        return unstamped(store.events(game_id))
 
 
 # -- a scripted game as steps, each with the output line that confirms it --------------------------
@@ -110,7 +106,7 @@ class Step:
     tiles: tuple[int, ...] = ()
     shut: bool = True
     confirm: str = ""  # a regex of the output line that confirms the step
-    event: dict | None = None  # the event the step records, if any
+    event: ev.Event | None = None  # the event the step records, if any
 
 
 def turn_steps(player: str, moves: list[tuple[tuple[int, int], tuple[int, ...]]], dead: tuple[int, int] | None,
@@ -229,7 +225,7 @@ def start_then_kill(step: Step, player: Player, box: SimBox, after_s: float) -> 
     raise Died()
 
 
-def saved_game(db: Path) -> tuple[list[dict], bool]:
+def saved_game(db: Path) -> tuple[list[ev.Event], bool]:
     """The events in effect in the database's game 1, and whether it is over."""
     with GameStore(db) as store:
         saved = Game.from_events(DROP_OUT_30, store.events(1)).effective_events() if store.games() else []

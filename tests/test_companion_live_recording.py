@@ -14,6 +14,7 @@ from shutbox.companion.store.database import GameStore
 from shutbox.game import events as ev
 from shutbox.game.rules import IllegalMove
 from shutbox.kit.model import Rules
+from tests.conftest import unstamped
 
 
 @pytest.fixture
@@ -24,15 +25,15 @@ def ledger(tmp_path: Path):
         yield book
 
 
-def saved(book: Ledger) -> list[dict]:
+def saved(book: Ledger) -> list[ev.Event]:
     assert book.game_id is not None
-    return [{k: v for k, v in e.items() if k != "at"} for e in book.store.events(book.game_id)]
+    return unstamped(book.store.events(book.game_id))
 
 
 def test_each_event_is_checked_then_saved_with_its_time(ledger):
     changes = ledger.commit([ev.throw(6, 6)])
     assert saved(ledger)[-1] == ev.throw(6, 6) and "at" in ledger.store.events(1)[-1]
-    assert changes[0].event["type"] == "throw" and not changes[0].turns and not changes[0].finished
+    assert changes[0].event.type == "throw" and not changes[0].turns and not changes[0].finished
 
 
 def test_a_run_with_an_illegal_event_keeps_nothing(ledger):
@@ -56,7 +57,7 @@ def test_a_declared_end_reports_the_turn_and_the_round(ledger):
     ]
     assert turn_ended(game, game.turns[0]) == [("turn", "turn ended (unverified): Ann scores 33 (left open: "
                                                         "1 2 4 5 6 7 8)")]
-    assert [e["type"] for e in saved(ledger)] == ["players", "shut", "end_turn", "shut"]
+    assert [e.type for e in saved(ledger)] == ["players", "shut", "end_turn", "shut"]
 
 
 def test_a_save_that_fails_puts_the_game_back_to_what_is_saved(ledger, monkeypatch):

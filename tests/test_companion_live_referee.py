@@ -23,7 +23,7 @@ ANN_TURN = [ev.throw(6, 6), ev.shut(9, 3), ev.throw(6, 6), ev.shut(8, 4), ev.thr
             ev.throw(5, 6)]
 
 
-def game(rules: Rules, *events: dict, players: tuple[str, ...] = ("Ann", "Bob")) -> Game:
+def game(rules: Rules, *events: ev.Event, players: tuple[str, ...] = ("Ann", "Bob")) -> Game:
     return Game.from_events(rules, [ev.players(list(players)), *events])
 
 

@@ -25,7 +25,7 @@ class Clock:
         return self.t
 
 
-def table(throws: str, *events: dict, shut: set[int] | frozenset[int] = frozenset(), rules: Rules = ROUND,
+def table(throws: str, *events: ev.Event, shut: set[int] | frozenset[int] = frozenset(), rules: Rules = ROUND,
           boxless: bool = False) -> tuple[Referee, Game, Clock]:
     clock = Clock()
     referee = Referee(throws=throws, boxless=boxless, clock=clock)

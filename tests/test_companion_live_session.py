@@ -20,6 +20,7 @@ from shutbox.firmware.host.protocol import Rejected, Snapshot
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
 from shutbox.kit.model import Rules
+from tests.conftest import unstamped
 
 
 class Recorder:
@@ -73,8 +74,8 @@ def box(session: LiveSession, shut: set[int]) -> None:
     session.handle(snapshot(session.rules.tiles, shut))
 
 
-def clean(events: list[dict]) -> list[dict]:
-    return [{k: v for k, v in e.items() if k != "at"} for e in events]
+def clean(events: list[dict]) -> list[ev.Event]:
+    return unstamped(events)
 
 
 def test_a_move_on_the_box_is_saved_before_it_is_shown(make):
@@ -178,8 +179,8 @@ def test_undo_withdraws_a_typed_throw_but_not_a_move_made_on_the_box(make):
     session.handle(Typed("undo"))
     assert view.kinds("refused")[-1] == "a move made on the box stands; undo withdraws only a typed throw or end"
     record = clean(session.store.events(session.game_id))
-    assert [e["type"] for e in record] == ["players", "throw", "undo", "throw", "shut"]
-    assert [e["type"] for e in session.game.effective_events()] == ["players", "throw", "shut"]
+    assert [e.type for e in record] == ["players", "throw", "undo", "throw", "shut"]
+    assert [e.type for e in session.game.effective_events()] == ["players", "throw", "shut"]
     assert Game.from_events(session.rules, record).effective_events() == clean(session.game.effective_events())
 
 
@@ -333,7 +334,7 @@ def test_box_less_play_the_tiles_are_typed_and_every_rule_applies(tmp_path):
         session.handle(Typed("undo"))  # a typed move may be withdrawn
         assert session.box == frozenset() and session.game is not None and session.game.pending is not None
         assert session.game_id is not None
-        saved = [e["type"] for e in clean(store.events(session.game_id))]
+        saved = [e.type for e in clean(store.events(session.game_id))]
         assert saved == ["players", "throw", "shut", "undo"]
 
 

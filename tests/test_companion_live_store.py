@@ -20,7 +20,7 @@ from .test_companion_live_sim import E9, E21, FAST
 def test_a_game_is_created_with_its_players_and_finished_with_its_last_event(tmp_path):
     with GameStore(tmp_path / "g.sqlite3") as store:
         gid = store.new_game(settings_of(Rules()), ev.players(["Ann"]))
-        assert store.events(gid) == [ev.players(["Ann"])]
+        assert store.events(gid) == [ev.players(["Ann"]).to_dict()]
         latest = store.latest_unfinished()
         assert latest is not None and latest.id == gid
         assert store.append(gid, ev.throw(3, 4)) == 1
@@ -59,7 +59,7 @@ def test_a_database_from_before_held_tiles_is_upgraded_on_its_first_write(tmp_pa
         db.execute("PRAGMA user_version = 1")
     with GameStore(path) as store:
         assert store.held(gid) is None  # nothing held in it, and nothing written by asking
-        assert store.events(gid) == [ev.players(["Ann"])]
+        assert store.events(gid) == [ev.players(["Ann"]).to_dict()]
         store.hold(gid, 1, (7,))
         assert store.held(gid) == (1, (7,))
     with sqlite3.connect(path) as db:

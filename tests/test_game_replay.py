@@ -26,7 +26,7 @@ SHUT_BOX = [ev.throw(6, 6), ev.shut(9, 3), ev.throw(5, 6), ev.shut(8, 2, 1), ev.
             ev.throw(5, 6), ev.shut(6, 5)]
 
 
-def play(rules: Rules, names: list[str], *turns: list[dict]) -> Game:
+def play(rules: Rules, names: list[str], *turns: list[ev.Event]) -> Game:
     events = [ev.players(names)] + [e for turn in turns for e in turn]
     game = Game.from_events(rules, events)
     assert Game.from_events(rules, game.to_events()).to_events() == game.to_events()
@@ -235,7 +235,7 @@ def test_undo_withdraws_the_latest_event() -> None:
     assert game.board == tuple(range(1, 10)) and game.pending is not None and game.pending.total == 11
     game.shut(8, 3)
     assert game.board == (1, 2, 4, 5, 6, 7, 9)
-    assert [e["type"] for e in game.to_events()] == ["players", "throw", "shut", "undo", "shut"]
+    assert [e.type for e in game.to_events()] == ["players", "throw", "shut", "undo", "shut"]
     again = Game.from_events(Rules(), game.to_events())
     assert again.board == game.board
     with pytest.raises(IllegalMove, match="nothing to undo"):
@@ -245,14 +245,15 @@ def test_undo_withdraws_the_latest_event() -> None:
 def test_timestamps_are_kept_and_unknown_fields_refused() -> None:
     game = Game(Rules()).add_players("Ann")
     game.apply({"v": 1, "type": "throw", "dice": [5, 6], "at": "2026-05-01T20:15:00"})
-    assert game.to_events()[-1]["at"] == "2026-05-01T20:15:00"
+    assert game.to_events()[-1].at == "2026-05-01T20:15:00"
+    assert game.to_events()[-1].to_dict() == {"v": 1, "type": "throw", "dice": [5, 6], "at": "2026-05-01T20:15:00"}
     with pytest.raises(IllegalMove, match="unknown field '?colour'?"):
         game.apply({"v": 1, "type": "shut", "tiles": [9, 2], "colour": "red"})
 
 
 def test_events_are_plain_json() -> None:
     game = play(Rules(), ["Ann", "Bob"], T34, T33)
-    text = json.dumps(game.to_events())
+    text = json.dumps([e.to_dict() for e in game.to_events()])
     assert Game.from_events(Rules(), json.loads(text)).winners == ("Bob",)
 
 

@@ -23,7 +23,7 @@ SHUT_BOX = [ev.throw(6, 6), ev.shut(9, 3), ev.throw(5, 6), ev.shut(8, 2, 1), ev.
             ev.throw(5, 6), ev.shut(6, 5)]
 
 
-def play(rules: Rules, names: list[str], *turns: list[dict]) -> Game:
+def play(rules: Rules, names: list[str], *turns: list[ev.Event]) -> Game:
     game = Game.from_events(rules, [ev.players(names)] + [e for turn in turns for e in turn])
     assert game_from_dict(game_to_dict(game)).to_events() == game.to_events()
     return game
@@ -89,7 +89,7 @@ def test_end_is_refused_where_throws_are_typed_and_unverified_where_they_are_not
     game.end_turn()
     turn = game.turns[0]
     assert turn.ended and turn.unverified_end and turn.score == 4 and game.current_player == "Bob"
-    assert game.to_events()[-1] == {"v": 1, "type": "end_turn", "unverified": True}
+    assert game.to_events()[-1].to_dict() == {"v": 1, "type": "end_turn", "unverified": True}
     assert result(game)["turns"][0]["throws"][-1]["unverified"] is True
 
 

@@ -181,7 +181,7 @@ def test_config_show_never_writes_what_it_cannot_read_back(cli, tmp_path):
 
 # -- game files -----------------------------------------------------------------------------------------------
 
-EVENTS = [ev.players(["Ann", "Bob"]), ev.throw(3, 4), ev.shut(7)]
+EVENTS = [e.to_dict() for e in (ev.players(["Ann", "Bob"]), ev.throw(3, 4), ev.shut(7))]
 
 
 def game_text(**over) -> str:
@@ -206,10 +206,10 @@ GAME_FILES = {
     "at Infinity": (with_event(1, at=math.inf), "not a finite number"),
     "at 1e300": (with_event(1, at=1e300), "'at' must be a time"),
     "at true": (with_event(1, at=True), "'at' must be a time"),
-    "lone surrogate": (game_text(events=[ev.players(["\ud800"])]), "not visible text"),
-    "escape in a name": (game_text(events=[ev.players([ESC])]), "\\x1b[31mRED"),
-    "NUL in a name": (game_text(events=[ev.players(["A\x00B"])]), "not visible text"),
-    "long name": (game_text(events=[ev.players(["x" * 100_000])]), "at most 40 characters"),
+    "lone surrogate": (game_text(events=[ev.players(["\ud800"]).to_dict()]), "not visible text"),
+    "escape in a name": (game_text(events=[ev.players([ESC]).to_dict()]), "\\x1b[31mRED"),
+    "NUL in a name": (game_text(events=[ev.players(["A\x00B"]).to_dict()]), "not visible text"),
+    "long name": (game_text(events=[ev.players(["x" * 100_000]).to_dict()]), "at most 40 characters"),
     "throw total too big": (game_text(events=[EVENTS[0], {"v": 1, "type": "throw", "total": 10**20}]), "total"),
     "settings not an object": (game_text(settings=[1]), "'settings' must be an object"),
     "escape in settings": (game_text(settings={"tiles": ESC}), "\\x1b[31mRED"),
@@ -241,11 +241,11 @@ def test_the_commands_reading_game_files_say_one_line(cli, tmp_path, name):
                     max_leaves=20))
 def test_any_event_value_is_an_illegal_move_or_a_clean_event(value):
     try:
-        clean = ev.normalise(value)
+        clean = ev.from_dict(value).to_dict()
     except IllegalMove as exc:
         assert "\n" not in str(exc)
         return
-    assert clean["v"] == 1 and type(clean["v"]) is int
+    assert clean["v"] == 1 and type(clean["v"]) is int and ev.from_dict(clean).to_dict() == clean
 
 
 # -- sim scripts ----------------------------------------------------------------------------------------------

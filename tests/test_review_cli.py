@@ -95,6 +95,7 @@ def test_review_of_a_saved_game_by_number_reads_the_database_without_writing(cli
     game = _mistake_game()
     with GameStore(db) as store:
         events = game.to_events()
+        assert isinstance(events[0], ev.PlayersEvent)
         gid = store.new_game(settings_of(game.rules), events[0])
         for e in events[1:]:
             store.append(gid, e)

@@ -16,6 +16,7 @@ import pytest
 from shutbox.cli.commands import review as review_command
 from shutbox.companion.store.database import GameStore
 from shutbox.game import solver
+from shutbox.game.events import PlayersEvent
 from shutbox.game.gamefile import save_game, settings_of
 from shutbox.game.replay import Game
 from shutbox.game.review import full_work, review_game
@@ -100,6 +101,7 @@ def test_stats_shows_a_bar_on_a_terminal_and_nothing_extra_when_piped(cli, tmp_p
         for seed in range(40):
             game = play_game(Rules(), ["Ann", "Bob"], seed)
             events = game.to_events()
+            assert isinstance(events[0], PlayersEvent)
             gid = store.new_game(settings_of(game.rules), events[0])
             for e in events[1:]:
                 store.append(gid, e, finished=False)
@@ -134,6 +136,7 @@ def test_review_and_stats_agree_beyond_the_exact_solver(cli, tmp_path, monkeypat
     db = tmp_path / "games.sqlite3"
     with GameStore(db) as store:
         events = game.to_events()
+        assert isinstance(events[0], PlayersEvent)
         gid = store.new_game(settings_of(game.rules), events[0])
         for e in events[1:]:
             store.append(gid, e, finished=False)

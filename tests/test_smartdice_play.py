@@ -10,7 +10,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,7 @@ from shutbox.dice.ble.record import KEYS, Record, parse_replay
 from shutbox.game import events as ev
 from shutbox.game.replay import Game
 from shutbox.kit.model import Rules
-from tests.conftest import run_cli
+from tests.conftest import run_cli, unstamped
 from tests.smartdice_support import TILTED, Script, godice_battery
 
 # -- the replay format ---------------------------------------------------------------------------------
@@ -144,8 +146,8 @@ def simulated(seed: int, rules: Rules) -> tuple[list[tuple[int, ...]], list[tupl
     return throws, moves, game
 
 
-def untimed(events: list[dict[str, object]]) -> list[dict[str, object]]:
-    return [{k: v for k, v in e.items() if k != "at"} for e in events]
+def untimed(events: Iterable[ev.Event | Mapping[str, Any]]) -> list[ev.Event]:
+    return unstamped(events)
 
 
 def play_replay(tmp_path: Path, replay: Path, moves: list[tuple[int, ...] | None], *extra: str,

@@ -145,7 +145,7 @@ def test_game_reviews_are_cached_beside_the_database(db, tmp_path):
     # A game that changes is reviewed again; the others still come from the cache.
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE events SET event = ? WHERE game_id = 4 AND seq = 1",
-                     (json.dumps(ev.throw(5, 3), sort_keys=True),))
+                     (json.dumps(ev.throw(5, 3).to_dict(), sort_keys=True),))
     changed = collect(db, "shut", solver.solve, RecordCache(cache_file))
     assert changed.reviewed == 1
     # Another objective is another review.

@@ -112,7 +112,7 @@ def test_the_api_under_optional_throws(tmp_path):
         undo = httpx.post(base + "api/undo", json={})  # the game is over: its result stands
         assert undo.status_code == 409 and "undo cannot reopen it" in undo.json()["messages"][0]["text"]
         assert live.events()[1:3] == [{"type": "throw", "dice": [1, 2]}, {"type": "shut", "tiles": [3]}]
-        assert live.events()[3] == {k: v for k, v in ev.shut(8, 9, unverified=True).items() if k != "v"}
+        assert live.events()[3] == {k: v for k, v in ev.shut(8, 9, unverified=True).to_dict().items() if k != "v"}
 
 
 @pytest.mark.slow  # a browser

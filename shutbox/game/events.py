@@ -1,10 +1,15 @@
-"""The game record: an append-only list of JSON-serialisable events, version 1.
+"""The game record: an append-only list of events, one class per kind, each serialised as a JSON object, version 1.
 
-Every event is a JSON object with ``"v": 1`` (the record version) and a ``"type"``; an optional
-``"at"`` (a timestamp, number or string, kept as given) may be added by whoever records it. The
-rule settings are not events: they travel beside the record (a :class:`shutbox.kit.model.Rules`; in a
-game file they are its ``"settings"``, see :mod:`shutbox.game.gamefile`). The state of a game
-is derived by replaying the events in order with :class:`shutbox.game.replay.Game`.
+In the code an event is one of the frozen classes of :data:`Event` (:class:`PlayersEvent`, :class:`ThrowEvent`,
+:class:`ShutEvent`, :class:`OpenEvent`, :class:`EndTurnEvent`, :class:`UndoEvent`), made by the functions named
+after the types (``players``, ``throw``, ``shut``, ``uncover``, ``end_turn``, ``undo``); :func:`from_dict` reads
+one from its JSON object (checking its shape, not its legality) and ``to_dict()`` writes it back, field for field
+and in the same order as it has always been saved. On disk and on the wire every event is a JSON object with
+``"v": 1`` (the record version) and a ``"type"``; an optional ``"at"`` (a timestamp, number or string, kept as
+given) may be added by whoever records it (``event.stamped(at)``). The rule settings are not events: they
+travel beside the record (a :class:`shutbox.kit.model.Rules`; in a game file they are its ``"settings"``, see
+:mod:`shutbox.game.gamefile`). The state of a game is derived by replaying the events in order with
+:class:`shutbox.game.replay.Game`.
 
 ==========  ==========================================  ============================================
 type        fields                                      meaning
@@ -49,7 +54,8 @@ A throw that admits no move ends the turn by itself (no ``end_turn`` needed); so
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Self
 
 from shutbox.base.text import quoted, shown, text_refusal
 from shutbox.game.rules import IllegalMove
@@ -65,8 +71,9 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "end_turn": (),
     "undo": (),
 }
-_OPTIONAL = {"throw": ("dice", "total"), "shut": ("unverified",), "open": ("unverified",),
-             "end_turn": ("unverified", "declared")}
+#: Event types and the fields each may have besides those it requires.
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {"throw": ("dice", "total"), "shut": ("unverified",),
+                                               "open": ("unverified",), "end_turn": ("unverified", "declared")}
 #: Bounds on what a record may hold (a name's length, players, numbers in a list, a number, a timestamp).
 MAX_NAME = 40
 MAX_PLAYERS = 64
@@ -74,64 +81,170 @@ MAX_LIST = 64
 MAX_VALUE = 10**6
 MAX_AT = 1e11
 
+#: When an event was recorded, as given: seconds since 1970 or a short text.
+At = int | float | str | None
 
-def players(names: Sequence[str]) -> dict[str, Any]:
+
+@dataclass(frozen=True)
+class GameEvent:
+    """What every event has: its ``type`` (a class constant) and the optional time it was recorded."""
+
+    type: ClassVar[str]
+    at: At = field(default=None, kw_only=True)
+
+    def stamped(self, at: At) -> Self:
+        """The same event with the time it is recorded."""
+        return replace(self, at=at)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event's JSON object, as the record has always held it (``at`` last, when there is one)."""
+        data: dict[str, Any] = {"v": EVENT_VERSION, "type": self.type, **self._fields()}
+        if self.at is not None:
+            data["at"] = self.at
+        return data
+
+    def _fields(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class PlayersEvent(GameEvent):
+    """Who plays, in turn order (the first event, once)."""
+
+    type: ClassVar[str] = "players"
+    names: tuple[str, ...]
+
+    def _fields(self) -> dict[str, Any]:
+        return {"names": list(self.names)}
+
+
+@dataclass(frozen=True)
+class ThrowEvent(GameEvent):
+    """The current player's throw: the pips of the dice, or only its total."""
+
+    type: ClassVar[str] = "throw"
+    dice: tuple[int, ...] | None = None
+    total: int | None = None  #: only when the dice are not given
+
+    def _fields(self) -> dict[str, Any]:
+        return {"dice": list(self.dice)} if self.dice is not None else {"total": self.total}
+
+
+@dataclass(frozen=True)
+class ShutEvent(GameEvent):
+    """Open tiles shut with the current throw (``unverified``: moved on the box with no throw entered)."""
+
+    type: ClassVar[str] = "shut"
+    tiles: tuple[int, ...]
+    unverified: bool = False
+
+    def _fields(self) -> dict[str, Any]:
+        return {"tiles": list(self.tiles), **({"unverified": True} if self.unverified else {})}
+
+
+@dataclass(frozen=True)
+class OpenEvent(GameEvent):
+    """Long game, the uncovering player: shut tiles reopened with the current throw (``unverified`` as for shut)."""
+
+    type: ClassVar[str] = "open"
+    tiles: tuple[int, ...]
+    unverified: bool = False
+
+    def _fields(self) -> dict[str, Any]:
+        return {"tiles": list(self.tiles), **({"unverified": True} if self.unverified else {})}
+
+
+@dataclass(frozen=True)
+class EndTurnEvent(GameEvent):
+    """The turn ended without a throw entered that admits no move: always unverified; ``declared``: the players
+    ended it themselves (throws optional)."""
+
+    type: ClassVar[str] = "end_turn"
+    declared: bool = False
+
+    def _fields(self) -> dict[str, Any]:
+        return {"unverified": True, **({"declared": True} if self.declared else {})}
+
+
+@dataclass(frozen=True)
+class UndoEvent(GameEvent):
+    """Withdraw the latest event still in effect."""
+
+    type: ClassVar[str] = "undo"
+
+
+#: Every kind of event.
+Event = PlayersEvent | ThrowEvent | ShutEvent | OpenEvent | EndTurnEvent | UndoEvent
+#: The events that move tiles.
+Move = ShutEvent | OpenEvent
+
+
+def players(names: Sequence[str]) -> PlayersEvent:
     """The ``players`` event."""
-    return {"v": EVENT_VERSION, "type": "players", "names": list(names)}
+    return PlayersEvent(tuple(names))
 
 
-def throw(*dice: int, total: int | None = None) -> dict[str, Any]:
+def throw(*dice: int, total: int | None = None) -> ThrowEvent:
     """A ``throw`` event: ``throw(3, 4)`` for the dice, or ``throw(total=7)`` for a total only."""
     if dice and total is not None:
         raise ValueError("give the dice or the total, not both")
-    if dice:
-        return {"v": EVENT_VERSION, "type": "throw", "dice": list(dice)}
-    return {"v": EVENT_VERSION, "type": "throw", "total": total}
+    return ThrowEvent(dice=tuple(dice)) if dice else ThrowEvent(total=total)
 
 
-def shut(*tiles: int, unverified: bool = False) -> dict[str, Any]:
+def shut(*tiles: int, unverified: bool = False) -> ShutEvent:
     """A ``shut`` event; ``unverified``: shut on the box with no throw entered (throws optional)."""
-    event: dict[str, Any] = {"v": EVENT_VERSION, "type": "shut", "tiles": list(tiles)}
-    return dict(event, unverified=True) if unverified else event
+    return ShutEvent(tuple(tiles), unverified)
 
 
-def uncover(*tiles: int, unverified: bool = False) -> dict[str, Any]:
+def uncover(*tiles: int, unverified: bool = False) -> OpenEvent:
     """An ``open`` event (long game: reopen shut tiles); ``unverified`` as for :func:`shut`."""
-    event: dict[str, Any] = {"v": EVENT_VERSION, "type": "open", "tiles": list(tiles)}
-    return dict(event, unverified=True) if unverified else event
+    return OpenEvent(tuple(tiles), unverified)
 
 
-def end_turn(*, declared: bool = False) -> dict[str, Any]:
+def end_turn(*, declared: bool = False) -> EndTurnEvent:
     """An ``end_turn`` event: a dead throw reported without its dice, so the end is unverified;
     ``declared``: the players ended the turn themselves (throws optional: the button, ``end``, the page)."""
-    event: dict[str, Any] = {"v": EVENT_VERSION, "type": "end_turn", "unverified": True}
-    return dict(event, declared=True) if declared else event
+    return EndTurnEvent(declared=declared)
 
 
-def undo() -> dict[str, Any]:
+def undo() -> UndoEvent:
     """An ``undo`` event."""
-    return {"v": EVENT_VERSION, "type": "undo"}
+    return UndoEvent()
 
 
-def _int_list(value: Any, field: str) -> list[int]:
+def checked(event: Event | Mapping[str, Any]) -> Event:
+    """An event with its shape checked (a JSON object read, or an event made in the code): IllegalMove if it is
+    not one this version records (a name too long, a list too long, a throw with both dice and total, ...)."""
+    return from_dict(event if isinstance(event, Mapping) else event.to_dict())
+
+
+def from_dict(data: Any) -> Event:
+    """The event a JSON object holds, its shape checked (not its legality); raise IllegalMove naming what is wrong."""
+    kind = _check_envelope(data)
+    event: Event  # its fields checked first, then its time
+    if kind == "players":
+        event = PlayersEvent(_check_names(data["names"]))
+    elif kind == "throw":
+        event = ThrowEvent(*_check_throw(data))
+    elif kind in ("shut", "open"):
+        tiles = _int_list(data["tiles"], "tiles")
+        if "unverified" in data and data["unverified"] is not True:
+            raise IllegalMove(f"'unverified' of a '{kind}' event is true (tiles moved with no throw "
+                              f"entered), not {str(data['unverified'])[:20]!r}")
+        event = (ShutEvent if kind == "shut" else OpenEvent)(tiles, "unverified" in data)
+    elif kind == "end_turn":
+        event = EndTurnEvent(_check_end(data))
+    else:
+        event = UndoEvent()
+    at = _check_at(data)
+    return event if at is None else event.stamped(at)
+
+
+def _int_list(value: Any, field: str) -> tuple[int, ...]:
     if (not isinstance(value, list) or len(value) > MAX_LIST
             or any(type(x) is not int or abs(x) > MAX_VALUE for x in value)):
         raise IllegalMove(f"'{field}' must be a list of whole numbers, not {shown(value)}")
-    return list(value)
-
-
-def normalise(event: Any) -> dict[str, Any]:
-    """Check an event's shape (not its legality) and return a clean copy; raise IllegalMove."""
-    kind = _check_envelope(event)
-    clean: dict[str, Any] = {"v": EVENT_VERSION, "type": kind, **_FIELD_CHECKS.get(kind, _no_fields)(event)}
-    if "at" in event:
-        at = event["at"]
-        number = isinstance(at, (int, float)) and not isinstance(at, bool) and 0 <= at <= MAX_AT
-        if not (number or (isinstance(at, str) and len(at) <= 64 and at.isprintable())):
-            raise IllegalMove(f"'at' must be a time (seconds since 1970, 0 to {MAX_AT:g}) or a short text, "
-                              f"not {shown(at)}")
-        clean["at"] = at
-    return clean
+    return tuple(value)
 
 
 def _check_envelope(event: Any) -> str:
@@ -146,7 +259,7 @@ def _check_envelope(event: Any) -> str:
     kind = event.get("type")
     if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise IllegalMove(f"unknown event type {shown(kind)}; allowed: {', '.join(EVENT_FIELDS)}")
-    allowed = {"v", "type", "at", *EVENT_FIELDS[kind], *_OPTIONAL.get(kind, ())}
+    allowed = {"v", "type", "at", *EVENT_FIELDS[kind], *OPTIONAL_FIELDS.get(kind, ())}
     extra = sorted(set(event) - allowed)
     if extra:
         raise IllegalMove(f"'{kind}' event has unknown field {shown(extra[0])}")
@@ -156,8 +269,18 @@ def _check_envelope(event: Any) -> str:
     return kind
 
 
-def _players_fields(event: Mapping[str, Any]) -> dict[str, Any]:
-    names = event["names"]
+def _check_at(event: Mapping[str, Any]) -> At:
+    if "at" not in event:
+        return None
+    at = event["at"]
+    number = isinstance(at, (int, float)) and not isinstance(at, bool) and 0 <= at <= MAX_AT
+    if not (number or (isinstance(at, str) and len(at) <= 64 and at.isprintable())):
+        raise IllegalMove(f"'at' must be a time (seconds since 1970, 0 to {MAX_AT:g}) or a short text, "
+                          f"not {shown(at)}")
+    return at
+
+
+def _check_names(names: Any) -> tuple[str, ...]:
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise IllegalMove("'names' must be a list of one or more player names")
     if len(names) > MAX_PLAYERS:
@@ -168,47 +291,27 @@ def _players_fields(event: Mapping[str, Any]) -> dict[str, Any]:
         refusal = text_refusal(name)
         if refusal is not None:
             raise IllegalMove(f"player name {quoted(name)} {refusal}")
-    return {"names": list(names)}
+    return tuple(names)
 
 
-def _throw_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+def _check_throw(event: Mapping[str, Any]) -> tuple[tuple[int, ...] | None, int | None]:
     has_dice, has_total = "dice" in event, "total" in event
     if has_dice == has_total:
         raise IllegalMove("a 'throw' event needs either 'dice' or 'total'")
     if has_dice:
-        return {"dice": _int_list(event["dice"], "dice")}
+        return _int_list(event["dice"], "dice"), None
     total = event["total"]
     if type(total) is not int or abs(total) > MAX_VALUE:
         raise IllegalMove(f"'total' must be a whole number, not {shown(total)}")
-    return {"total": total}
+    return None, total
 
 
-def _tiles_fields(event: Mapping[str, Any]) -> dict[str, Any]:
-    fields: dict[str, Any] = {"tiles": _int_list(event["tiles"], "tiles")}
-    if "unverified" in event:
-        if event["unverified"] is not True:
-            raise IllegalMove(f"'unverified' of a '{event['type']}' event is true (tiles moved with no throw "
-                              f"entered), not {str(event['unverified'])[:20]!r}")
-        fields["unverified"] = True
-    return fields
-
-
-def _no_fields(event: Mapping[str, Any]) -> dict[str, Any]:
-    return {}
-
-
-def _end_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+def _check_end(event: Mapping[str, Any]) -> bool:
+    """An ``end_turn`` event's ``declared`` (its ``unverified`` may only be true)."""
     if event.get("unverified", True) is not True:
         raise IllegalMove(f"'unverified' of an 'end_turn' event is true (an end the rules could not check), "
                           f"not {str(event['unverified'])[:20]!r}")
-    if "declared" in event:
-        if event["declared"] is not True:
-            raise IllegalMove(f"'declared' of an 'end_turn' event is true (the players ended the turn), "
-                              f"not {str(event['declared'])[:20]!r}")
-        return {"unverified": True, "declared": True}
-    return {"unverified": True}
-
-
-#: Event type -> the check of its own fields, returning them clean.
-_FIELD_CHECKS = {"players": _players_fields, "throw": _throw_fields, "shut": _tiles_fields, "open": _tiles_fields,
-                 "end_turn": _end_fields}
+    if "declared" in event and event["declared"] is not True:
+        raise IllegalMove(f"'declared' of an 'end_turn' event is true (the players ended the turn), "
+                          f"not {str(event['declared'])[:20]!r}")
+    return "declared" in event

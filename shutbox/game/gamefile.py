@@ -49,7 +49,8 @@ def settings_of(rules: Rules) -> dict[str, Any]:
 
 def game_to_dict(game: Game) -> dict[str, Any]:
     """A game as the JSON object of the game file."""
-    return {"format": FORMAT, "version": VERSION, "settings": settings_of(game.rules), "events": game.to_events()}
+    return {"format": FORMAT, "version": VERSION, "settings": settings_of(game.rules),
+            "events": [e.to_dict() for e in game.to_events()]}
 
 
 def game_from_dict(data: Any, where: str = "game") -> Game:

@@ -1,9 +1,9 @@
 """A game derived by replaying its event record: turns, rounds, totals, drop-outs, winners, stakes.
 
-``Game.from_events(rules, events)`` replays a record (see :mod:`shutbox.game.events`);
-``game.apply(event)`` appends one event after checking it, raising
+``Game.from_events(rules, events)`` replays a record (see :mod:`shutbox.game.events`: typed events, or their JSON
+objects as saved); ``game.apply(event)`` appends one event after checking it, raising
 :class:`~shutbox.game.rules.IllegalMove` with a player's reason and leaving the game unchanged;
-``game.to_events()`` returns the record, so ``Game.from_events(rules, game.to_events())`` is the
+``game.to_events()`` returns the record (typed events), so ``Game.from_events(rules, game.to_events())`` is the
 same game. A move is validated once: ``game.check(event)`` rules on a ``shut``/``open`` event without
 changing the game and returns a :class:`CheckedMove`, which ``game.apply`` then commits without checking
 again (as long as the game has not changed since; a stale one is checked afresh).
@@ -65,6 +65,16 @@ from typing import Any
 
 from shutbox.base.text import name_key, shown_name
 from shutbox.game import events as ev
+from shutbox.game.events import (
+    EndTurnEvent,
+    Event,
+    Move,
+    OpenEvent,
+    PlayersEvent,
+    ShutEvent,
+    ThrowEvent,
+    UndoEvent,
+)
 from shutbox.game.formats import BOX_DONE, FIRST_TO_LIMIT, match_format
 from shutbox.game.rules import (
     IllegalMove,
@@ -184,14 +194,14 @@ class Round:
 class CheckedMove:
     """A ``shut``/``open`` event the rules allowed on a game as it stood (:meth:`Game.check`)."""
 
-    event: dict[str, Any]  #: the event, normalised
+    event: Move  #: the event, its shape checked
     tiles: tuple[int, ...]  #: the tiles it moves, sorted
     lineage: int  #: the game it was checked on ...
     version: int  #: ... after how many applied events
 
     def stamped(self, at: float) -> CheckedMove:
         """The same move with the time it is recorded."""
-        return replace(self, event=dict(self.event, at=at))
+        return replace(self, event=self.event.stamped(at))
 
 
 class Game:
@@ -200,12 +210,12 @@ class Game:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.format = match_format(rules)  #: what the match format means for play
-        self._events: list[dict[str, Any]] = []  # everything recorded, undo events included
+        self._events: list[Event] = []  # everything recorded, undo events included
         self._lineage = next(_LINEAGES)
         self._reset()
 
     def _reset(self) -> None:
-        self._effective: list[dict[str, Any]] = []  # events in effect (after undos)
+        self._effective: list[Event] = []  # events in effect (after undos)
         self.players: tuple[str, ...] = ()
         self.rounds: list[Round] = []
         self.board: tuple[int, ...] = self.rules.tile_numbers  #: open tiles
@@ -219,48 +229,49 @@ class Game:
 
     # ----------------------------------------------------------------------------- record
     @classmethod
-    def from_events(cls, rules: Rules, events: Iterable[Mapping[str, Any]]) -> Game:
-        """Replay a record; an illegal event raises IllegalMove naming its position and reason."""
+    def from_events(cls, rules: Rules, events: Iterable[Event | Mapping[str, Any]]) -> Game:
+        """Replay a record (typed events or their JSON objects); an illegal event raises IllegalMove naming its
+        position and reason."""
         game = cls(rules)
         for index, event in enumerate(events, start=1):
             try:
                 game.apply(event)
             except IllegalMove as exc:
-                kind = event.get("type") if isinstance(event, Mapping) else None
+                kind = event.get("type") if isinstance(event, Mapping) else event.type
                 raise IllegalMove(f"event {index}" + (f" ({kind})" if kind else "") + f": {exc}") from None
         return game
 
-    def to_events(self) -> list[dict[str, Any]]:
+    def to_events(self) -> list[Event]:
         """The record (a copy), undo events included."""
-        return [dict(e) for e in self._events]
+        return list(self._events)
 
-    def effective_events(self) -> list[dict[str, Any]]:
+    def effective_events(self) -> list[Event]:
         """The events in effect (a copy): the record once every ``undo`` has withdrawn its predecessor."""
-        return [dict(e) for e in self._effective]
+        return list(self._effective)
 
-    def check(self, event: Mapping[str, Any]) -> CheckedMove:
+    def check(self, event: Move | Mapping[str, Any]) -> CheckedMove:
         """Rule on a ``shut``/``open`` event without changing the game: IllegalMove with the reason, or the
         move, which :meth:`apply` commits without checking it again."""
-        clean = ev.normalise(event)
-        if clean["type"] not in ("shut", "open"):
-            raise ValueError(f"only moves are checked ahead, not {clean['type']!r} events")
+        clean = ev.checked(event)
+        if not isinstance(clean, (ShutEvent, OpenEvent)):
+            raise ValueError(f"only moves are checked ahead, not {clean.type!r} events")
         self._playing()
-        chosen = self._check_move(clean["type"], clean["tiles"], unverified=bool(clean.get("unverified")))
+        chosen = self._check_move(clean.type, list(clean.tiles), unverified=clean.unverified)
         return CheckedMove(clean, chosen, self._lineage, len(self._events))
 
-    def apply(self, event: Mapping[str, Any] | CheckedMove) -> None:
+    def apply(self, event: Event | Mapping[str, Any] | CheckedMove) -> None:
         """Check and append one event (a :class:`CheckedMove` still current is not checked again); on
         IllegalMove the game is unchanged."""
         if isinstance(event, CheckedMove):
             if (event.lineage, event.version) == (self._lineage, len(self._events)):
-                clean = event.event
-                self._make_move(clean["type"], event.tiles, unverified=bool(clean.get("unverified")))
-                self._effective.append(clean)
-                self._events.append(clean)
+                move = event.event
+                self._make_move(move.type, event.tiles, unverified=move.unverified)
+                self._effective.append(move)
+                self._events.append(move)
                 return
             event = event.event  # the game changed since: check it afresh
-        clean = ev.normalise(event)
-        if clean["type"] == "undo":
+        clean = ev.checked(event)
+        if isinstance(clean, UndoEvent):
             if not self._effective:
                 raise IllegalMove("there is nothing to undo")
             keep = self._effective[:-1]
@@ -278,20 +289,18 @@ class Game:
         if not self.players:
             raise IllegalMove("the game has no players yet")
 
-    def _apply(self, e: dict[str, Any]) -> None:
-        kind = e["type"]
-        if kind == "players":
-            self._start(e["names"])
+    def _apply(self, e: Event) -> None:
+        if isinstance(e, PlayersEvent):
+            self._start(list(e.names))
             self._effective.append(e)
             return
         self._playing()
-        if kind == "throw":
+        if isinstance(e, ThrowEvent):
             self._throw(e)
-        elif kind in ("shut", "open"):
-            unverified = bool(e.get("unverified"))
-            self._make_move(kind, self._check_move(kind, e["tiles"], unverified), unverified)
-        elif kind == "end_turn":
-            self._end_turn_reported(declared=bool(e.get("declared")))
+        elif isinstance(e, (ShutEvent, OpenEvent)):
+            self._make_move(e.type, self._check_move(e.type, list(e.tiles), e.unverified), e.unverified)
+        elif isinstance(e, EndTurnEvent):
+            self._end_turn_reported(declared=e.declared)
         self._effective.append(e)
 
     # ----------------------------------------------------------------------------- queries
@@ -398,16 +407,17 @@ class Game:
             r.turns.append(turn)
         return turn
 
-    def _throw(self, e: dict[str, Any]) -> None:
+    def _throw(self, e: ThrowEvent) -> None:
         if self.pending is not None:
             raise IllegalMove(f"the throw of {self.pending.total} has not been used yet: "
                               f"{self._verb()} tiles adding up to {self.pending.total} first")
         in_play, left = self.in_play, self._left_word()
-        if "dice" in e:
-            dice = tuple(e["dice"])
+        if e.dice is not None:
+            dice = e.dice
             total = check_dice(self.rules, in_play, dice, left)
         else:
-            dice, total = None, e["total"]
+            dice, total = None, e.total
+            assert total is not None  # a checked throw has its dice or its total
             check_total(self.rules, in_play, total, left)
         turn = self._turn()
         throw = Throw(dice=dice, total=total)

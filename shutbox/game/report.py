@@ -5,9 +5,9 @@ Everything here reads a :class:`~shutbox.game.replay.Game`; nothing changes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from shutbox.game.events import EndTurnEvent, Event, OpenEvent, PlayersEvent, ShutEvent, ThrowEvent
 from shutbox.game.replay import PHASE_WORDS, SHUT, UNCOVER, Game, Round, Turn
 from shutbox.game.rules import plus
 
@@ -25,22 +25,20 @@ def throw_text(dice: list[int] | tuple[int, ...] | None, total: int | None) -> s
     return f"{' + '.join(str(d) for d in dice)} = {sum(dice)}"
 
 
-def describe(event: Mapping[str, Any], game: Game) -> str:
+def describe(event: Event, game: Game) -> str:
     """One line for an event just applied to ``game`` (the player is the latest turn's)."""
-    kind = event["type"]
     player = game.turns[-1].player if game.turns else ""
-    if kind == "players":
-        return f"players: {', '.join(event['names'])}"
-    if kind == "throw":
-        return f"{player} threw {throw_text(event.get('dice'), event.get('total'))}"
-    unentered = " (no throw entered: unverified)" if event.get("unverified") and kind != "end_turn" else ""
-    if kind == "shut":
-        return f"{player} shut {plus(event['tiles'])}{unentered}"
-    if kind == "open":
-        return f"{player} uncovered {plus(event['tiles'])}{unentered}"
-    if kind == "end_turn" and event.get("declared"):
+    if isinstance(event, PlayersEvent):
+        return f"players: {', '.join(event.names)}"
+    if isinstance(event, ThrowEvent):
+        return f"{player} threw {throw_text(event.dice, event.total)}"
+    if isinstance(event, (ShutEvent, OpenEvent)):
+        unentered = " (no throw entered: unverified)" if event.unverified else ""
+        verb = "shut" if isinstance(event, ShutEvent) else "uncovered"
+        return f"{player} {verb} {plus(event.tiles)}{unentered}"
+    if isinstance(event, EndTurnEvent) and event.declared:
         return f"{player} ended the turn (unverified: no throw with no move was entered)"
-    if kind == "end_turn":
+    if isinstance(event, EndTurnEvent):
         return f"{player} ended the turn (no move possible; unverified: the throw was not entered)"
     return "undone: the last typed entry is withdrawn"
 

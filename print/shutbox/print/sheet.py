@@ -110,7 +110,7 @@ class SheetBuilder:
 
     def _played(self) -> str:
         events = self.game.to_events()
-        at: Any = events[0].get("at") if events else None
+        at: Any = events[0].at if events else None
         if isinstance(at, (int, float)):
             return " · played " + dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
         return f" · played {at}" if isinstance(at, str) and at else ""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import shown
+from shutbox.game.events import ThrowEvent
 
 if TYPE_CHECKING:
     import numpy as np
@@ -81,7 +82,7 @@ def enter_reading(session: Table, read: CameraRead) -> bool:
     events = game.to_events() if game is not None else []
     if session.game_id is None or len(events) <= before:
         return False
-    seq = next((i for i in range(before, len(events)) if events[i].get("type") == "throw"), None)
+    seq = next((i for i in range(before, len(events)) if isinstance(events[i], ThrowEvent)), None)
     if seq is None:
         return False
     session.store.keep_reading(session.game_id, seq, read.source, list(read.values), read.unsure, read.jpeg)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from shutbox.game import events as ev
 from shutbox.game.replay import PHASE_WORDS, UNCOVER, CheckedMove, Game
@@ -42,7 +42,7 @@ class Verdict:
     kind: VerdictKind
     message: str
     tiles: tuple[int, ...] = ()
-    event: dict[str, Any] | None = None
+    event: ev.Move | None = None
     checked: CheckedMove | None = field(default=None, compare=False)  #: bookkeeping, not what the box means
 
 

@@ -15,7 +15,6 @@ import copy
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from shutbox.base.errors import ShutboxError
 from shutbox.companion.store.database import GameStore
@@ -29,7 +28,7 @@ from shutbox.kit.model import Rules
 class Change:
     """What one committed event did."""
 
-    event: dict[str, Any]
+    event: ev.Event
     turns: tuple[Turn, ...]  #: turns that ended with it, or (long game) got an extra throw
     rounds: tuple[Round, ...]  #: rounds it finished
     finished: bool  #: the game is over
@@ -51,7 +50,7 @@ class Ledger:
         """A new game with these players, saved with its first event (IllegalMove: the names are refused)."""
         if self.game is not None:
             raise ShutboxError("the players are already set")
-        event = dict(ev.players(list(names)), at=now())
+        event = ev.players(list(names)).stamped(now())
         game = Game(self.rules)
         game.apply(event)
         self.game_id = self.store.new_game(settings_of(self.rules), event)
@@ -76,11 +75,11 @@ class Ledger:
             self._held = (self.recorded, found[1])
         return found
 
-    def commit(self, events: Sequence[dict[str, Any] | CheckedMove]) -> list[Change]:
+    def commit(self, events: Sequence[ev.Event | CheckedMove]) -> list[Change]:
         """Check every event against the rules (IllegalMove: none is kept), then save each in turn."""
         game = self.game
         assert game is not None and self.game_id is not None
-        stamped = [e.stamped(now()) if isinstance(e, CheckedMove) else dict(e, at=now()) for e in events]
+        stamped = [e.stamped(now()) for e in events]
         trial = copy.deepcopy(game) if len(stamped) > 1 else game  # a run is kept whole or not at all
         changes = [_apply(trial, e) for e in stamped]
         self.game = trial
@@ -97,13 +96,13 @@ class Ledger:
         return changes
 
 
-def _apply(game: Game, item: dict[str, Any] | CheckedMove) -> Change:
+def _apply(game: Game, item: ev.Event | CheckedMove) -> Change:
     before = {t.number: t.ended for t in game.turns}
     extra_before = {t.number: len(t.throws) for t in game.turns}
     rounds_done = sum(r.finished for r in game.rounds)
     game.apply(item)
     event = item.event if isinstance(item, CheckedMove) else item
-    if event["type"] == "undo":
+    if isinstance(event, ev.UndoEvent):
         return Change(event, (), (), game.finished)
     turns = tuple(t for t in game.turns if before.get(t.number) is not True
                   and (t.ended or (t.throws and t.throws[-1].extra and extra_before.get(t.number) != len(t.throws))))

@@ -23,7 +23,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from shutbox.companion.live.command import Command, End, Move, Throw, Undo
 from shutbox.companion.live.moves import Verdict, expected_shut, judge
@@ -40,7 +39,7 @@ CONFIRM_S = 5.0
 class Ruling:
     """The referee's answer: events to record, or a refusal, or a question (``prompt``; nothing done)."""
 
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[ev.Event, ...] = ()
     refused: str | None = None
     prompt: str | None = None
 
@@ -99,7 +98,7 @@ class Referee:
         self._ready_for = turn
         return True
 
-    def held(self, game: Game) -> dict[str, Any] | None:
+    def held(self, game: Game) -> ev.Move | None:
         """Throws optional: the tiles moved on the box with no throw entered, as their (unverified) event."""
         verdict = self.verdict
         if verdict is not None and verdict.kind == "unverified" and not self.boxless:
@@ -149,7 +148,7 @@ class Referee:
     def _throw(self, command: Throw, game: Game) -> Ruling:
         event = ev.throw(total=command.total) if command.total is not None else ev.throw(*command.dice)
         held = self.held(game)
-        if held is not None and not _fits(game, held["tiles"], command.value):
+        if held is not None and not _fits(game, held.tiles, command.value):
             return Ruling(events=(held, event))  # the tiles were an earlier throw's, nobody entered it
         return Ruling(events=(event,))
 
@@ -196,7 +195,7 @@ class Referee:
         live = game.effective_events()
         if len(live) <= 1:
             return Ruling(refused="there is nothing to undo")
-        if live[-1]["type"] in ("shut", "open") and not self.boxless:
+        if isinstance(live[-1], (ev.ShutEvent, ev.OpenEvent)) and not self.boxless:
             return Ruling(refused="a move made on the box stands; undo withdraws only a typed throw or end")
         return Ruling(events=(ev.undo(),))
 
@@ -207,6 +206,6 @@ def _turn_number(game: Game) -> int:
     return turn.number if turn is not None else len(game.turns) + 1
 
 
-def _fits(game: Game, tiles: list[int], total: int) -> bool:
+def _fits(game: Game, tiles: tuple[int, ...], total: int) -> bool:
     """Tiles moved before a throw was entered are its move, or a part of one."""
     return any(set(tiles) <= set(m) for m in legal_moves(game.rules, game.in_play, total))

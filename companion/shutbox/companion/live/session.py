@@ -54,6 +54,7 @@ from shutbox.companion.live.smartdice import DiceSeen, enter_seen
 from shutbox.companion.live.wording import game_resumed, game_started, help_text, recorded, tiles_held
 from shutbox.companion.store.database import GameStore
 from shutbox.firmware.host.protocol import Bye, Crash, Hello, Snapshot
+from shutbox.game.events import Event, ThrowEvent
 from shutbox.game.gamefile import rules_from_settings
 from shutbox.game.replay import CheckedMove, Game
 from shutbox.game.rules import IllegalMove, plus
@@ -336,7 +337,7 @@ class LiveSession:
 
     # -- recording -----------------------------------------------------------------------------
 
-    def _commit(self, events: tuple[dict[str, Any] | CheckedMove, ...]) -> None:
+    def _commit(self, events: tuple[Event | CheckedMove, ...]) -> None:
         """Check and save the events (IllegalMove leaves everything unchanged), then say what they did."""
         changes = self.ledger.commit(events)
         game = self.game
@@ -346,7 +347,7 @@ class LiveSession:
                 self.view.note(kind, text)
         if game.finished:
             self.done = True
-        elif changes[-1].event["type"] == "throw" and game.pending is not None and self.auto_hint:
+        elif isinstance(changes[-1].event, ThrowEvent) and game.pending is not None and self.auto_hint:
             self.view.note("hint", self.hint_text())
 
     def _settle(self) -> None:
@@ -379,7 +380,7 @@ class LiveSession:
         if turn is None:
             return
         held = self.referee.held(game)
-        self.ledger.hold(turn, tuple(held["tiles"]) if held is not None else ())
+        self.ledger.hold(turn, held.tiles if held is not None else ())
 
     # -- hints ---------------------------------------------------------------------------------
 

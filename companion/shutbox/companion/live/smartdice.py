@@ -31,6 +31,7 @@ from shutbox.dice.ble.protocol import PROTOCOLS
 from shutbox.dice.ble.record import Record, write_records
 from shutbox.dice.ble.source import DiceFeed, DiceSource
 from shutbox.dice.ble.throws import Refused, Said, Seen, Showing, Thrown, Unsure
+from shutbox.game.events import ThrowEvent
 
 if TYPE_CHECKING:
     from shutbox.companion.live.livestate import Table
@@ -70,7 +71,7 @@ def _enter_throw(session: Table, seen: Thrown) -> bool:
     events = game.to_events() if game is not None else []
     if session.game_id is None:
         return False
-    seq = next((i for i in range(before, len(events)) if events[i].get("type") == "throw"), None)
+    seq = next((i for i in range(before, len(events)) if isinstance(events[i], ThrowEvent)), None)
     if seq is None:
         return False
     session.store.keep_reading(session.game_id, seq, reading_source(seen.protocol), list(seen.dice), 0, b"")

@@ -7,6 +7,7 @@ kinds are those a view shows: recorded, turn, round, win, flag, refused, hint, i
 from __future__ import annotations
 
 from shutbox.companion.live.recording import Change
+from shutbox.game.events import UndoEvent
 from shutbox.game.replay import PHASE_WORDS, Game, Turn
 from shutbox.game.report import describe, game_result_text, round_result_text, turn_score_text
 from shutbox.game.rules import plus
@@ -57,7 +58,7 @@ def recorded(change: Change, game: Game) -> list[Note]:
     for r in change.rounds:  # a round's winners matter for the stakes
         if game.rules.stake and game.format.pool_per_round:
             notes.append(("round", round_result_text(game, r)))
-    if change.finished and change.event["type"] != "undo":
+    if change.finished and not isinstance(change.event, UndoEvent):
         notes.append(("win", game_result_text(game)))
     return notes
 

@@ -45,6 +45,7 @@ from typing import Any
 from shutbox.base.errors import ShutboxError
 from shutbox.base.text import shown
 from shutbox.companion.store.lock import GameLocks
+from shutbox.game.events import Event, PlayersEvent
 
 #: ``PRAGMA application_id`` of a shutbox game database ("SBX1").
 APPLICATION_ID = 0x53425831
@@ -481,10 +482,10 @@ class GameStore:
         when = time.strftime("%H:%M:%S", time.localtime(int(since))) if since.isdigit() else "?"
         return f"pid {shown(pid, 12)} on {shown(host, 60)} since {when}"
 
-    def new_game(self, settings: dict[str, Any], players_event: dict[str, Any]) -> int:
+    def new_game(self, settings: dict[str, Any], players_event: PlayersEvent) -> int:
         """Create a game with its first event (``players``) in one transaction, claimed by this store; its id."""
         locks = self._writable()
-        names = players_event.get("names", [])
+        names = list(players_event.names)
         with self._transaction() as cur:
             cur.execute(
                 "INSERT INTO games (created, settings, players) VALUES (?, ?, ?)",
@@ -492,7 +493,7 @@ class GameStore:
             )
             game_id = int(cur.lastrowid or 0)
             cur.execute("INSERT INTO events (game_id, seq, event) VALUES (?, 0, ?)",
-                        (game_id, json.dumps(players_event, sort_keys=True)))
+                        (game_id, json.dumps(players_event.to_dict(), sort_keys=True)))
             try:
                 got = locks.acquire(game_id)  # a fresh id: only a stale holder of a deleted game could have it
             except OSError as exc:
@@ -503,7 +504,7 @@ class GameStore:
         self._next[game_id] = 1
         return game_id
 
-    def append(self, game_id: int, event: dict[str, Any], finished: bool = False) -> int:
+    def append(self, game_id: int, event: Event, finished: bool = False) -> int:
         """Commit one event (and, if ``finished``, the game's end) in one transaction; return its seq (0-based).
 
         The game is claimed first if it is not yet (:meth:`claim`). Refused (ShutboxError, nothing saved)
@@ -519,7 +520,7 @@ class GameStore:
                 raise ShutboxError(f"game {game_id} in {shown(str(self.path), 200)} was changed by another "
                                    f"scorekeeper ({self._holder(game_id)}); nothing was saved from here")
             cur.execute("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
-                        (game_id, seq, json.dumps(event, sort_keys=True)))
+                        (game_id, seq, json.dumps(event.to_dict(), sort_keys=True)))
             if finished:
                 cur.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
         self._next[game_id] = int(seq) + 1
