@@ -86,6 +86,8 @@ def test_a_killed_cold_build_leaves_nothing_running(tmp_path, command, how):
             assert proc.returncode == EXIT[how], stderr
             assert "Traceback" not in stderr and "leaked semaphore" not in stderr, stderr
         assert not (tmp_path / "out").exists()  # nothing half-written in the user's place
+        if how != "SIGKILL":  # and no staging folder beside it (SIGKILL's is swept by the next run)
+            assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")], list(tmp_path.iterdir())
     finally:
         for pid in in_session(sid):
             try:
