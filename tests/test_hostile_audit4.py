@@ -34,7 +34,7 @@ class Tricklers:
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             if i % 2:
                 s.sendall(b"POST /api/throw HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                          b"Content-Length: 1000000\r\n\r\n{")
+                          b"Content-Length: 2000\r\n\r\n{")
             else:
                 s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             s.setblocking(False)
