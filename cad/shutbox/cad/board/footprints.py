@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from shutbox.cad.geometry.boardfit import PICO_SIZE
+
 #: Through-hole wire pads for a switch's leads or wires: 2.54 mm apart, 1.0 mm holes (a 0.5 mm lead or AWG 24-26).
 WIRE_PITCH, WIRE_DRILL, WIRE_PAD = 2.54, 1.0, 1.8
 #: Raspberry Pi Pico: 2 x 20 castellated edge pads, 2.54 mm pitch, 17.78 mm between the rows' holes.
-PICO_LENGTH, PICO_WIDTH, PICO_PITCH, PICO_ROW = 51.0, 21.0, 2.54, 8.89
+PICO_LENGTH, PICO_WIDTH = PICO_SIZE
+PICO_PITCH, PICO_ROW = 2.54, 8.89
 PICO_PAD = (1.6, 2.5)  # along the edge, across it: from the board's edge 2.5 mm in
 #: Inside the Pico's pad rows its underside carries test pads: no copper on the top side there.
 PICO_INNER = 6.5

@@ -34,6 +34,7 @@ from shutbox.cad.board.route import (
     route_board,
 )
 from shutbox.cad.board.sexpr import Node, Sym, dumps
+from shutbox.cad.geometry.boardfit import THICKNESS
 from shutbox.firmware.host.topology import GND, V33
 from shutbox.kit.model import Kit, kit_as_flat
 
@@ -170,7 +171,7 @@ class Writer:
         kit = d.board.kit
         head: Node = [Sym("kicad_pcb"), [Sym("version"), FORMAT], [Sym("generator"), "shutbox"],
                       [Sym("generator_version"), __version__],
-                      [Sym("general"), [Sym("thickness"), board_plan.THICKNESS], [Sym("legacy_teardrops"), Sym("no")]],
+                      [Sym("general"), [Sym("thickness"), THICKNESS], [Sym("legacy_teardrops"), Sym("no")]],
                       [Sym("paper"), "A3"],
                       [Sym("title_block"), [Sym("title"), f"Shut the Box switch row, {kit.rules.tiles} tiles"],
                        [Sym("rev"), __version__], [Sym("company"), "shutbox"],

@@ -19,33 +19,26 @@ from shapely.ops import unary_union
 
 from shutbox.base.errors import ShutboxError
 from shutbox.cad.board import footprints as fp
+from shutbox.cad.geometry.boardfit import (
+    SCREW_HEAD,
+    STRIP_SCREW,
+    board_regions,
+    strip_screws,
+)
 from shutbox.cad.geometry.layout import (
-    COVER_GAP,
     COVER_THICKNESS,
     PIN_DIAMETER,
     SCREW_CLEAR,
     SHIFT_RAIL,
-    SQRT2,
     STANDOFF,
     Layout,
     layout,
 )
-from shutbox.cad.geometry.split import plan_split
 from shutbox.firmware.host.plan import CHAIN_INPUTS, HC165_PINS, PinMap, pin_map
 from shutbox.firmware.host.topology import GND, RESISTOR, V33, Link, Topology, topology
 from shutbox.kit.model import Kit, box_refusal
 
-THICKNESS = 1.6  # the board (FR4, 2 layers)
-STRIP_BELOW = 4.0  # the strip's front edge in front of the switch row
-STRIP_LEFT = 9.5  # the strip's left end beyond the first lane: room for its pull resistor
-STRIP_RIGHT = 9.7  # its right end beyond the last lane's: room for the button's pads
-STRIP_PLAY = 0.5  # the strip's back edge from the walls round the bay
-CARRIER_PLAY = 0.5  # the carrier inside the bay's cavity, per side
-NECK = 20.0  # the neck's width (x), at the bay's left end
 STOP_PLAY = 0.4  # round the 74HC165 board's end stops on the cover (the carrier has holes for them)
-STRIP_SCREW = "M3 x 8 mm pan-head screw (forms its thread in the printed 2.5 mm pilot)"
-SCREW_HEAD = 5.5  # an M3 pan head's diameter: kept free of copper on the underside
-SCREW_EVERY = 2  # a strip screw on every second rib between lanes (at most)
 RESISTOR_BELOW = 2.6  # the button's pull resistor this far in front of its pads
 RESISTOR_BESIDE = 6.0  # a tile's pull resistor this far left of its switch
 CHIP_GAP = 0.9  # between a chip's pads and the next part's
@@ -131,27 +124,6 @@ def plan_board(kit: Kit) -> Board:
 def _xy(r: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
     x0, x1, y0, y1 = r
     return (x0, y0, x1, y1)
-
-
-Region = tuple[float, float, float, float]
-
-
-def board_regions(lay: Layout) -> tuple[Region, Region, Region]:
-    """x0, x1, y0, y1 (box frame) of the strip, the neck and the carrier (the settings only need sensors and the
-    layout; :class:`ShutboxError` when the bay leaves the strip too little room)."""
-    cx0, cx1, cy0, cy1 = lay.cavity
-    sy = lay.switch_y
-    ox, oy = lay.cover_origin
-    top = oy - COVER_GAP - lay.wall * SQRT2 - STRIP_PLAY  # the walls round the bay's cover seat
-    x0 = lay.lane_x(1) - STRIP_LEFT
-    x1 = min(lay.lane_x(lay.tiles) + STRIP_RIGHT, lay.length - lay.wall - 1.5)
-    if top - (sy - STRIP_BELOW) < 10.0:
-        raise ShutboxError(f"--board-width {lay.kit.sensors.board_width_mm:g}: the bay leaves no room for the "
-                           "board's strip along the switch row")
-    strip = (x0, x1, sy - STRIP_BELOW, top)
-    carrier = (cx0 + CARRIER_PLAY, cx1 - CARRIER_PLAY, cy0 + CARRIER_PLAY, cy1 - CARRIER_PLAY)
-    neck = (carrier[0], carrier[0] + NECK, top - 1.0, carrier[2] + 1.0)
-    return strip, neck, carrier
 
 
 def _cover_to_box(lay: Layout, x: float, y: float) -> tuple[float, float]:
@@ -266,24 +238,6 @@ def _button(lay: Layout, pins: PinMap, wiring: Topology) -> list[fp.Footprint]:
     if link.resistor_to is not None:
         out.append(_pull("R20", "BUTTON", link, x, y - RESISTOR_BELOW, "button"))
     return out
-
-
-def strip_screws(lay: Layout, strip: tuple[float, float, float, float],
-                 carrier: tuple[float, float, float, float]) -> list[tuple[float, float]]:
-    """Box-frame x, y of the screws holding the strip up: on the ribs between lanes, every ``SCREW_EVERY``-th rib
-    from the first, left of the bay (the carrier rests on the cover), never at a cut of a box split for the bed (a
-    screw block there would be cut in two), near the strip's front edge."""
-    try:
-        cuts = plan_split(lay, lay.kit.printer.bed_mm).xs
-    except ShutboxError:  # no split for this bed: the CAD refuses it anyway
-        cuts = ()
-    chosen: list[float] = []
-    for k in range(1, lay.tiles):
-        x = lay.wall + lay.pitch * k
-        clear = all(abs(x - c) > lay.pitch / 2 for c in cuts) and x < carrier[0] - 8.0
-        if clear and (not chosen or x - chosen[-1] >= SCREW_EVERY * lay.pitch - 1e-6):
-            chosen.append(x)
-    return [(x, strip[2] + 3.5) for x in chosen]
 
 
 def _holes(lay: Layout, strip: tuple[float, float, float, float],

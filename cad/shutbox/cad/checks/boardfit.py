@@ -11,10 +11,10 @@ from typing import Any
 import cadquery as cq
 
 from shutbox.base.errors import ShutboxError
-from shutbox.cad.board.plan import THICKNESS, Board, plan_board
+from shutbox.cad.board.plan import Board, plan_board
 from shutbox.cad.checks.findings import Finding
 from shutbox.cad.checks.measure import clash, fingerprint, memo, slim
-from shutbox.cad.geometry.boardfit import board_fit
+from shutbox.cad.geometry.boardfit import THICKNESS, board_fit
 from shutbox.cad.geometry.layout import Layout
 from shutbox.cad.geometry.sensors import CLASH_MM3, DIP16, SEAT_NUDGE, controller_board
 from shutbox.cad.geometry.shapes import shape_of

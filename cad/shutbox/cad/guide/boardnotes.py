@@ -7,8 +7,8 @@ from collections import Counter
 
 from shutbox.base.errors import ShutboxError
 from shutbox.cad.board.kicad import STEM
-from shutbox.cad.board.plan import STRIP_SCREW, plan_board
-from shutbox.cad.geometry.boardfit import board_fit
+from shutbox.cad.board.plan import plan_board
+from shutbox.cad.geometry.boardfit import STRIP_SCREW, board_fit
 from shutbox.cad.geometry.layout import Layout
 from shutbox.kit.model import Kit
 
