@@ -19,6 +19,9 @@ SET = REPO / "tests" / "dice_set"
 LABELS = json.loads((SET / "labels.json").read_text(encoding="utf-8"))
 #: Every 8th picture of each kind: about 90 pictures (the whole set is read by bench/dice.py).
 SAMPLE = sorted(name for i, name in enumerate(sorted(LABELS)) if i % 8 == 0)
+REAL = REPO.parent / "shared" / "dice-real"
+#: Table colours (BGR) the negatives are drawn on: green felt, dark cloth, light wood, a white tray.
+TABLES = ((40, 110, 35), (35, 30, 30), (120, 160, 195), (225, 228, 230))
 
 
 def test_the_set_is_what_the_docs_say():
@@ -131,3 +134,87 @@ def test_a_side_face_is_its_tops_colour_and_a_face_of_another_colour_is_another_
     die's (it stays unsure, never dropped as a side face: a throw of too few dice)."""
     assert read_dice(_top_over_a_flatter_face((170, 170, 170))).as_dict() == {"dice": [5], "unsure": 0}
     assert read_dice(_top_over_a_flatter_face((30, 120, 235))).as_dict() == {"dice": [5], "unsure": 1}
+
+
+def _cloth(colour: tuple[int, int, int], seed: int) -> np.ndarray:
+    """A 480 x 640 table of one colour with a fabric's weave and grain (noise, blurred along two ways)."""
+    rng = np.random.default_rng(seed)
+    image = np.empty((480, 640, 3), np.uint8)
+    image[:] = colour
+    weave = rng.normal(0, 14, (480, 640)).astype(np.float32)
+    weave = cv2.GaussianBlur(weave, (0, 0), 1.0) + cv2.GaussianBlur(rng.normal(0, 30, (480, 640)).astype(np.float32),
+                                                                     (0, 0), 6.0)
+    return np.clip(image + weave[..., None], 0, 255).astype(np.uint8)
+
+
+def _die(image: np.ndarray, centre: tuple[int, int], side: int, pips: list[tuple[float, float]]) -> np.ndarray:
+    """A white die with black pips drawn flat on the picture (rounded corners, a soft shadow)."""
+    out = image.copy()
+    x, y = centre
+    h = side // 2
+    cv2.rectangle(out, (x - h + 6, y - h + 6), (x + h + 6, y + h + 6), (20, 20, 20), cv2.FILLED)
+    out = cv2.addWeighted(out, 0.6, image, 0.4, 0)
+    cv2.rectangle(out, (x - h, y - h), (x + h, y + h), (242, 242, 240), cv2.FILLED, cv2.LINE_AA)
+    for u, v in pips:
+        cv2.circle(out, (int(x + u * side * 0.27), int(y + v * side * 0.27)), max(2, side // 11), (25, 25, 25),
+                   cv2.FILLED, cv2.LINE_AA)
+    return cv2.GaussianBlur(out, (3, 3), 0)
+
+
+FIVE = [(-1.0, -1.0), (-1.0, 1.0), (0.0, 0.0), (1.0, -1.0), (1.0, 1.0)]
+TWO = [(-1.0, -1.0), (1.0, 1.0)]
+
+
+def test_dice_drawn_on_cloth_read():
+    """The check the negatives below stand beside: dice drawn on the same cloths are read."""
+    for k, colour in enumerate(TABLES):
+        picture = _die(_die(_cloth(colour, k), (220, 240), 90, FIVE), (430, 230), 90, TWO)
+        assert read_dice(picture).values == [2, 5], colour
+
+
+def test_bare_cloth_and_tables_give_no_die():
+    """Cloth and tables of four colours with a fabric's weave and grain: no die read, none unsure."""
+    for k, colour in enumerate(TABLES):
+        assert read_dice(_cloth(colour, k)).as_dict() == {"dice": [], "unsure": 0}, colour
+
+
+def _strewn(colour: tuple[int, int, int], seed: int) -> np.ndarray:
+    """The cloth strewn with dust, crumbs and glints (pip-sized spots, some on an even pale patch: a lone pip's
+    look with no die's body), lint and threads."""
+    rng = np.random.default_rng(seed)
+    picture = _cloth(colour, seed)
+    for _ in range(25):
+        r = int(rng.integers(2, 7))
+        spot = (int(rng.integers(0, 60)),) * 3 if rng.random() < 0.7 else (250, 250, 250)
+        at = (int(rng.integers(20, 620)), int(rng.integers(20, 460)))
+        if rng.random() < 0.3:
+            cv2.circle(picture, at, r * 5, (200, 205, 210), cv2.FILLED, cv2.LINE_AA)
+        cv2.circle(picture, at, r, spot, cv2.FILLED, cv2.LINE_AA)
+    for _ in range(6):
+        pts = np.cumsum(rng.normal(0, 12, (8, 2)), axis=0) + rng.integers(40, 440, 2)
+        cv2.polylines(picture, [pts.astype(np.int32)], False, (230, 230, 230), 1, cv2.LINE_AA)
+    return picture
+
+
+@pytest.mark.xfail(strict=True, reason="issue 47 open: the rule-based reader reads pip-sized specks as 1s "
+                   "(bench/dice.py: 224 false dice per 100 strewn pictures); this passes once a reader does not")
+def test_specks_and_lint_on_cloth_give_no_die():
+    for k, colour in enumerate(TABLES):
+        assert read_dice(_strewn(colour, 47 + k)).values == [], colour
+
+
+def _real_photos(names: list[str]) -> list[tuple[str, list[int]]]:
+    labels = {e["file"]: e for e in json.loads((REAL / "labels.json").read_text(encoding="utf-8"))}
+    return [(name, labels[name]["dice"]) for name in names]
+
+
+#: Photographs of the dev split the reader read fully right when bench/dice.py counted it (docs/dice.md): a regression
+#: check only, picked after the count; the reader was neither built nor tuned on them.
+DEV_REGRESSION = ["images/bartek_0010.jpg", "images/grmartin_0002.jpg"]
+
+
+@pytest.mark.skipif(not (REAL / "labels.json").is_file(), reason="the real photographs (dice-real) are not here")
+def test_a_few_real_photographs_still_read():
+    """A regression check on two dev photographs that read right: not a measure (bench/dice.py is)."""
+    for name, want in _real_photos(DEV_REGRESSION):
+        assert read_dice(cv2.imread(str(REAL / name))).as_dict() == {"dice": sorted(want), "unsure": 0}, name

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
-
-from shutbox.dice.nets import CROP_SCALE, CROP_SIZE, STRIDE, crop_input
+from dice_nets import CROP_SCALE, CROP_SIZE, STRIDE, crop_input
 
 #: The finder's training tile, px (its input picture's pixels).
-TILE = 192
-#: The die sides the finder is trained on, in its input picture's pixels (a die 1/50 to 1/4 of the picture).
-SIDES = (9.0, 130.0)
+TILE = 128
+#: The die sides the finder is trained on, in its input picture's pixels (a die 1/70 to 1/5 of the picture).
+SIDES = (7.0, 100.0)
 
 
 @dataclass
@@ -56,8 +56,24 @@ def real_scenes(root: Path, part: str) -> list[Scene]:
     return out
 
 
+def render_pictures(seed: int, count: int, out: Path) -> None:
+    """Write pictures as ``tests/dice_set/generate.py`` makes them (every tenth a composite), each with a .json of its
+    dice: value, top face's middle and side, and the middles of the side faces seen."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "dice_set"))
+    import generate  # tests/dice_set/generate.py (VTK, CadQuery: the kit's cad extra)
+
+    out.mkdir(parents=True, exist_ok=True)
+    meshes = {s.name: generate.die_meshes(s, 1000 + i) for i, s in enumerate(generate.STYLES)}
+    for n in range(seed, seed + count):
+        kind = "composite" if n % 10 == 9 else "render"
+        where: list = []
+        img, values, info = generate.one_image(n, meshes, kind, where)
+        generate.save_jpeg(img, out / f"{n}.jpg", info.pop("quality"))
+        (out / f"{n}.json").write_text(json.dumps({"dice": values, "where": where, "kind": kind}))
+
+
 def render_scenes(folder: Path) -> list[Scene]:
-    """Pictures written by ``tests/dice_set/train_second_look.py pictures`` (each with a .json of its dice)."""
+    """Pictures written by ``render_pictures`` (each with a .json of its dice)."""
     out = []
     for path in sorted(folder.glob("*.json")):
         info = json.loads(path.read_text(encoding="utf-8"))
@@ -189,7 +205,7 @@ def strew(rng: np.random.Generator, canvas: np.ndarray, die_side: float) -> None
 
 
 def pasted_scene(rng: np.random.Generator, tables: list[np.ndarray], patches: list[tuple[np.ndarray, int]],
-                 size: int = 640) -> Scene:
+                 size: int = 400) -> Scene:
     """A table cut from a photograph, with things that are no die and 0 to 24 dice laid on it, some touching."""
     table = tables[int(rng.integers(len(tables)))]
     canvas = cv2.resize(table, (size, size), interpolation=cv2.INTER_LINEAR)
