@@ -91,7 +91,7 @@ def test_plain_box_with_twelve_tiles_in_one_piece(tmp_cache, tmp_path):
     out.mkdir()
     manifest = build_cad(kit, out, ("stl",), progress=False)
     names = [p["name"] for p in manifest["parts"]]
-    assert names == ["box", "gate-tiles-1-12"] + [f"tile-{k:02d}" for k in range(1, 13)] + ["die-19mm"]
+    assert names == ["box", "gate-tiles-1-12"] + [f"tile-{k:02d}" for k in range(1, 13)] + ["die-19mm", "camera-mount"]
     assert manifest["parts"][0]["bbox_mm"] == pytest.approx([279.4, 183.7, 54.8], abs=0.01)
     failed = [f.line() for f in check_folder(out) if not f.ok]
     assert not failed

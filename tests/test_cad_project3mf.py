@@ -52,10 +52,17 @@ def test_plates_hold_every_copy_inside_the_bed_and_apart(bed):
 
 
 @pytest.mark.slow  # builds the default kit's CAD (kit_folder)
+def dice_plate(manifest: dict) -> str:
+    """The plate the dice print on (the kit's one plate for the 0.4 mm nozzle)."""
+    (plate,) = [p["file"] for p in manifest["plates"] if p["nozzle_mm"] == 0.4]
+    return plate
+
+
 def test_default_kit_plates_and_what_the_guide_names(kit_folder):
     folder, manifest, specs = kit_folder
     assert [(p["file"], p["nozzle_mm"]) for p in manifest["plates"]] == [
-        ("project/plate-1.3mf", 0.6), ("project/plate-2.3mf", 0.6), ("project/plate-3.3mf", 0.4)]
+        ("project/plate-1.3mf", 0.6), ("project/plate-2.3mf", 0.6), ("project/plate-3.3mf", 0.6),
+        ("project/plate-4.3mf", 0.4)]
     notes = (folder / "build.md").read_text()
     for plate in manifest["plates"]:
         assert f"| `{plate['file']}` | {plate['nozzle_mm']:g} mm |" in notes
@@ -66,7 +73,7 @@ def test_default_kit_plates_and_what_the_guide_names(kit_folder):
 @pytest.mark.slow  # builds the default kit's CAD (kit_folder)
 def test_project_stores_placement_and_each_parts_own_settings(kit_folder):
     folder, manifest, specs = kit_folder
-    small = read_project(folder / "project/plate-3.3mf")
+    small = read_project(folder / dice_plate(manifest))
     die = next(s for s in specs if s.kind == "die")
     assert small.own[die.name] == die.print_settings.object_config()
     assert small.own[die.name]["fill_density"] == "100%" and small.config["fill_density"] == "20%"
@@ -97,9 +104,10 @@ def test_check_fails_on_broken_projects(kit_folder, tmp_path):
     folder, manifest, specs = kit_folder
     broken = tmp_path / "kit"
     shutil.copytree(folder, broken)
-    small = broken / "project/plate-3.3mf"
-    # the dice lose their solid infill; a gate is moved off the bed; support switched on
-    _rewrite(folder / "project/plate-3.3mf", small, MODEL_CONFIG_FILE,
+    plate = dice_plate(manifest)
+    small = broken / plate
+    # the dice lose their solid infill; a part is moved off the bed; support switched on
+    _rewrite(folder / plate, small, MODEL_CONFIG_FILE,
              lambda t: t.replace('key="fill_density" value="100%"', 'key="fill_density" value="15%"'))
     moved = tmp_path / "moved.3mf"
     _rewrite(small, moved, "3D/3dmodel.model",
@@ -117,9 +125,9 @@ def test_check_fails_on_broken_projects(kit_folder, tmp_path):
     _rewrite(first, broken / "project/plate-1.3mf", "3D/3dmodel.model",
              lambda t: re.sub(r'(<item objectid="2" transform=")[^"]+', lambda m: m.group(1) + item1.group(1), t))
     found = {(f.check, f.subject): f for f in check_projects(broken, manifest, specs)}
-    moved_off = found[("plate", "project/plate-3.3mf")]
+    moved_off = found[("plate", plate)]
     assert not moved_off.ok and "outside" in moved_off.detail
-    bad = found[("plate config", "project/plate-3.3mf")]
+    bad = found[("plate config", plate)]
     assert not bad.ok and "fill_density = 15%, wants 100%" in bad.detail and "support_material = 1" in bad.detail
     assert not found[("plate", "project/plate-2.3mf")].ok
     stacked = found[("plate", "project/plate-1.3mf")]

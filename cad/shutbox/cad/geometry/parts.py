@@ -365,7 +365,7 @@ def part_specs(kit: Kit, lay: Layout, plan: SplitPlan) -> list[PartSpec]:
         w, h = lay.cover_size
         specs.append(CoverSpec("electronics-cover", 1, {**_sections(kit, "sensors"), **bay, **mesh},
                                (w, h, COVER_HEIGHT)))
-    specs.append(CameraMountSpec("camera-mount", 1, {**_sections(kit, "box", "dice"), **mesh,
+    specs.append(CameraMountSpec("camera-mount", 1, {**_sections(kit, "box"), **mesh,
                                                       "tray": list(lay.tray), "camera_height": lay.camera_height},
                                  plan_mount(lay).size))
     bed = kit.printer.bed_mm
