@@ -1,8 +1,8 @@
 """Where the box takes the switch-row circuit board (:mod:`shutbox.cad.board`): a slot along the switch channel
-for its strip, and one through the electronics bay's front wall for its neck, each gabled at 45 degrees so it
-prints without support; over the strip, blocks its screws go up into, the slot's roof there a short flat bridge. The
-carrier in the bay rests on the cover's standoffs and pins as the controller board does when the box is wired by
-hand; the slots hold the hand wiring's channels too.
+for its strip, gabled at 45 degrees so it prints without support, and a flat-roofed one through the electronics
+bay's front wall for its neck; over the strip, blocks its screws go up into, the slot's roof there a short flat
+bridge. The carrier in the bay rests on the cover's standoffs and pins as the controller board does when the box is
+wired by hand; the slots hold the hand wiring's channels too.
 
 The solids are cut in :mod:`shutbox.cad.geometry.boardslots` (this module needs no CAD kernel: the build guide
 reads it). Box frame (:mod:`shutbox.cad.geometry.layout`). Here is where the board lies: its strip, neck and carrier
@@ -92,6 +92,7 @@ class Fit:
     carrier: Region
     plane: float
     screws: tuple[tuple[float, float], ...]
+    row: float  #: y of the switch row (the lanes' switches)
 
     @property
     def top(self) -> float:
@@ -109,14 +110,17 @@ def board_fit(lay: Layout) -> Fit | None:
         strip, neck, carrier = board_regions(lay)
     except ShutboxError:
         return None
-    return Fit(strip, neck, carrier, COVER_THICKNESS + STANDOFF, tuple(strip_screws(lay, strip, carrier)))
+    return Fit(strip, neck, carrier, COVER_THICKNESS + STANDOFF, tuple(strip_screws(lay, strip, carrier)),
+               lay.switch_y)
 
 
 def strip_slot(fit: Fit) -> tuple[float, float, float, float, float]:
     """x0, x1, y of the middle, width and straight height of the strip's slot."""
     x0, x1, y0, y1 = fit.strip
-    width = y1 - y0 + 2 * BOARD_PLAY
-    return x0 - BOARD_PLAY, x1 + BOARD_PLAY, (y0 + y1) / 2, width, fit.top + ROOM
+    # centred on the switch row, as the hand wiring's channel is: each reed's shaft opens into the slot's ridge
+    # (a shaft through one of its slopes left plastic the slicer supports)
+    half = max(fit.row - y0, y1 - fit.row) + BOARD_PLAY
+    return x0 - BOARD_PLAY, x1 + BOARD_PLAY, fit.row, 2 * half, fit.top + ROOM
 
 
 def block_top(fit: Fit) -> float:

@@ -7,11 +7,12 @@ import cadquery as cq
 
 from shutbox.cad.geometry.boardfit import BLOCK, BOARD_PLAY, block_top, board_fit, strip_slot
 from shutbox.cad.geometry.layout import HOLLOW_RIB, MEMBRANE, SCREW_PILOT, WALL_MIN, Layout
-from shutbox.cad.geometry.shapes import gabled_channel_x, gabled_channel_y
+from shutbox.cad.geometry.shapes import gabled_channel_x
 
 
 def board_tools(lay: Layout) -> list[cq.Shape]:
-    """The slots (open at the bed) for the strip and the neck, flat-roofed over the board at each screw block, and
+    """The slots (open at the bed) for the strip (gabled; flat-roofed over the board at each screw block) and the
+    neck (flat-roofed), and
     the screws' pilot holes up through the blocks (from a membrane over that roof, out through the block's top)."""
     fit = board_fit(lay)
     if fit is None:
@@ -22,10 +23,16 @@ def board_tools(lay: Layout) -> list[cq.Shape]:
             for x, _ in fit.screws]
     if over:
         slot = slot.cut(*over).clean()
+    # The neck's slot is flat-roofed at the strip slot's straight height, a bridge across it (a gable along y would
+    # meet the strip's and the bay's gables in valleys shallower than 45 degrees): it ends on the strip slot's
+    # upright wall at one end and on the bay's at the other.
     nx0, nx1, ny0, ny1 = fit.neck
-    neck = gabled_channel_y(ny0 - 1.0, ny1, (nx0 + nx1) / 2, nx1 - nx0 + 2 * BOARD_PLAY, height)
-    pilots = [cq.Solid.makeCylinder(SCREW_PILOT / 2, block_top(fit) + 1.0 - fit.top - MEMBRANE,
-                                    cq.Vector(x, y, fit.top + MEMBRANE)) for x, y in fit.screws]
+    neck = cq.Solid.makeBox(nx1 - nx0 + 2 * BOARD_PLAY, ny1 - ny0 + 1.0, height + 1.0,
+                            cq.Vector(nx0 - BOARD_PLAY, ny0 - 1.0, -1.0))
+    # each pilot runs up from the membrane out through the plinth's roof into the hollow: no closed top to bridge
+    out = max(block_top(fit), height + width / 2 + 2 * HOLLOW_RIB) + 1.0
+    pilots = [cq.Solid.makeCylinder(SCREW_PILOT / 2, out - fit.top - MEMBRANE, cq.Vector(x, y, fit.top + MEMBRANE))
+              for x, y in fit.screws]
     return [slot, neck, *pilots]
 
 
