@@ -115,12 +115,10 @@ def board_fit(lay: Layout) -> Fit | None:
 
 
 def strip_slot(fit: Fit) -> tuple[float, float, float, float, float]:
-    """x0, x1, y of the middle, width and straight height of the strip's slot."""
+    """x0, x1, y0, y1 and the lower wall's straight height of the strip's slot (its roof rises at 45 degrees from
+    both walls to a ridge over the switch row: :func:`shutbox.cad.geometry.boardslots.ridged_x`)."""
     x0, x1, y0, y1 = fit.strip
-    # centred on the switch row, as the hand wiring's channel is: each reed's shaft opens into the slot's ridge
-    # (a shaft through one of its slopes left plastic the slicer supports)
-    half = max(fit.row - y0, y1 - fit.row) + BOARD_PLAY
-    return x0 - BOARD_PLAY, x1 + BOARD_PLAY, fit.row, 2 * half, fit.top + ROOM
+    return x0 - BOARD_PLAY, x1 + BOARD_PLAY, y0 - BOARD_PLAY, y1 + BOARD_PLAY, fit.top + ROOM
 
 
 def block_top(fit: Fit) -> float:
