@@ -205,6 +205,7 @@ def test_screws_listed_are_the_holes_the_build_cuts(bed, monkeypatch):
     import cadquery as cq
 
     import shutbox.cad.geometry.box as box
+    from shutbox.cad.geometry.boardfit import STRIP_SCREW
     from shutbox.cad.geometry.cover import build_cover
     from shutbox.cad.geometry.layout import SCREW_CLEAR, SCREW_PILOT
 
@@ -212,13 +213,14 @@ def test_screws_listed_are_the_holes_the_build_cuts(bed, monkeypatch):
     lay, split, specs = plan(kit)
     rows = bom(build_notes(kit, lay, split, specs))
     screws = {float(m.group(1)): r.quantity for r in rows if (m := SCREW.match(r.name))}
+    strip = sum(r.quantity for r in rows if r.name == STRIP_SCREW)  # the circuit board's, into its blocks
     tools: list[cq.Shape] = []
     monkeypatch.setattr(box, "cut_all", lambda body, cut: tools.extend(cut) or body)
     monkeypatch.setattr(box, "hollows", lambda *a, **k: cq.Solid.makeBox(1, 1, 1))  # booleans, no screw holes
     monkeypatch.setattr(box, "text_solid", lambda *a, **k: cq.Solid.makeBox(1, 1, 1))
     box.build_box(lay, split.xs, split.ys)
     pilots = sum(_faces_of_radius(tool, SCREW_PILOT / 2) > 0 for tool in tools)
-    assert pilots == sum(screws.values()), (pilots, screws)
+    assert pilots == sum(screws.values()) + strip, (pilots, screws, strip)
     monkeypatch.undo()
     gate_holes = sum(_faces_of_radius(box.build_gate(lay, g), SCREW_CLEAR / 2) for g in gates(lay, split.xs))
     assert gate_holes == screws[GATE_SCREW]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from shutbox.base.errors import ShutboxError
+from shutbox.cad.geometry.boardfit import STRIP_SCREW, board_fit
 from shutbox.cad.geometry.layout import (
     CAMERA_HFOV,
     CAMERA_IMAGE,
@@ -275,6 +276,8 @@ class CoverSpec(PartSpec):
         return [
             Item(board, 1, f"{s.board_length_mm:g} x {s.board_width_mm:g} mm, on the cover's pins; runs the firmware"),
             Item(f"{SCREW_NAME}, {COVER_SCREW:g} mm", len(lay.screw_points()), "hold the electronics cover"),
+            *([Item(STRIP_SCREW, len(fit.screws), "hold the circuit board's strip up under the lanes, if you fit "
+                    "the board (docs/pcb.md)")] if (fit := board_fit(lay)) is not None and fit.screws else []),
         ]
 
 
