@@ -36,11 +36,11 @@ from shutbox.base.errors import ShutboxError
 from shutbox.base.text import safe_line, shown
 from shutbox.companion.web.guard import (
     BACKLOG,
-    LISTEN_QUEUE,
     Guard,
     bounded_body,
     guarded_protocol,
     route_server_logs,
+    widen_queue,
 )
 from shutbox.companion.web.scoreboard import is_loopback, lan_address
 from shutbox.studio.builds import Busy, Pool
@@ -140,7 +140,7 @@ class Studio:
             async def serve() -> None:
                 asyncio.get_running_loop().set_exception_handler(self.guard.loop_exception)
                 started.set()
-                await asyncio.gather(self._server.serve(sockets=[sock]), self._widen_queue(sock))
+                await asyncio.gather(self._server.serve(sockets=[sock]), widen_queue(self._server, sock))
 
             asyncio.run(serve())
 
@@ -148,14 +148,6 @@ class Studio:
         self._thread.start()
         started.wait(5)
         return self
-
-    async def _widen_queue(self, sock: socket.socket) -> None:
-        while self._server is not None and not self._server.started and not self._server.should_exit:
-            await asyncio.sleep(0.01)
-        try:
-            sock.listen(LISTEN_QUEUE)
-        except OSError:
-            pass
 
     def stop(self) -> int:
         """Stop serving, cancel the builds under way (their processes ended), remove every build; how many were

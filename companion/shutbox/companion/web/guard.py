@@ -26,6 +26,7 @@ import errno
 import logging
 import os
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -468,3 +469,14 @@ def route_server_logs(guard: Guard) -> None:
         logger.handlers = [handler]
         logger.propagate = False
         logger.setLevel(logging.WARNING)
+
+
+async def widen_queue(server: Any, sock: socket.socket) -> None:
+    """Once ``server`` (uvicorn's) is serving, let the kernel queue :data:`LISTEN_QUEUE` connections on ``sock``
+    (asyncio accepts BACKLOG at a time)."""
+    while not server.started and not server.should_exit:
+        await asyncio.sleep(0.01)
+    try:
+        sock.listen(LISTEN_QUEUE)
+    except OSError:
+        pass

@@ -39,12 +39,12 @@ from shutbox.companion.live.inputs import from_post
 from shutbox.companion.live.session import Remote
 from shutbox.companion.web.guard import (
     BACKLOG,
-    LISTEN_QUEUE,
     Guard,
     bounded_body,
     guarded_app,
     guarded_protocol,
     route_server_logs,
+    widen_queue,
 )
 from shutbox.companion.web.state import table_state
 
@@ -218,7 +218,7 @@ class WebBoard:
                 self._loop = asyncio.get_running_loop()
                 self._loop.set_exception_handler(self.guard.loop_exception)
                 started.set()
-                await asyncio.gather(self._server.serve(sockets=[sock]), self._widen_queue(sock))
+                await asyncio.gather(self._server.serve(sockets=[sock]), widen_queue(self._server, sock))
 
             asyncio.run(serve())
 
@@ -226,15 +226,6 @@ class WebBoard:
         self._thread.start()
         started.wait(5)
         return self
-
-    async def _widen_queue(self, sock: socket.socket) -> None:
-        """Once serving, let the kernel queue :data:`LISTEN_QUEUE` connections (asyncio accepts BACKLOG at a time)."""
-        while self._server is not None and not self._server.started and not self._server.should_exit:
-            await asyncio.sleep(0.01)
-        try:
-            sock.listen(LISTEN_QUEUE)
-        except OSError:
-            pass
 
     def stop(self) -> None:
         """Close the event streams and stop serving; posts still waiting for the session are answered now."""
