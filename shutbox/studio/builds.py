@@ -117,7 +117,30 @@ def end_process(proc: subprocess.Popen[Any]) -> None:
             continue
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)  # what the leader left behind (a side process)
+        end = time.monotonic() + END_GRACE_S
+        while group_running(proc.pid) and time.monotonic() < end:  # a killed process takes a moment to go
+            time.sleep(0.02)
         return
+
+
+def group_running(pgid: int) -> bool:
+    """Does a process of group ``pgid`` still run? A zombie (dead, not yet reaped by whoever adopted it) does not:
+    in a container whose first process reaps nothing it stays one. Without ``/proc``: any member at all."""
+    proc_root = Path("/proc")
+    if not proc_root.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    for stat in proc_root.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
+            return True
+    return False
 
 
 def _python(*args: str, stdin: int | None = None, stdout: int | None = None,
